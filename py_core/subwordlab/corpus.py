@@ -1,0 +1,118 @@
+"""Corpus input: raw text or word-frequency lists, reduced to word counts for training.
+
+A corpus is either raw text (a ``str``, or an iterable of documents/lines) or a
+word-frequency list: a dict ``{"low": 5, "lower": 2}`` or text with one ``word count`` per
+line (``parse_word_counts``). Trainers only ever see word counts, in order of first
+appearance.
+
+>>> parse_word_counts("low 5\\nlower 2")
+{'low': 5, 'lower': 2}
+>>> validate_word_counts({"low": 0})
+Traceback (most recent call last):
+...
+ValueError: the count of 'low' is 0; every count must be a positive integer (e.g. "low": 5)
+"""
+
+import hashlib
+import json
+from collections import Counter
+
+
+class CorpusError(ValueError):
+    """The corpus cannot be used; the message says what to fix."""
+
+
+def parse_word_counts(text):
+    """Parse a word-frequency list, one ``word count`` per line (blank lines are skipped)."""
+    counts = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise CorpusError(f"line {n}: expected 'word count' (e.g. 'low 5'), got {line.strip()[:60]!r}")
+        word, count = parts
+        if not count.isdigit() or int(count) <= 0:
+            raise CorpusError(f"line {n}: the count {count!r} of {word!r} must be a positive integer (e.g. 'low 5')")
+        counts[word] = counts.get(word, 0) + int(count)
+    if not counts:
+        raise CorpusError("the word-frequency list is empty: write one 'word count' per line, e.g. 'low 5'")
+    return counts
+
+
+def validate_word_counts(counts, end_of_word=None):
+    """Check a word-frequency dict: non-empty words without white space (or the end-of-word
+    marker) and positive integer counts. Returns it as an ordered dict."""
+    if not isinstance(counts, dict):
+        raise CorpusError(f"a word-frequency list must be a dict of word -> count, not {type(counts).__name__}")
+    if not counts:
+        raise CorpusError("the corpus is empty: give some text or a word-frequency list such as {'low': 5}")
+    for word, n in counts.items():
+        if not isinstance(word, str) or not word:
+            raise CorpusError(f"every word must be a non-empty string, got {word!r}")
+        if any(c.isspace() for c in word):
+            raise CorpusError(f"the word {word!r} contains white space; give one word per entry")
+        if end_of_word and end_of_word in word:
+            raise CorpusError(f"the word {word!r} contains the end-of-word marker {end_of_word!r}; choose another marker (end_of_word=...) or remove it")
+        if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+            raise CorpusError(f'the count of {word!r} is {n!r}; every count must be a positive integer (e.g. "low": 5)')
+    return dict(counts)
+
+
+class CorpusStats:
+    """Provenance of a corpus: SHA-256 of its content, characters and bytes."""
+
+    def __init__(self):
+        self._sha = hashlib.sha256()
+        self.chars = 0
+        self.bytes = 0
+
+    def add(self, text):
+        data = text.encode("utf-8")
+        self._sha.update(data)
+        self.chars += len(text)
+        self.bytes += len(data)
+
+    def to_dict(self, kind):
+        return {"kind": kind, "sha256": self._sha.hexdigest(), "chars": self.chars, "bytes": self.bytes}
+
+
+def documents(corpus):
+    """The documents of a raw-text corpus. A ``str`` is one document."""
+    if isinstance(corpus, (bytes, bytearray)):
+        raise CorpusError("the corpus is bytes; decode it first (e.g. data.decode('utf-8'))")
+    if isinstance(corpus, str):
+        return [corpus]
+    try:
+        return iter(corpus)
+    except TypeError:
+        raise CorpusError(f"a corpus is text, an iterable of texts, or a dict of word counts, not {type(corpus).__name__}") from None
+
+
+def count_words(corpus, split_words, remove_specials=None):
+    """Count the pre-tokenized words of a raw-text corpus, in order of first appearance.
+
+    ``split_words(text) -> list of words`` is the normalizer + pre-tokenizer;
+    ``remove_specials(text) -> list of texts`` cuts out special tokens first.
+    Returns ``(Counter, provenance dict)``.
+    """
+    counts, stats = Counter(), CorpusStats()
+    for doc in documents(corpus):
+        if not isinstance(doc, str):
+            raise CorpusError(f"every document must be a str, got {type(doc).__name__}")
+        stats.add(doc)
+        for part in (remove_specials(doc) if remove_specials else [doc]):
+            counts.update(split_words(part))
+    if not counts:
+        raise CorpusError("the corpus is empty (no words after pre-tokenization): give some text")
+    return counts, stats.to_dict("text")
+
+
+def word_counts_provenance(counts):
+    """Provenance of a word-frequency list: hash of its canonical JSON."""
+    stats = CorpusStats()
+    stats.add(json.dumps(list(counts.items()), ensure_ascii=False, separators=(",", ":")))
+    out = stats.to_dict("word_counts")
+    out["chars"] = sum(len(w) * n for w, n in counts.items())
+    out["bytes"] = sum(len(w.encode("utf-8")) * n for w, n in counts.items())
+    return out

@@ -1,0 +1,74 @@
+"""The events a trainer yields, one per step, so any consumer (the CLI's progress bar,
+the web page's player, a test) can watch training without the core printing anything.
+
+A trainer is a generator: ``AlphabetReady`` first, then one ``MergeStep`` per merge
+(BPE, WordPiece) or ``EmStep``/``PruneStep`` per round (Unigram), and finally ``Done``
+whose ``tokenizer`` is the trained tokenizer.
+
+>>> MergeStep(rank=0, pair=("e", "s"), count=9, new_token="es", candidates=[(("e", "s"), 9)], vocab_size=12).new_token
+'es'
+"""
+
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Tuple
+
+
+@dataclass(frozen=True)
+class AlphabetReady:
+    """The starting vocabulary is known. ``alphabet`` lists its token strings by id."""
+
+    alphabet: List[str]
+    vocab_size: int
+    distinct_words: int
+    kind: str = "alphabet"
+
+
+@dataclass(frozen=True)
+class MergeStep:
+    """One merge: ``pair`` (two token strings) became ``new_token`` with rank ``rank``.
+
+    ``count`` is the pair's frequency-weighted count; ``candidates`` the top pairs before
+    the merge as ``((left, right), count)`` (WordPiece: ``((left, right), count, score)``),
+    the chosen pair first. ``vocab_size`` is the size after the merge. WordPiece also sets
+    ``score`` and ``part_counts`` (the counts of the two parts).
+    """
+
+    rank: int
+    pair: Tuple[str, str]
+    count: int
+    new_token: str
+    candidates: List[tuple]
+    vocab_size: int
+    score: Optional[float] = None
+    part_counts: Optional[Tuple[int, int]] = None
+    kind: str = "merge"
+
+
+@dataclass(frozen=True)
+class EmStep:
+    """One EM iteration of Unigram training: the corpus log-likelihood after it."""
+
+    round: int
+    iteration: int
+    log_likelihood: float
+    vocab_size: int
+    kind: str = "em"
+
+
+@dataclass(frozen=True)
+class PruneStep:
+    """One pruning round of Unigram: ``dropped`` lists ``(piece, loss)``, least useful first."""
+
+    round: int
+    dropped: List[Tuple[str, float]]
+    vocab_size: int
+    kind: str = "prune"
+
+
+@dataclass(frozen=True)
+class Done:
+    """Training finished; ``tokenizer`` is the result and ``steps`` the number of steps."""
+
+    tokenizer: Any
+    steps: int
+    kind: str = "done"

@@ -1,0 +1,191 @@
+"""The BPE model: a vocabulary and a ranked list of merges, and how a piece is encoded.
+
+A piece (one pre-token) starts as its base symbols (characters, or bytes for byte-level
+BPE, plus the end-of-word marker when there is one); then the adjacent pair with the lowest
+merge rank is merged, left to right without overlaps, until no pair has a rank. This is
+equivalent to replaying the merges in the order they were learned.
+
+>>> m = BPE(["<unk>", "a", "b", "c", "ab", "abc"], merges=[(1, 2), (4, 3)], unk_token="<unk>")
+>>> [m.vocab[i] for i in m.encode_piece("abcab")]
+['abc', 'ab']
+>>> [m.vocab[i] for i in m.encode_piece("abx")]
+['ab', '<unk>']
+"""
+
+import random
+
+from ..bytes_map import CHAR_TO_BYTE
+
+
+class UnknownSymbolError(ValueError):
+    """A character that is not in the vocabulary, with no unk token or byte fallback."""
+
+
+class BPE:
+    """BPE model.
+
+    ``vocab``: token strings by id. ``merges``: ``(left_id, right_id)`` in rank order.
+    ``end_of_word``: a marker appended to every piece as a separate base symbol (``"</w>"``),
+    or ``None``. ``byte_level``: pieces are GPT-2 byte strings and every byte is a token.
+    ``byte_fallback``: an unknown character becomes its UTF-8 bytes as ``<0xHH>`` tokens.
+    """
+
+    type = "BPE"
+
+    def __init__(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False):
+        self.vocab = list(vocab)
+        self.token_to_id = {}
+        for i, tok in enumerate(self.vocab):
+            if tok in self.token_to_id:
+                raise ValueError(f"token {tok!r} appears twice in the vocabulary (ids {self.token_to_id[tok]} and {i}); every token must be unique")
+            self.token_to_id[tok] = i
+        self.merges = [tuple(m) for m in merges]
+        self.unk_token = unk_token
+        self.end_of_word = end_of_word
+        self.byte_level = byte_level
+        self.byte_fallback = byte_fallback
+        if unk_token is not None and unk_token not in self.token_to_id:
+            raise ValueError(f"unk_token {unk_token!r} is not in the vocabulary; add it or set unk_token=None")
+        self.unk_id = self.token_to_id.get(unk_token) if unk_token is not None else None
+        self.eow_id = self.token_to_id.get(end_of_word) if end_of_word else None
+        # rank table: (left, right) -> (rank, merged id)
+        self.ranks = {}
+        for rank, (a, b) in enumerate(self.merges):
+            if not (0 <= a < len(self.vocab) and 0 <= b < len(self.vocab)):
+                raise ValueError(f"merge #{rank} ({a}, {b}) refers to an id outside the vocabulary (size {len(self.vocab)})")
+            merged = self.vocab[a] + self.vocab[b]
+            if merged not in self.token_to_id:
+                raise ValueError(f"merge #{rank} {self.vocab[a]!r} + {self.vocab[b]!r}: the result {merged!r} is not in the vocabulary")
+            self.ranks.setdefault((a, b), (rank, self.token_to_id[merged]))
+        # the base vocabulary (before any merge) is the prefix up to the first merge result
+        results = {r[1] for r in self.ranks.values()}
+        self.base_size = next((i for i in range(len(self.vocab)) if i in results), len(self.vocab))
+        self.byte_ids = None
+        if byte_level:
+            self.byte_ids = [self.token_to_id[ch] for ch in _byte_chars()]
+        elif byte_fallback:
+            missing = [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in self.token_to_id]
+            if missing:
+                raise ValueError(f"byte_fallback needs all 256 byte tokens; {missing[0]} is missing")
+            self.byte_ids = [self.token_to_id[f"<0x{b:02X}>"] for b in range(256)]
+
+    # -- base symbols -------------------------------------------------------------------
+    def initial_symbols(self, piece):
+        """Base symbol ids of a piece with their spans in the piece.
+
+        Example (char-level, end_of_word '</w>'): 'ab' -> [(id('a'),0,1), (id('b'),1,2), (id('</w>'),2,2)].
+        """
+        t2i = self.token_to_id
+        out = []
+        for i, ch in enumerate(piece):
+            tid = t2i.get(ch)
+            if tid is not None:
+                out.append((tid, i, i + 1))
+            elif self.byte_fallback:
+                # an unknown character becomes its UTF-8 bytes, all spanning the character
+                out.extend((self.byte_ids[b], i, i + 1) for b in ch.encode("utf-8"))
+            elif self.unk_id is not None:
+                out.append((self.unk_id, i, i + 1))
+            else:
+                raise UnknownSymbolError(
+                    f"the character {ch!r} (U+{ord(ch):04X}) is not in the vocabulary; "
+                    "train on a corpus that contains it, or set unk_token='<unk>' (or byte_fallback=True)"
+                )
+        if self.eow_id is not None and out:
+            out.append((self.eow_id, len(piece), len(piece)))
+        return out
+
+    # -- merging ------------------------------------------------------------------------
+    def merge_ids(self, ids):
+        """Apply merges by rank to a list of ids (the fast path, no spans, no dropout).
+
+        Example: [id('a'), id('b'), id('c')] -> [id('abc')].
+        """
+        ranks = self.ranks
+        while len(ids) > 1:
+            # step 1: the lowest-ranked pair present
+            best = None
+            for pair in zip(ids, ids[1:]):
+                r = ranks.get(pair)
+                if r is not None and (best is None or r < best):
+                    best = r
+            if best is None:
+                return ids
+            # step 2: merge all its occurrences, left to right
+            left, right = self.merges[best[0]]
+            new, out, i, n = best[1], [], 0, len(ids)
+            while i < n:
+                if ids[i] == left and i + 1 < n and ids[i + 1] == right:
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(ids[i])
+                    i += 1
+            ids = out
+        return ids
+
+    def merge_spans(self, syms, dropout=0.0, rng=None):
+        """Apply merges by rank to ``[(id, start, end), ...]``; spans are joined as tokens merge."""
+        ranks = self.ranks
+        syms = list(syms)
+        while len(syms) > 1:
+            # step 1: find the lowest-ranked pair present (leftmost on a tie); with
+            # BPE-dropout every candidate occurrence is first dropped with probability p
+            best, at = None, -1
+            for i in range(len(syms) - 1):
+                r = ranks.get((syms[i][0], syms[i + 1][0]))
+                if r is not None and (best is None or r[0] < best[0]):
+                    if dropout and rng.random() < dropout:
+                        continue
+                    best, at = r, i
+            if best is None:
+                break
+            rank, new = best
+            if dropout:
+                # subtle: under dropout only the chosen occurrence merges, the others roll again
+                syms[at:at + 2] = [(new, syms[at][1], syms[at + 1][2])]
+                continue
+            left, right = self.merges[rank]
+            # step 2: merge every occurrence of it, left to right, without overlaps
+            out, i, n = [], 0, len(syms)
+            while i < n:
+                if i + 1 < n and syms[i][0] == left and syms[i + 1][0] == right:
+                    out.append((new, syms[i][1], syms[i + 1][2]))
+                    i += 2
+                else:
+                    out.append(syms[i])
+                    i += 1
+            syms = out
+        return syms
+
+    def encode_piece(self, piece, dropout=0.0, rng=None):
+        """Ids of one piece. Example: 'lowest' -> ids of ['low', 'est</w>']."""
+        if not dropout:
+            return self.merge_ids([t for t, _, _ in self.initial_symbols(piece)])
+        return [t for t, _, _ in self.merge_spans(self.initial_symbols(piece), dropout, rng)]
+
+    def tokenize_piece(self, piece, dropout=0.0, rng=None):
+        """``[(id, start, end), ...]`` of one piece, spans in the piece's characters."""
+        return self.merge_spans(self.initial_symbols(piece), dropout, rng)
+
+    def to_dict(self):
+        return {
+            "type": "BPE",
+            "unk_token": self.unk_token,
+            "end_of_word": self.end_of_word,
+            "byte_level": self.byte_level,
+            "byte_fallback": self.byte_fallback,
+            "vocab": self.vocab,
+            "merges": [list(m) for m in self.merges],
+        }
+
+
+def _byte_chars():
+    from ..bytes_map import BYTE_TO_CHAR
+
+    return BYTE_TO_CHAR
+
+
+def make_rng(seed):
+    """The random source for BPE-dropout; the same seed gives the same choices everywhere."""
+    return random.Random(seed)

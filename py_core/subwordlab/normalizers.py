@@ -1,0 +1,214 @@
+"""Normalizers: the first pipeline stage, text -> text, with offsets kept.
+
+Each normalizer has ``normalize_str(text) -> str`` (the fast path used for training and
+plain encoding) and ``normalize_aligned(text) -> (str, starts, ends)`` where, for every
+character of the result, ``starts[i]:ends[i]`` is the span of the original text it came
+from (used by the inspector and ``encode_full`` to report offsets into the input).
+
+>>> Sequence([Unicode("NFKC"), Lowercase()]).normalize_str("Ｈｉ")
+'hi'
+>>> Collapse().normalize_str("  a   b ")
+'a b'
+"""
+
+import re
+import unicodedata
+
+# Rust's char::is_whitespace (Unicode White_Space), which HF's Strip uses; Python's
+# str.isspace() also accepts U+001C..U+001F, so we spell the set out to match exports.
+WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def _units(text):
+    """Explode text into (char, start, end) units. Example: 'ab' -> [('a',0,1),('b',1,2)]."""
+    return [(ch, i, i + 1) for i, ch in enumerate(text)]
+
+
+def _pack(units):
+    """Units back to (text, starts, ends)."""
+    return "".join(u[0] for u in units), [u[1] for u in units], [u[2] for u in units]
+
+
+class Normalizer:
+    """Base class: subclasses implement ``normalize_str`` and ``apply`` (on units)."""
+
+    type = "Normalizer"
+
+    def normalize_str(self, text: str) -> str:
+        return "".join(u[0] for u in self.apply(_units(text)))
+
+    def normalize_aligned(self, text: str):
+        return _pack(self.apply(_units(text)))
+
+    def apply(self, units):
+        raise NotImplementedError
+
+    def to_dict(self):
+        return {"type": self.type}
+
+
+class Unicode(Normalizer):
+    """Unicode normalization form NFC, NFD, NFKC or NFKD. Example (NFKC): 'ﬁ' -> 'fi'."""
+
+    type = "Unicode"
+    FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+
+    def __init__(self, form: str):
+        form = form.upper()
+        if form not in self.FORMS:
+            raise ValueError(f"unknown Unicode normalization {form!r}; use one of {', '.join(self.FORMS)}")
+        self.form = form
+
+    def normalize_str(self, text):
+        return unicodedata.normalize(self.form, text)
+
+    def apply(self, units):
+        text = "".join(u[0] for u in units)
+        expected = unicodedata.normalize(self.form, text)
+        if expected == text:
+            return units
+        # step 1: cut the text into runs that normalize independently (a starter and the
+        # combining marks after it); subtle: some starters compose with the previous one
+        # (Hangul jamo, a few Indic vowel signs), so we check the result below.
+        runs, start = [], 0
+        for i in range(1, len(units) + 1):
+            if i == len(units) or unicodedata.combining(units[i][0]) == 0 and not 0x1160 <= ord(units[i][0]) <= 0x11FF:
+                runs.append(units[start:i])
+                start = i
+        out = []
+        for run in runs:
+            span_start, span_end = run[0][1], run[-1][2]
+            # step 2: every character of a run's output points at the whole run's span
+            out.extend((ch, span_start, span_end) for ch in unicodedata.normalize(self.form, "".join(u[0] for u in run)))
+        # step 3: if run-wise normalization differs from the whole text's, fall back to
+        # one run (offsets become coarse, the text stays exact)
+        if "".join(u[0] for u in out) != expected:
+            lo, hi = units[0][1], units[-1][2]
+            out = [(ch, lo, hi) for ch in expected]
+        return out
+
+    def to_dict(self):
+        return {"type": self.form}
+
+
+class Lowercase(Normalizer):
+    """Lower-case every character. Example: 'ABC' -> 'abc'."""
+
+    type = "Lowercase"
+
+    def normalize_str(self, text):
+        return text.lower()
+
+    def apply(self, units):
+        return [(ch, s, e) for c, s, e in units for ch in c.lower()]
+
+
+class StripAccents(Normalizer):
+    """Remove combining marks (run after NFD). Example: NFD('é') 'é' -> 'e'."""
+
+    type = "StripAccents"
+
+    def normalize_str(self, text):
+        return "".join(c for c in text if unicodedata.category(c) != "Mn")
+
+    def apply(self, units):
+        return [u for u in units if unicodedata.category(u[0]) != "Mn"]
+
+
+class Strip(Normalizer):
+    """Remove Unicode white space at the start and/or end. Example: ' a ' -> 'a'."""
+
+    type = "Strip"
+
+    def __init__(self, left=True, right=True):
+        self.left, self.right = left, right
+
+    def apply(self, units):
+        lo, hi = 0, len(units)
+        while self.left and lo < hi and units[lo][0] in WHITE_SPACE:
+            lo += 1
+        while self.right and hi > lo and units[hi - 1][0] in WHITE_SPACE:
+            hi -= 1
+        return units[lo:hi]
+
+    def to_dict(self):
+        return {"type": "Strip", "strip_left": self.left, "strip_right": self.right}
+
+
+class Collapse(Normalizer):
+    """SentencePiece's ``remove_extra_whitespaces``: strip white space at both ends and
+    collapse every run of spaces into one. Example: '  a   b ' -> 'a b'."""
+
+    type = "Collapse"
+    _RUNS = re.compile(" {2,}")
+
+    def normalize_str(self, text):
+        return "".join(u[0] for u in self.apply(_units(text))) if not text.isascii() else self._fast(text)
+
+    def _fast(self, text):
+        return self._RUNS.sub(" ", text).strip("".join(c for c in WHITE_SPACE if c.isascii()))
+
+    def apply(self, units):
+        # step 1: collapse runs of ' ' (keep the first space of each run)
+        kept = [u for i, u in enumerate(units) if not (u[0] == " " and i > 0 and units[i - 1][0] == " ")]
+        # step 2: strip white space at both ends
+        return Strip().apply(kept)
+
+
+class Replace(Normalizer):
+    """Replace every occurrence of a literal string. Example: Replace(' ', '▁'): 'a b' -> 'a▁b'."""
+
+    type = "Replace"
+
+    def __init__(self, pattern: str, content: str):
+        if not pattern:
+            raise ValueError("Replace needs a non-empty pattern")
+        self.pattern, self.content = pattern, content
+
+    def normalize_str(self, text):
+        return text.replace(self.pattern, self.content)
+
+    def apply(self, units):
+        out, i, n, p = [], 0, len(units), self.pattern
+        while i < n:
+            if units[i][0] == p[0] and "".join(u[0] for u in units[i:i + len(p)]) == p:
+                s, e = units[i][1], units[i + len(p) - 1][2]
+                out.extend((ch, s, e) for ch in self.content)
+                i += len(p)
+            else:
+                out.append(units[i])
+                i += 1
+        return out
+
+    def to_dict(self):
+        return {"type": "Replace", "pattern": self.pattern, "content": self.content}
+
+
+class Sequence(Normalizer):
+    """Several normalizers, applied in order."""
+
+    type = "Sequence"
+
+    def __init__(self, normalizers):
+        self.normalizers = list(normalizers)
+
+    def normalize_str(self, text):
+        for n in self.normalizers:
+            text = n.normalize_str(text)
+        return text
+
+    def apply(self, units):
+        for n in self.normalizers:
+            units = n.apply(units)
+        return units
+
+    def to_dict(self):
+        return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+
+
+def identity_aligned(text):
+    """No normalizer: every character maps to itself."""
+    return text, list(range(len(text))), list(range(1, len(text) + 1))

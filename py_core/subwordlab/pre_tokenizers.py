@@ -1,0 +1,118 @@
+"""Pre-tokenizers: the second pipeline stage, text -> pieces with offsets.
+
+``pre_tokenize_str(text)`` returns ``[(piece, (start, end)), ...]`` where ``start:end`` is
+the piece's span in ``text``. Models never see anything larger than one piece, so merges
+never cross a piece boundary.
+
+>>> WhitespaceSplit().pre_tokenize_str("low  lower")
+[('low', (0, 3)), ('lower', (5, 10))]
+>>> ByteLevel("gpt2").pre_tokenize_str("Hi there")
+[('Hi', (0, 2)), ('Ġthere', (2, 8))]
+>>> Metaspace().pre_tokenize_str("Hi there")
+[('▁Hi', (0, 2)), ('▁there', (2, 8))]
+"""
+
+import re
+import unicodedata
+
+from .bytes_map import bytes_to_text
+from .patterns import PATTERNS
+from .regex_compat import compile_pattern
+
+SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space
+_NUMERIC = ("Nd", "Nl", "No")  # what Rust's char::is_numeric accepts (HF's Digits)
+
+
+class PreTokenizer:
+    type = "PreTokenizer"
+
+    def pre_tokenize_str(self, text):
+        raise NotImplementedError
+
+    def words(self, text):
+        """Just the pieces (the fast path used to count a training corpus)."""
+        return [p for p, _ in self.pre_tokenize_str(text)]
+
+    def to_dict(self):
+        return {"type": self.type}
+
+
+class WhitespaceSplit(PreTokenizer):
+    """Split on white space; each maximal run of non-space characters is a word."""
+
+    type = "WhitespaceSplit"
+    _WORD = re.compile(r"\S+")
+
+    def pre_tokenize_str(self, text):
+        return [(m.group(), m.span()) for m in self._WORD.finditer(text)]
+
+    def words(self, text):
+        return text.split()
+
+
+class ByteLevel(PreTokenizer):
+    """Cut text with a GPT-style regex, then show each chunk's UTF-8 bytes as GPT-2
+    characters. ``pattern`` is "gpt2", "cl100k", "o200k" or a regex of your own."""
+
+    type = "ByteLevel"
+
+    def __init__(self, pattern="gpt2"):
+        self.pattern_name = pattern if pattern in PATTERNS else None
+        self.pattern = PATTERNS.get(pattern, pattern)
+        try:
+            self.regex = compile_pattern(self.pattern)
+        except Exception as exc:  # re.error / regex.error
+            raise ValueError(f"the pre-tokenization pattern does not compile: {exc}; fix the regex or use 'gpt2', 'cl100k' or 'o200k'") from None
+
+    def chunks(self, text):
+        """The regex chunks as plain strings. Example: 'Hi there' -> ['Hi', ' there']."""
+        return self.regex.findall(text)
+
+    def pre_tokenize_str(self, text):
+        return [(bytes_to_text(m.group().encode("utf-8")), m.span()) for m in self.regex.finditer(text)]
+
+    def words(self, text):
+        return [bytes_to_text(c.encode("utf-8")) for c in self.regex.findall(text)]
+
+    def to_dict(self):
+        return {"type": "ByteLevel", "pattern": self.pattern_name or self.pattern}
+
+
+class Metaspace(PreTokenizer):
+    """SentencePiece-style: spaces become ▁, a ▁ is prepended (``add_dummy_prefix``), and a
+    new piece starts at every ▁; with ``split_digits`` every digit is a piece of its own."""
+
+    type = "Metaspace"
+
+    def __init__(self, add_dummy_prefix=True, split_digits=False):
+        self.add_dummy_prefix = add_dummy_prefix
+        self.split_digits = split_digits
+
+    def pre_tokenize_str(self, text):
+        out = []
+        # step 1: the dummy prefix is a zero-width ▁ at the very start (subtle: as in HF's
+        # Metaspace, not when the text already starts with a space)
+        prefix = self.add_dummy_prefix and text and text[0] != " "
+        piece, start = (SPACE_MARK, 0) if prefix else ("", 0)
+        for i, ch in enumerate(text):
+            if ch == " ":
+                # step 2: a space starts a new piece, shown as ▁
+                if piece:
+                    out.append((piece, (start, i)))
+                piece, start = SPACE_MARK, i
+            elif self.split_digits and unicodedata.category(ch) in _NUMERIC:
+                # step 3: a digit is a piece of its own
+                if piece:
+                    out.append((piece, (start, i)))
+                out.append((ch, (i, i + 1)))
+                piece, start = "", i + 1
+            else:
+                if not piece:
+                    start = i
+                piece += ch
+        if piece:
+            out.append((piece, (start, len(text))))
+        return out
+
+    def to_dict(self):
+        return {"type": "Metaspace", "add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits}

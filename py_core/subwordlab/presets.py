@@ -1,0 +1,238 @@
+"""Presets: the algorithms the playground offers, each a composition of pipeline stages.
+
+- ``bpe``: char-level BPE on white-space-separated words with an end-of-word marker
+  (Sennrich et al. 2016), the textbook form.
+- ``byte_bpe``: byte-level BPE over regex chunks (GPT-2 and later): 256 byte tokens,
+  never an unknown token.
+- ``sentencepiece_bpe``: BPE on raw text where spaces are ▁ (SentencePiece style).
+
+``OPTIONS[preset]`` lists every option with its default and a one-line explanation (the
+UI and the CLI show them). WordPiece and Unigram presets are added by their modules.
+"""
+
+from .bytes_map import BYTE_TO_CHAR, text_to_bytes
+from .corpus import CorpusError, count_words, validate_word_counts, word_counts_provenance
+from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder
+from .events import AlphabetReady, Done
+from .models.bpe import BPE
+from .normalizers import Collapse, Lowercase, Sequence, Unicode
+from .pre_tokenizers import ByteLevel, Metaspace, WhitespaceSplit
+from .special import _alternation
+from .tokenizer import Tokenizer
+from .trainers.bpe import TIE_BREAKS, merge_steps
+from .trainers.pairs import PairIndex
+
+_COMMON = {
+    "vocab_size": (None, "target vocabulary size, counting every token (base symbols, special tokens, merges)"),
+    "num_merges": (None, "number of merges to learn (instead of vocab_size)"),
+    "min_frequency": (1, "stop when the best pair occurs fewer times than this"),
+    "tie_break": ("first", "equal counts: 'first' pair met scanning words in order of first appearance, or 'lex_min'/'lex_max' comparing the two symbols"),
+    "top_k": (10, "how many competing pairs each merge event reports"),
+}
+
+OPTIONS = {
+    "bpe": {
+        **_COMMON,
+        "end_of_word": ("</w>", "marker appended to every word as its own symbol ('</w>', '_', any string, or None)"),
+        "unk_token": (None, "token for characters never seen in training (None: such a character is an error)"),
+        "lowercase": (False, "lower-case the text before splitting it into words"),
+        "initial_alphabet": ("", "characters to include in the alphabet even if the corpus lacks them"),
+        "special_tokens": ((), "control tokens, given the first ids"),
+    },
+    "byte_bpe": {
+        **_COMMON,
+        "pattern": ("gpt2", "pre-tokenization regex: 'gpt2', 'cl100k', 'o200k' or your own pattern"),
+        "special_tokens": ((), "control tokens such as '<|endoftext|>', given the first ids; training text is split on them"),
+    },
+    "sentencepiece_bpe": {
+        **_COMMON,
+        "add_dummy_prefix": (True, "prepend ▁ so the first word looks like every other word"),
+        "remove_extra_whitespaces": (True, "strip the ends and collapse runs of spaces"),
+        "normalization": ("nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'"),
+        "lowercase": (False, "lower-case after normalization"),
+        "byte_fallback": (False, "an unknown character becomes its UTF-8 bytes as <0xHH> tokens (always in the vocabulary)"),
+        "split_digits": (False, "every digit is a token of its own"),
+        "character_coverage": (1.0, "share of the corpus's characters the alphabet must cover; rarer ones become <unk> or bytes"),
+        "max_piece_length": (16, "longest piece, in characters"),
+        "unk_token": ("<unk>", "token for uncovered characters"),
+        "special_tokens": (("<s>", "</s>"), "control tokens, given ids right after <unk>"),
+    },
+}
+
+
+def resolve_options(preset, vocab_size, num_merges, options):
+    """All options of ``preset`` with defaults filled in; unknown names are an error."""
+    if preset not in OPTIONS:
+        raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(OPTIONS)}")
+    known = OPTIONS[preset]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"unknown option {unknown[0]!r} for preset {preset!r}; its options are: {', '.join(sorted(known))}")
+    spec = {name: default for name, (default, _) in known.items()}
+    spec.update(options)
+    spec["vocab_size"], spec["num_merges"] = vocab_size, num_merges
+    if (vocab_size is None) == (num_merges is None) and "vocab_size" in known and "num_merges" in known:
+        raise ValueError("give exactly one of vocab_size=... or num_merges=...")
+    for name in ("vocab_size", "num_merges"):
+        v = spec.get(name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+            raise ValueError(f"{name} must be a non-negative integer, not {v!r}")
+    if "tie_break" in spec and spec["tie_break"] not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, not {spec['tie_break']!r}")
+    if "special_tokens" in spec:
+        specials = spec["special_tokens"]
+        if isinstance(specials, str):
+            specials = [specials]
+        specials = list(dict.fromkeys(specials))
+        if any(not isinstance(s, str) or not s for s in specials):
+            raise ValueError("special_tokens must be a list of non-empty strings")
+        spec["special_tokens"] = specials
+    spec["preset"] = preset
+    return spec
+
+
+# -- pipelines ---------------------------------------------------------------------------
+
+def bpe_pipeline(spec):
+    """(normalizer, pre_tokenizer, decoder) of a BPE-family preset."""
+    preset = spec["preset"]
+    if preset == "bpe":
+        eow = spec["end_of_word"]
+        return (Lowercase() if spec["lowercase"] else None, WhitespaceSplit(),
+                SuffixDecoder(eow) if eow else ConcatDecoder())
+    if preset == "byte_bpe":
+        return None, ByteLevel(spec["pattern"]), ByteLevelDecoder()
+    return sentencepiece_pipeline(spec)
+
+
+def sentencepiece_pipeline(spec):
+    """The SentencePiece-style normalizer, ▁ pre-tokenizer and decoder."""
+    steps = []
+    form = (spec["normalization"] or "none").lower()
+    if form not in ("nfkc", "nfc", "none"):
+        raise ValueError(f"normalization must be 'nfkc', 'nfc' or 'none', not {spec['normalization']!r}")
+    if form != "none":
+        steps.append(Unicode(form))
+    if spec["lowercase"]:
+        steps.append(Lowercase())
+    if spec["remove_extra_whitespaces"]:
+        steps.append(Collapse())
+    normalizer = Sequence(steps) if steps else None
+    return (normalizer, Metaspace(spec["add_dummy_prefix"], spec["split_digits"]),
+            MetaspaceDecoder(spec["add_dummy_prefix"]))
+
+
+def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
+    """Word counts (ordered by first appearance) and provenance of any corpus."""
+    if isinstance(corpus, dict):
+        counts = validate_word_counts(corpus, spec.get("end_of_word"))
+        provenance = word_counts_provenance(counts)
+        if spec["preset"] == "byte_bpe":
+            counts = {"".join(BYTE_TO_CHAR[b] for b in w.encode("utf-8")): n for w, n in counts.items()}
+        elif spec["preset"].startswith("sentencepiece"):
+            counts = {"\u2581" + w: n for w, n in counts.items()}
+        return counts, provenance
+    specials = spec.get("special_tokens") or []
+    cut = _alternation(specials).split if specials else None
+
+    if spec["preset"] == "byte_bpe":
+        raw, provenance = count_words(corpus, pre_tokenizer.chunks, cut)
+        return {"".join(BYTE_TO_CHAR[b] for b in w.encode("utf-8")): n for w, n in raw.items()}, provenance
+
+    def split_words(text):
+        return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
+
+    counts, provenance = count_words(corpus, split_words, cut)
+    eow = spec.get("end_of_word")
+    if eow and any(eow in w for w in counts):
+        bad = next(w for w in counts if eow in w)
+        raise CorpusError(f"the word {bad!r} contains the end-of-word marker {eow!r}; choose another marker (end_of_word=...)")
+    return dict(counts), provenance
+
+
+def covered_characters(counts, coverage):
+    """The characters kept by ``character_coverage``: most frequent first until that share
+    of all character occurrences is covered. Example: coverage 1.0 keeps all."""
+    freq = {}
+    for word, n in counts.items():
+        for ch in word:
+            freq[ch] = freq.get(ch, 0) + n
+    if coverage >= 1.0:
+        return set(freq)
+    total, kept, seen = sum(freq.values()), set(), 0
+    for ch, n in sorted(freq.items(), key=lambda kv: (-kv[1], kv[0])):
+        if seen >= coverage * total:
+            break
+        kept.add(ch)
+        seen += n
+    kept.add("\u2581") if "\u2581" in freq else None
+    return kept
+
+
+def train_bpe_family(corpus, spec):
+    """Generator of events for the ``bpe``, ``byte_bpe`` and ``sentencepiece_bpe`` presets."""
+    preset = spec["preset"]
+    normalizer, pre_tokenizer, decoder = bpe_pipeline(spec)
+    counts, provenance = corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+
+    # step 1: the starting vocabulary: special tokens first, then the base symbols
+    unk = spec.get("unk_token")
+    vocab = ([unk] if unk else []) + [s for s in spec["special_tokens"] if s != unk]
+    specials = {s: i for i, s in enumerate(vocab) if s in spec["special_tokens"]}
+    eow = spec.get("end_of_word") if preset == "bpe" else None
+    byte_fallback = spec.get("byte_fallback", False)
+    if preset == "byte_bpe":
+        vocab += BYTE_TO_CHAR
+        alphabet = set(BYTE_TO_CHAR)
+    else:
+        if byte_fallback:
+            vocab += [f"<0x{b:02X}>" for b in range(256)]
+        alphabet = covered_characters(counts, spec.get("character_coverage", 1.0)) | set(spec.get("initial_alphabet") or "")
+        vocab += sorted(alphabet - set(vocab))
+        if eow and eow not in vocab:
+            vocab.append(eow)
+    token_to_id = {t: i for i, t in enumerate(vocab)}
+    if len(token_to_id) != len(vocab):
+        raise ValueError("a special token collides with a base symbol; rename the special token")
+    if spec["vocab_size"] is not None and spec["vocab_size"] < len(vocab):
+        raise ValueError(f"vocab_size={spec['vocab_size']} is smaller than the starting vocabulary "
+                         f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
+
+    # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
+    words, freqs = [], []
+    for word, n in counts.items():
+        run = []
+        for ch in word:
+            if ch in alphabet:
+                run.append(token_to_id[ch])
+            elif run:
+                words.append(run), freqs.append(n)
+                run = []
+        if eow and run and word[-1] in alphabet:
+            run.append(token_to_id[eow])
+        if run:
+            words.append(run), freqs.append(n)
+    sym_len = [1] * len(vocab)
+    if eow:
+        sym_len[token_to_id[eow]] = 1
+    index = PairIndex(words, freqs, sym_len)
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+
+    # step 3: the merge loop
+    token_key = text_to_bytes if preset == "byte_bpe" else None
+    merges = yield from merge_steps(
+        index, vocab, token_to_id,
+        num_merges=spec["num_merges"], vocab_size=spec["vocab_size"], min_frequency=spec["min_frequency"],
+        tie_break=spec["tie_break"], top_k=spec["top_k"], token_key=token_key,
+        max_token_length=spec.get("max_piece_length"),
+    )
+
+    # step 4: the trained tokenizer
+    model = BPE(vocab, merges, unk_token=unk, end_of_word=eow,
+                byte_level=preset == "byte_bpe", byte_fallback=byte_fallback)
+    spec = dict(spec, corpus=provenance)
+    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, spec)
+    yield Done(tokenizer=tok, steps=len(merges))
+
+
+TRAINERS = {"bpe": train_bpe_family, "byte_bpe": train_bpe_family, "sentencepiece_bpe": train_bpe_family}

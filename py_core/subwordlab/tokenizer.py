@@ -1,0 +1,290 @@
+"""The Tokenizer: normalizer -> pre-tokenizer -> model -> special tokens -> decoder.
+
+>>> import subwordlab
+>>> tok = subwordlab.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
+...                        preset="bpe", num_merges=3, end_of_word=None, unk_token="<unk>")
+>>> tok.tokenize("bugs mug")
+['b', 'ug', 's', '<unk>', 'ug']
+>>> tok.decode(tok.encode("hugs"))
+'hugs'
+"""
+
+from dataclasses import dataclass
+from typing import List, Tuple
+
+from .normalizers import identity_aligned
+from .pre_tokenizers import ByteLevel, Metaspace
+from .special import split_special
+
+_CACHE_LIMIT = 200_000  # pieces remembered by the encode cache
+
+
+@dataclass
+class Encoding:
+    """What ``encode_full`` returns: ids, token strings, and for each token its span in
+    the original text as character offsets and as UTF-8 byte offsets."""
+
+    ids: List[int]
+    tokens: List[str]
+    offsets: List[Tuple[int, int]]
+    byte_offsets: List[Tuple[int, int]]
+    special: List[bool]
+
+
+class Tokenizer:
+    """A trained tokenizer. Build one with ``subwordlab.train`` or a ``from_*`` loader."""
+
+    def __init__(self, model, normalizer=None, pre_tokenizer=None, decoder=None,
+                 special_tokens=None, spec=None):
+        self.model = model
+        self.normalizer = normalizer
+        self.pre_tokenizer = pre_tokenizer
+        self.decoder = decoder
+        self.special_tokens = dict(special_tokens or {})
+        self.spec = dict(spec or {})
+        for tok, i in self.special_tokens.items():
+            if not (0 <= i < len(model.vocab)) or model.vocab[i] != tok:
+                raise ValueError(f"special token {tok!r} must be in the vocabulary at id {i}")
+        self._special_ids = {i: t for t, i in self.special_tokens.items()}
+        self._cache = {}
+        # the byte-level fast path: regex chunks -> bytes -> merges, no normalizer
+        self._byte_fast = (isinstance(pre_tokenizer, ByteLevel) and normalizer is None
+                           and getattr(model, "byte_level", False))
+
+    # -- vocabulary ---------------------------------------------------------------------
+    @property
+    def vocab_size(self):
+        """Number of ids (tokens, including special tokens)."""
+        return len(self.model.vocab)
+
+    def id_to_token(self, id):
+        """The token string of an id. Raises ValueError for an id outside the vocabulary."""
+        if not isinstance(id, int) or not 0 <= id < len(self.model.vocab):
+            raise ValueError(f"id {id!r} is not in the vocabulary (ids are 0..{len(self.model.vocab) - 1})")
+        return self.model.vocab[id]
+
+    def token_to_id(self, token):
+        """The id of a token string, or None if it is not in the vocabulary."""
+        return self.model.token_to_id.get(token)
+
+    @property
+    def merges(self):
+        """BPE only: the merges in rank order as ``(left_id, right_id)``."""
+        if not hasattr(self.model, "merges"):
+            raise AttributeError(f"a {self.model.type} model has no merges")
+        return list(self.model.merges)
+
+    def truncated(self, steps):
+        """BPE: the tokenizer as it was after the first ``steps`` merges (same ids).
+
+        New tokens are appended as merges are learned, so the vocabulary then is a prefix of
+        the vocabulary now. Example: ``tok.truncated(0).tokenize("low")`` -> characters.
+        """
+        from .models.bpe import BPE
+
+        m = self.model
+        if not isinstance(m, BPE):
+            raise TypeError(f"truncated() needs a BPE model, not {m.type}")
+        if not 0 <= steps <= len(m.merges):
+            raise ValueError(f"steps must be between 0 and {len(m.merges)}")
+        merges = m.merges[:steps]
+        size = max([m.base_size] + [m.ranks[p][1] + 1 for p in merges])
+        model = BPE(m.vocab[:size], merges, m.unk_token, m.end_of_word, m.byte_level, m.byte_fallback)
+        return Tokenizer(model, self.normalizer, self.pre_tokenizer, self.decoder, self.special_tokens, self.spec)
+
+    # -- encoding -----------------------------------------------------------------------
+    def normalize_str(self, text):
+        """The normalizer alone. Example (NFKC): 'Ｈｉ' -> 'Hi'."""
+        return self.normalizer.normalize_str(text) if self.normalizer else text
+
+    def pre_tokenize_str(self, text):
+        """The pre-tokenizer alone on (already normalized) text: ``[(piece, (start, end))]``."""
+        return self.pre_tokenizer.pre_tokenize_str(text) if self.pre_tokenizer else [(text, (0, len(text)))]
+
+    def _encode_piece(self, piece):
+        ids = self._cache.get(piece)
+        if ids is None:
+            ids = self.model.encode_piece(piece)
+            if len(self._cache) < _CACHE_LIMIT:
+                self._cache[piece] = ids
+        return ids
+
+    def encode_ordinary(self, text):
+        """Ids of ``text`` with no special-token handling (specials are ordinary text)."""
+        out = []
+        if self._byte_fast:
+            # fast path: chunk -> cached ids, or bytes -> merges
+            cache, byte_ids, merge_ids = self._cache, self.model.byte_ids, self.model.merge_ids
+            for chunk in self.pre_tokenizer.chunks(text):
+                ids = cache.get(chunk)
+                if ids is None:
+                    ids = merge_ids([byte_ids[b] for b in chunk.encode("utf-8")])
+                    if len(cache) < _CACHE_LIMIT:
+                        cache[chunk] = ids
+                out.extend(ids)
+            return out
+        normalized = self.normalize_str(text)
+        pieces = self.pre_tokenizer.words(normalized) if self.pre_tokenizer else ([normalized] if normalized else [])
+        for piece in pieces:
+            out.extend(self._encode_piece(piece))
+        return out
+
+    def encode(self, text, allowed_special=(), disallowed_special="all"):
+        """Ids of ``text``. Special tokens follow tiktoken's policy: by default one found in
+        the text raises ValueError; ``allowed_special={"<|x|>"}`` or ``"all"`` encodes them
+        as special tokens; ``disallowed_special=()`` encodes them as ordinary text.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"encode() takes a str, not {type(text).__name__}")
+        if not self.special_tokens:
+            return self.encode_ordinary(text)
+        out = []
+        for part, _ in split_special(text, self.special_tokens, allowed_special, disallowed_special):
+            if isinstance(part, int):
+                out.append(part)
+            else:
+                out.extend(self.encode_ordinary(part))
+        return out
+
+    def tokenize(self, text, **policy):
+        """The token strings of ``text``. Example: 'lowest' -> ['low', 'est</w>']."""
+        vocab = self.model.vocab
+        return [vocab[i] for i in self.encode(text, **policy)]
+
+    def encode_iter(self, texts, allowed_special=(), disallowed_special="all"):
+        """Ids for a stream of strings (e.g. the lines of a big file), yielded chunk by chunk,
+        equal to encoding the concatenation. Memory stays bounded by the longest piece:
+        the unfinished tail (the last pre-token, which the next string could extend) is
+        carried over instead of encoded early.
+        """
+        carry = ""
+        for text in texts:
+            carry += text
+            cut = self._safe_cut(carry)
+            if cut > 0:
+                yield from self.encode(carry[:cut], allowed_special, disallowed_special)
+                carry = carry[cut:]
+        if carry:
+            yield from self.encode(carry, allowed_special, disallowed_special)
+
+    def _safe_cut(self, text):
+        """A position in ``text`` before which encoding cannot depend on what follows:
+        the start of the last two pre-tokens (two, because regexes like GPT-2's attach a
+        space to the next word, and a special token may span the boundary)."""
+        pieces = self.pre_tokenize_str(text) if not self.normalizer else None
+        if pieces is None:
+            # with a normalizer we cut at the last line break, which no normalizer crosses
+            nl = text.rfind("\n", 0, max(0, len(text) - 1))
+            return nl + 1 if nl >= 0 else 0
+        if len(pieces) < 3:
+            return 0
+        cut = pieces[-2][1][0]
+        if self.special_tokens:
+            # subtle: never cut inside, or just before the end of, a special token
+            longest = max(len(t) for t in self.special_tokens)
+            cut = min(cut, len(text) - longest)
+            for tok in self.special_tokens:
+                at = text.find(tok, max(0, cut - len(tok) + 1))
+                while 0 <= at < cut < at + len(tok):
+                    cut = at
+                    at = text.find(tok, max(0, cut - len(tok) + 1))
+        return max(0, cut)
+
+    # -- encoding with offsets ------------------------------------------------------------
+    def encode_full(self, text, allowed_special=(), disallowed_special="all"):
+        """Ids, tokens, and character and byte offsets into ``text`` for every token."""
+        ids, offsets, special = [], [], []
+        for part, start in split_special(text, self.special_tokens, allowed_special, disallowed_special):
+            if isinstance(part, int):
+                ids.append(part)
+                offsets.append((start, start + len(self._special_ids[part])))
+                special.append(True)
+                continue
+            for tid, s, e in self._tokenize_with_offsets(part):
+                ids.append(tid)
+                offsets.append((start + s, start + e))
+                special.append(False)
+        if self._byte_fast:
+            # byte-level: tokens cover every byte in order, so byte offsets are running sums
+            # (subtle: exact even when a token holds only part of a character)
+            byte_offsets, pos = [], 0
+            for i in ids:
+                n = len(self.token_bytes(i))
+                byte_offsets.append((pos, pos + n))
+                pos += n
+        else:
+            # byte offsets from character offsets (UTF-8 lengths of the prefix)
+            byte_at = [0]
+            for ch in text:
+                byte_at.append(byte_at[-1] + len(ch.encode("utf-8")))
+            byte_offsets = [(byte_at[s], byte_at[e]) for s, e in offsets]
+        vocab = self.model.vocab
+        return Encoding(ids, [vocab[i] for i in ids], offsets, byte_offsets, special)
+
+    def _tokenize_with_offsets(self, text):
+        """``[(id, start, end)]`` of ordinary text, offsets in ``text``."""
+        if self.normalizer:
+            normalized, starts, ends = self.normalizer.normalize_aligned(text)
+        else:
+            normalized, starts, ends = identity_aligned(text)
+        out = []
+        for piece, span in self.pre_tokenize_str(normalized):
+            char_spans = self._piece_char_spans(piece, span, normalized)
+            for tid, ts, te in self.model.tokenize_piece(piece):
+                if te > ts:
+                    ns, ne = char_spans[ts][0], char_spans[te - 1][1]
+                else:  # a zero-width token (an end-of-word marker on its own)
+                    ns = ne = char_spans[ts - 1][1] if ts else span[0]
+                # normalized offsets -> original offsets
+                if ne > ns:
+                    out.append((tid, starts[ns], ends[ne - 1]))
+                else:
+                    at = starts[ns] if ns < len(starts) else (ends[-1] if ends else 0)
+                    out.append((tid, at, at))
+        return out
+
+    def _piece_char_spans(self, piece, span, text):
+        """For every character of a piece, its span in the (normalized) text."""
+        s, e = span
+        if isinstance(self.pre_tokenizer, ByteLevel):
+            # each piece character is one byte of text[s:e]
+            spans = []
+            for i, ch in enumerate(text[s:e]):
+                spans.extend([(s + i, s + i + 1)] * len(ch.encode("utf-8")))
+            return spans
+        if isinstance(self.pre_tokenizer, Metaspace) and len(piece) == e - s + 1:
+            # a prepended ▁ (the dummy prefix) is zero-width
+            return [(s, s)] + [(s + i, s + i + 1) for i in range(e - s)]
+        return [(s + i, s + i + 1) for i in range(len(piece))]
+
+    # -- decoding -----------------------------------------------------------------------
+    def token_bytes(self, id):
+        """The bytes one token stands for. Example (byte-level): id of 'Ġthe' -> b' the'."""
+        tok = self.id_to_token(id)
+        if id in self._special_ids:
+            return tok.encode("utf-8")
+        return self.decoder.token_bytes(tok) if self.decoder else tok.encode("utf-8")
+
+    def decode_bytes(self, ids):
+        """The raw bytes of a sequence of ids (may be invalid UTF-8 for a partial sequence)."""
+        out, run = [], []
+        for i in ids:
+            tok = self.id_to_token(i)
+            if i in self._special_ids:
+                if run:
+                    out.append(self.decoder.decode_bytes(run))
+                    run = []
+                out.append(tok.encode("utf-8"))
+            else:
+                run.append(tok)
+        if run:
+            out.append(self.decoder.decode_bytes(run))
+        return b"".join(out)
+
+    def decode(self, ids):
+        """Text of a sequence of ids; invalid UTF-8 becomes U+FFFD."""
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    def __repr__(self):
+        preset = self.spec.get("preset", "custom")
+        return f"<Tokenizer {preset} {self.model.type} vocab_size={self.vocab_size}>"

@@ -1,0 +1,1 @@
+"""Trainers: generators of step events, fed with word counts (never raw text)."""

@@ -1,0 +1,137 @@
+"""The BPE merge loop: merge the most frequent adjacent pair, repeat.
+
+``merge_steps`` is a generator: one ``MergeStep`` event per merge. It reads like the
+textbook loop, but pair counts come from a ``PairIndex`` (updated incrementally) and the
+best pair from a heap with lazy deletion, so a merge costs only what it touches.
+
+Ties between equally frequent pairs are broken by ``tie_break``:
+
+- ``"first"`` (default): the pair met first when scanning the corpus words in order of
+  first appearance, each left to right — what ``max(counts, key=counts.get)`` gives over
+  an insertion-ordered counter, as in the textbooks;
+- ``"lex_min"`` / ``"lex_max"``: the smallest / largest pair comparing its two symbols as
+  strings (for byte-level BPE: as bytes).
+
+>>> from subwordlab.trainers.pairs import PairIndex
+>>> vocab = ["a", "b", "c"]
+>>> index = PairIndex([[0, 1, 2], [0, 1]], [1, 1], [1, 1, 1])
+>>> [(s.pair, s.count) for s in merge_steps(index, vocab, num_merges=2)]
+[(('a', 'b'), 2), (('ab', 'c'), 1)]
+"""
+
+import heapq
+
+from ..events import MergeStep
+
+TIE_BREAKS = ("first", "lex_min", "lex_max")
+
+
+def _reverse_key(key):
+    """A key that sorts strings/bytes in reverse. Example: 'ab' sorts before 'a'."""
+    return tuple(-c if isinstance(c, int) else -ord(c) for c in key) + (1,)
+
+
+class _Ranking:
+    """Heap entries ``(-count, tie_key, pair)``: the smallest entry is the best pair."""
+
+    def __init__(self, index, vocab, tie_break, token_key):
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, not {tie_break!r}")
+        self.index, self.vocab, self.tie_break = index, vocab, tie_break
+        self.token_key = token_key or (lambda tok: tok)
+        self.keys = [self._token_key(t) for t in vocab]
+        self.current = {}
+        self.heap = []
+        for pair in index.counts:
+            self.push(pair)
+        heapq.heapify(self.heap)
+
+    def _token_key(self, tok):
+        key = self.token_key(tok)
+        return _reverse_key(key) if self.tie_break == "lex_max" else key
+
+    def add_token(self):
+        self.keys.append(self._token_key(self.vocab[-1]))
+
+    def entry(self, pair):
+        if self.tie_break == "first":
+            tie = self.index.first_occurrence(pair)
+        else:
+            tie = (self.keys[pair[0]], self.keys[pair[1]])
+        return (-self.index.counts[pair], tie)
+
+    def push(self, pair):
+        e = self.entry(pair)
+        self.current[pair] = e
+        self.heap.append((e[0], e[1], pair))
+
+    def update(self, pairs):
+        for pair in pairs:
+            if pair in self.index.counts:
+                e = self.entry(pair)
+                if self.current.get(pair) != e:
+                    self.current[pair] = e
+                    heapq.heappush(self.heap, (e[0], e[1], pair))
+            else:
+                self.current.pop(pair, None)
+
+    def top(self, k):
+        """The ``k`` best live pairs, best first; stale heap entries are discarded."""
+        heap, current, out = self.heap, self.current, []
+        while heap and len(out) < k:
+            neg, tie, pair = heapq.heappop(heap)
+            if current.get(pair) == (neg, tie):
+                out.append((neg, tie, pair))
+        for e in out:
+            heapq.heappush(heap, e)
+        # keep the heap from filling up with stale entries
+        if len(heap) > 4 * len(current) + 1024:
+            self.heap = [(e[0], e[1], p) for p, e in current.items()]
+            heapq.heapify(self.heap)
+        return [(p, -neg) for neg, _, p in out]
+
+
+def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=None,
+                min_frequency=1, tie_break="first", top_k=10, token_key=None, max_token_length=None):
+    """Run the merge loop on ``index``, appending new tokens to ``vocab`` (a list, grown in
+    place) and yielding one ``MergeStep`` per merge. Stops after ``num_merges`` merges, when
+    ``vocab`` reaches ``vocab_size`` entries, or when no pair reaches ``min_frequency``.
+    The merges, as ``(left_id, right_id)`` in rank order, are the generator's return value.
+    """
+    if token_to_id is None:
+        token_to_id = {t: i for i, t in enumerate(vocab)}
+    ranking = _Ranking(index, vocab, tie_break, token_key)
+    merges = []
+    while (num_merges is None or len(merges) < num_merges) and (vocab_size is None or len(vocab) < vocab_size):
+        # step 1: the best pairs by count (ties by the tie-break rule), best first
+        top = ranking.top(max(1, top_k))
+        if max_token_length:
+            while top and index.sym_len[top[0][0][0]] + index.sym_len[top[0][0][1]] > max_token_length:
+                # subtle: a pair that would make a too-long token is dropped for good
+                ranking.current.pop(top[0][0])
+                top = ranking.top(max(1, top_k))
+        if not top or top[0][1] < min_frequency:
+            break
+        (a, b), count = top[0]
+        # step 2: the new token (reusing the id if the string already exists)
+        new_tok = vocab[a] + vocab[b]
+        new = token_to_id.get(new_tok)
+        if new is None:
+            new = token_to_id[new_tok] = len(vocab)
+            vocab.append(new_tok)
+            index.sym_len.append(index.sym_len[a] + index.sym_len[b])
+            ranking.add_token()
+        merges.append((a, b))
+        # step 3: merge it everywhere and re-rank the pairs whose counts changed
+        touched = index.merge((a, b), new)
+        ranking.current.pop((a, b), None)
+        ranking.update(touched)
+        yield MergeStep(
+            rank=len(merges) - 1,
+            pair=(vocab[a], vocab[b]),
+            count=count,
+            new_token=new_tok,
+            candidates=[((vocab[p[0]], vocab[p[1]]), c) for p, c in top],
+            vocab_size=len(vocab),
+        )
+    return merges

@@ -1,0 +1,122 @@
+"""Words as symbol-id lists with frequency-weighted pair counts kept up to date.
+
+This is the incremental bookkeeping that makes merge-based training fast: after a merge
+only the words that contained the pair are touched, and only the pairs next to the merged
+occurrences change (an index from pair to the words that contain it), never a full recount.
+
+>>> idx = PairIndex([[0, 1, 2], [0, 1]], [2, 3], [1, 1, 1, 1])
+>>> idx.counts[(0, 1)], idx.counts[(1, 2)]
+(5, 2)
+>>> changed = idx.merge((0, 1), 3)
+>>> idx.words, idx.counts
+([[3, 2], [3]], {(3, 2): 2})
+"""
+
+
+class PairIndex:
+    """``words[w]``: symbol ids of distinct word ``w`` (in order of first appearance);
+    ``freqs[w]``: its count; ``counts[pair]``: weighted count; ``where[pair]``: ``{w: n}``,
+    the words containing the pair and how many times; ``sym_len[id]``: how many base
+    symbols a token spans (for first-occurrence offsets)."""
+
+    def __init__(self, words, freqs, sym_len):
+        self.words = words
+        self.freqs = freqs
+        self.sym_len = sym_len
+        counts, where = {}, {}
+        self.first = {}  # pair -> (first word, base-symbol offset in it): "first encountered"
+        first = self.first
+        for w, syms in enumerate(words):
+            f = freqs[w]
+            off = 0
+            for i in range(len(syms) - 1):
+                p = (syms[i], syms[i + 1])
+                counts[p] = counts.get(p, 0) + f
+                ow = where.get(p)
+                if ow is None:
+                    where[p] = {w: 1}
+                    first[p] = (w, off)
+                else:
+                    ow[w] = ow.get(w, 0) + 1
+                off += sym_len[syms[i]]
+        self.counts = counts
+        self.where = where
+
+    def first_occurrence(self, pair):
+        """(word index, base-symbol offset) where the textbook scan meets ``pair`` first."""
+        got = self.first.get(pair)
+        if got is not None:
+            return got
+        w = min(self.where[pair])
+        syms, off, a, b = self.words[w], 0, pair[0], pair[1]
+        for i in range(len(syms) - 1):
+            if syms[i] == a and syms[i + 1] == b:
+                break
+            off += self.sym_len[syms[i]]
+        self.first[pair] = got = (w, off)
+        return got
+
+    def merge(self, pair, new):
+        """Merge ``pair`` into ``new`` in every word that has it; return the pairs whose
+        count changed, each with the first word where it changed, in a deterministic order.
+        The merged pair's entry and every pair whose count reached 0 are removed.
+        """
+        a, b = pair
+        words, freqs, counts, where, first = self.words, self.freqs, self.counts, self.where, self.first
+        occ = where.pop(pair, {})
+        counts.pop(pair, None)
+        first.pop(pair, None)
+        touched = {}
+
+        for w in sorted(occ):  # sorted: deterministic, and the first change per pair is its smallest word
+            syms, f = words[w], freqs[w]
+            out, i, n = [], 0, len(syms)
+            while i < n:
+                if i + 1 < n and syms[i] == a and syms[i + 1] == b:
+                    # one occurrence of (a, b): its neighbours now pair with `new`
+                    if out:
+                        prev = out[-1]
+                        for p, d in (((prev, a), -1), ((prev, new), 1)):
+                            if p != pair:
+                                counts[p] = counts.get(p, 0) + d * f
+                                ow = where.get(p)
+                                if ow is None:
+                                    where[p] = ow = {}
+                                c = ow.get(w, 0) + d
+                                if c:
+                                    ow[w] = c
+                                else:
+                                    del ow[w]
+                                if p not in touched:
+                                    touched[p] = w
+                    if i + 2 < n:
+                        nxt = syms[i + 2]
+                        for p, d in (((b, nxt), -1), ((new, nxt), 1)):
+                            if p != pair:
+                                counts[p] = counts.get(p, 0) + d * f
+                                ow = where.get(p)
+                                if ow is None:
+                                    where[p] = ow = {}
+                                c = ow.get(w, 0) + d
+                                if c:
+                                    ow[w] = c
+                                else:
+                                    del ow[w]
+                                if p not in touched:
+                                    touched[p] = w
+                    out.append(new)
+                    i += 2
+                else:
+                    out.append(syms[i])
+                    i += 1
+            words[w] = out
+
+        # a cached first occurrence stays valid unless a word at or before it changed
+        for p, w in touched.items():
+            cached = first.get(p)
+            if cached is not None and w <= cached[0]:
+                del first[p]
+            if counts.get(p) == 0:
+                del counts[p], where[p]
+                first.pop(p, None)
+        return touched
