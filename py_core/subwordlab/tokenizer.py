@@ -47,6 +47,7 @@ class Tokenizer:
                 raise ValueError(f"special token {tok!r} must be in the vocabulary at id {i}")
         self._special_ids = {i: t for t, i in self.special_tokens.items()}
         self._cache = {}
+        self._chunk_cache = {}
         # the byte-level fast path: regex chunks -> bytes -> merges, no normalizer
         self._byte_fast = (isinstance(pre_tokenizer, ByteLevel) and normalizer is None
                            and getattr(model, "byte_level", False))
@@ -109,19 +110,30 @@ class Tokenizer:
                 self._cache[piece] = ids
         return ids
 
+    def _encode_chunk(self, chunk):
+        """Byte-level: ids of one regex chunk (cached)."""
+        ids = self._chunk_cache.get(chunk)
+        if ids is None:
+            byte_ids = self.model.byte_ids
+            ids = self.model.merge_ids([byte_ids[b] for b in chunk.encode("utf-8")])
+            if len(self._chunk_cache) < _CACHE_LIMIT:
+                self._chunk_cache[chunk] = ids
+        return ids
+
     def encode_ordinary(self, text):
         """Ids of ``text`` with no special-token handling (specials are ordinary text)."""
         out = []
         if self._byte_fast:
-            # fast path: chunk -> cached ids, or bytes -> merges
-            cache, byte_ids, merge_ids = self._cache, self.model.byte_ids, self.model.merge_ids
-            for chunk in self.pre_tokenizer.chunks(text):
-                ids = cache.get(chunk)
+            # fast path: segment (or chunk) -> cached ids, else bytes -> merges
+            cache, chunks, encode_chunk = self._cache, self.pre_tokenizer.chunks, self._encode_chunk
+            runs = self.pre_tokenizer.segments(text)
+            for run in (chunks(text) if runs is None else runs):
+                ids = cache.get(run)
                 if ids is None:
-                    ids = merge_ids([byte_ids[b] for b in chunk.encode("utf-8")])
+                    ids = encode_chunk(run) if runs is None else [i for c in chunks(run) for i in encode_chunk(c)]
                     if len(cache) < _CACHE_LIMIT:
-                        cache[chunk] = ids
-                out.extend(ids)
+                        cache[run] = ids
+                out += ids
             return out
         normalized = self.normalize_str(text)
         pieces = self.pre_tokenizer.words(normalized) if self.pre_tokenizer else ([normalized] if normalized else [])
