@@ -59,7 +59,8 @@ class ByteLevel(PreTokenizer):
     def __init__(self, pattern="gpt2"):
         self.pattern_name = pattern if pattern in PATTERNS else None
         self.pattern = PATTERNS.get(pattern, pattern)
-        self._segmenter = compile_pattern(r"\s*\S+[\r\n]*|\s+")
+        self._segmenter = compile_pattern(
+            r"\s*\S+|\s+" if pattern == "gpt2" else r"\s*\S+(?:(?<=[^\s\p{L}\p{N}])[\r\n]+)?|\s+")
         try:
             self.regex = compile_pattern(self.pattern)
         except Exception as exc:  # re.error / regex.error
@@ -72,10 +73,10 @@ class ByteLevel(PreTokenizer):
     def segments(self, text):
         """Cut text into runs that the pattern chunks independently, or None if unknown.
 
-        For the built-in patterns no chunk crosses from a non-space to a space other than a
-        line break, so ``white space + non-space + line breaks`` runs can be chunked (and
-        their ids cached) one by one: a fast path for encoding. Example: 'Hi there' ->
-        ['Hi', ' there'].
+        For the built-in patterns no chunk crosses from a non-space to a space, except that
+        cl100k/o200k glue line breaks to a run of punctuation (".\n\n"), so ``white space +
+        non-space (+ line breaks after punctuation)`` runs can be chunked (and their ids
+        cached) one by one: a fast path for encoding. Example: 'Hi there' -> ['Hi', ' there'].
         """
         return self._segmenter.findall(text) if self.pattern_name else None
 

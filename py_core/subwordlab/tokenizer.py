@@ -166,41 +166,38 @@ class Tokenizer:
     def encode_iter(self, texts, allowed_special=(), disallowed_special="all"):
         """Ids for a stream of strings (e.g. the lines of a big file), yielded chunk by chunk,
         equal to encoding the concatenation. Memory stays bounded by the longest piece:
-        the unfinished tail (the last pre-token, which the next string could extend) is
-        carried over instead of encoded early.
+        the unfinished tail (pieces the next string could still change) is carried over.
         """
         carry = ""
         for text in texts:
             carry += text
-            cut = self._safe_cut(carry)
+            cut = self._safe_cut(carry, allowed_special, disallowed_special)
             if cut > 0:
                 yield from self.encode(carry[:cut], allowed_special, disallowed_special)
                 carry = carry[cut:]
         if carry:
             yield from self.encode(carry, allowed_special, disallowed_special)
 
-    def _safe_cut(self, text):
-        """A position in ``text`` before which encoding cannot depend on what follows:
-        the start of the last two pre-tokens (two, because regexes like GPT-2's attach a
-        space to the next word, and a special token may span the boundary)."""
-        pieces = self.pre_tokenize_str(text) if not self.normalizer else None
-        if pieces is None:
-            # with a normalizer we cut at the last line break, which no normalizer crosses
+    def _safe_cut(self, text, allowed_special, disallowed_special):
+        """The largest position in ``text`` before which encoding cannot depend on what
+        follows: a boundary between special tokens and ordinary text, or a piece start of
+        the last ordinary run that leaves its last two pieces behind (two, because GPT-style
+        regexes attach a space to the next word); never within the last few characters
+        that could still become a special token."""
+        if self.normalizer:
+            # subtle: normalizers see whole runs; cut after the last line break instead
             nl = text.rfind("\n", 0, max(0, len(text) - 1))
             return nl + 1 if nl >= 0 else 0
-        if len(pieces) < 3:
-            return 0
-        cut = pieces[-2][1][0]
-        if self.special_tokens:
-            # subtle: never cut inside, or just before the end of, a special token
-            longest = max(len(t) for t in self.special_tokens)
-            cut = min(cut, len(text) - longest)
-            for tok in self.special_tokens:
-                at = text.find(tok, max(0, cut - len(tok) + 1))
-                while 0 <= at < cut < at + len(tok):
-                    cut = at
-                    at = text.find(tok, max(0, cut - len(tok) + 1))
-        return max(0, cut)
+        longest = max((len(t) for t in self.special_tokens), default=1)
+        limit = len(text) - (longest - 1)
+        candidates = [0]
+        parts = split_special(text, self.special_tokens, allowed_special, disallowed_special)
+        for k, (part, start) in enumerate(parts):
+            candidates.append(start)
+            if k == len(parts) - 1 and not isinstance(part, int):
+                pieces = self.pre_tokenize_str(part)
+                candidates.extend(start + span[0] for _, span in pieces[:-2])
+        return max(c for c in candidates if c <= limit) if limit > 0 else 0
 
     # -- encoding with offsets ------------------------------------------------------------
     def encode_full(self, text, allowed_special=(), disallowed_special="all"):
