@@ -158,6 +158,28 @@ class Tokenizer:
                 out.extend(self.encode_ordinary(part))
         return out
 
+    def sample_encode(self, text, alpha, seed=0, allowed_special=(), disallowed_special="all"):
+        """Ids of one randomly drawn segmentation, reproducible by ``seed``.
+
+        BPE: BPE-dropout, each merge skipped with probability ``alpha`` (0 = plain BPE,
+        1 = single symbols), as SentencePiece's alpha does for BPE. Unigram: a segmentation
+        drawn with probability proportional to P(segmentation) ** alpha.
+        """
+        import random
+
+        if not hasattr(self.model, "sample_piece"):
+            raise TypeError(f"a {self.model.type} model has no sampling; use a BPE or Unigram tokenizer")
+        rng = random.Random(seed)
+        out = []
+        for part, _ in split_special(text, self.special_tokens, allowed_special, disallowed_special):
+            if isinstance(part, int):
+                out.append(part)
+                continue
+            normalized = self.normalize_str(part)
+            for piece in (self.pre_tokenizer.words(normalized) if self.pre_tokenizer else [normalized]):
+                out.extend(self.model.sample_piece(piece, alpha, rng))
+        return out
+
     def tokenize(self, text, **policy):
         """The token strings of ``text``. Example: 'lowest' -> ['low', 'est</w>']."""
         vocab = self.model.vocab

@@ -164,6 +164,12 @@ class BPE:
             return self.merge_ids([t for t, _, _ in self.initial_symbols(piece)])
         return [t for t, _, _ in self.merge_spans(self.initial_symbols(piece), dropout, rng)]
 
+    def sample_piece(self, piece, alpha, rng):
+        """BPE-dropout on one piece: each merge skipped with probability ``alpha``."""
+        if not 0.0 <= alpha <= 1.0:
+            raise ValueError(f"the BPE-dropout probability must be between 0 and 1, not {alpha!r}")
+        return self.encode_piece(piece, dropout=alpha, rng=rng) if alpha else self.encode_piece(piece)
+
     def tokenize_piece(self, piece, dropout=0.0, rng=None):
         """``[(id, start, end), ...]`` of one piece, spans in the piece's characters."""
         return self.merge_spans(self.initial_symbols(piece), dropout, rng)
