@@ -1,0 +1,32 @@
+"""Subword Lab's page: a Python UI on Pyodide over the `subwordlab` core.
+
+Layout (see DESIGN.md §2 "Web"):
+
+- `dom`      the only module that imports `js` / `pyodide.ffi`: a thin DOM port.
+- `fakedom`  the same port over an in-memory tree, so views run under CPython tests.
+- `app`      the views and their pure helpers; they only talk to a port.
+
+The JS bootstrap calls `start()` once the wheels are installed.
+"""
+
+__version__ = "0.1.0"
+
+_app = None  # the live App; kept so its listeners stay owned for the page's lifetime
+
+
+def start() -> None:
+    """Build the first screen in the real browser document.
+
+    Returns nothing on purpose: the caller is JavaScript, and a returned Python object
+    would become a PyProxy that JavaScript would have to destroy.
+    """
+    global _app
+    from .app import App
+    from .dom import BrowserPort
+
+    if _app is not None:
+        _app.teardown()
+    port = BrowserPort()
+    app = App(port)
+    app.start()
+    _app = app

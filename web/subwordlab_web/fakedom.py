@@ -1,0 +1,363 @@
+"""An in-memory DOM port with the same API as `dom.BrowserPort`, for CPython tests.
+
+Build it from the real page so tests exercise the real structure:
+
+>>> port = FakePort.from_html('<main><p id="x">hi</p><template id="t"><b class="c"></b></template></main>')
+>>> port.text(port.query("#x"))
+'hi'
+>>> port.clone_template("t").tag
+'b'
+
+Selectors: tag, `#id`, `.class`, `[attr]`, `[attr="value"]`, compounds of those, and the
+descendant combinator (a space). That is all the views use; anything else raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any, Callable, Iterator
+
+VOID_TAGS = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()
+)
+
+
+class FakeElement:
+    """A DOM element reduced to what the views use: tag, attributes, children, value, listeners."""
+
+    def __init__(self, tag: str, attrs: dict[str, str] | None = None) -> None:
+        self.tag = tag.lower()
+        self.attrs: dict[str, str] = dict(attrs or {})
+        self.children: list[FakeElement | str] = []  # str = a text node
+        self.parent: FakeElement | None = None
+        self.content: list[FakeElement | str] | None = [] if self.tag == "template" else None
+        self.value = self.attrs.get("value", "")
+        self.listeners: dict[str, list[Callable[[Any], Any]]] = {}
+
+    def __repr__(self) -> str:
+        ident = f"#{self.attrs['id']}" if "id" in self.attrs else ""
+        return f"<FakeElement {self.tag}{ident}>"
+
+    # --- tree -----------------------------------------------------------------------
+    @property
+    def element_children(self) -> list[FakeElement]:
+        return [c for c in self.children if isinstance(c, FakeElement)]
+
+    @property
+    def text_content(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text_content for c in self.children)
+
+    @property
+    def class_list(self) -> list[str]:
+        return self.attrs.get("class", "").split()
+
+    @property
+    def hidden(self) -> bool:
+        return "hidden" in self.attrs
+
+    def append(self, child: FakeElement | str) -> None:
+        if isinstance(child, FakeElement):
+            if child.parent is not None:
+                child.parent.children.remove(child)
+            child.parent = self
+        self.children.append(child)
+
+    def detach(self) -> None:
+        if self.parent is not None:
+            self.parent.children.remove(self)
+            self.parent = None
+
+    def iter(self) -> Iterator[FakeElement]:
+        """This element and all its descendants, in document order (templates excluded)."""
+        yield self
+        for child in self.element_children:
+            yield from child.iter()
+
+    def contains(self, other: FakeElement) -> bool:
+        node: FakeElement | None = other
+        while node is not None:
+            if node is self:
+                return True
+            node = node.parent
+        return False
+
+    def clone(self) -> FakeElement:
+        copy = FakeElement(self.tag, self.attrs)
+        copy.value = self.value
+        for child in self.children:
+            copy.append(child if isinstance(child, str) else child.clone())
+        if self.content is not None:
+            copy.content = [c if isinstance(c, str) else c.clone() for c in self.content]
+        return copy
+
+
+# --- selectors ------------------------------------------------------------------------
+_COMPOUND = re.compile(
+    r"""(?P<tag>[a-zA-Z][\w-]*|\*)?
+        (?P<rest>(?:\#[\w-]+|\.[\w-]+|\[[\w-]+(?:=(?:"[^"]*"|'[^']*'|[\w-]+))?\])*)$""",
+    re.VERBOSE,
+)
+_PART = re.compile(r"""\#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=(?:"([^"]*)"|'([^']*)'|([\w-]+)))?\]""")
+
+
+@dataclass
+class _Compound:
+    tag: str | None = None
+    ids: list[str] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)
+    attrs: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def matches(self, el: FakeElement) -> bool:
+        if self.tag not in (None, "*") and el.tag != self.tag:
+            return False
+        if any(el.attrs.get("id") != i for i in self.ids):
+            return False
+        if any(c not in el.class_list for c in self.classes):
+            return False
+        for name, value in self.attrs:
+            if name not in el.attrs or (value is not None and el.attrs[name] != value):
+                return False
+        return True
+
+
+def _parse_selector(selector: str) -> list[_Compound]:
+    """Example: 'main .chip[data-unk]' -> [_Compound(tag='main'), _Compound(classes=['chip'], ...)]"""
+    compounds = []
+    for token in selector.split():
+        m = _COMPOUND.match(token)
+        if not m or not token:
+            raise ValueError(f"fakedom cannot parse selector {selector!r}")
+        compound = _Compound(tag=m.group("tag").lower() if m.group("tag") else None)
+        for part in _PART.finditer(m.group("rest")):
+            ident, cls, attr, v1, v2, v3 = part.groups()
+            if ident:
+                compound.ids.append(ident)
+            elif cls:
+                compound.classes.append(cls)
+            else:
+                value = next((v for v in (v1, v2, v3) if v is not None), None)
+                compound.attrs.append((attr, value))
+        compounds.append(compound)
+    if not compounds:
+        raise ValueError("empty selector")
+    return compounds
+
+
+def _matches(el: FakeElement, compounds: list[_Compound]) -> bool:
+    if not compounds[-1].matches(el):
+        return False
+    node = el.parent  # match the remaining compounds against ancestors, right to left
+    for compound in reversed(compounds[:-1]):
+        while node is not None and not compound.matches(node):
+            node = node.parent
+        if node is None:
+            return False
+        node = node.parent
+    return True
+
+
+def select_all(root: FakeElement, selector: str) -> list[FakeElement]:
+    compounds = _parse_selector(selector)
+    return [el for el in root.iter() if el is not root and _matches(el, compounds)]
+
+
+# --- HTML → tree ----------------------------------------------------------------------
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = FakeElement("#document")
+        self.stack: list[FakeElement] = [self.root]
+        self.template_depth: list[FakeElement] = []
+
+    def _container(self) -> FakeElement:
+        return self.stack[-1]
+
+    def _add(self, node: FakeElement | str) -> None:
+        parent = self._container()
+        if parent.tag == "template":
+            # subtle: template children live in .content, out of the document tree (as in a browser)
+            assert parent.content is not None
+            if isinstance(node, FakeElement):
+                node.parent = None
+            parent.content.append(node)
+        else:
+            parent.append(node)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        el = FakeElement(tag, {k: (v if v is not None else "") for k, v in attrs})
+        self._add(el)
+        if el.tag not in VOID_TAGS:
+            self.stack.append(el)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._add(FakeElement(tag, {k: (v if v is not None else "") for k, v in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        tag = tag.lower()
+        if tag in VOID_TAGS:
+            return
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i].tag == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        container = self._container()
+        if container.tag == "textarea":
+            container.value += data
+        if data.strip() or container.tag in ("textarea", "pre"):
+            self._add(data)
+
+
+@dataclass
+class FakeEvent:
+    type: str
+    target: FakeElement
+    key: str | None = None
+
+
+class FakePort:
+    """`dom.BrowserPort`'s API over `FakeElement`s. Extra helpers for tests: `dispatch`."""
+
+    def __init__(self, document: FakeElement | None = None) -> None:
+        self.document = document if document is not None else FakeElement("#document")
+        self._error_sink: Callable[[BaseException], None] | None = None
+        self.errors: list[BaseException] = []
+        self.pending: list[Any] = []  # awaitables returned by async handlers
+
+    @classmethod
+    def from_html(cls, html: str) -> FakePort:
+        builder = _TreeBuilder()
+        builder.feed(html)
+        builder.close()
+        return cls(builder.root)
+
+    # --- finding and making elements ------------------------------------------------
+    def query(self, selector: str, root: FakeElement | None = None) -> FakeElement:
+        found = select_all(root if root is not None else self.document, selector)
+        if not found:
+            raise LookupError(f"the page has no element matching {selector!r}; check index.html")
+        return found[0]
+
+    def query_all(self, selector: str, root: FakeElement | None = None) -> list[FakeElement]:
+        return select_all(root if root is not None else self.document, selector)
+
+    def create(self, tag: str, class_name: str | None = None, text: str | None = None) -> FakeElement:
+        el = FakeElement(tag, {"class": class_name} if class_name else None)
+        if text is not None:
+            el.append(text)
+        return el
+
+    def clone_template(self, template_id: str) -> FakeElement:
+        template = self.query(f"template#{template_id}")
+        assert template.content is not None
+        elements = [c for c in template.content if isinstance(c, FakeElement)]
+        if not elements:
+            raise LookupError(f"<template id={template_id!r}> is empty; check index.html")
+        return elements[0].clone()
+
+    # --- content and attributes -----------------------------------------------------
+    def set_text(self, el: FakeElement, text: str) -> None:
+        for child in el.element_children:
+            child.parent = None
+        el.children = [str(text)] if text != "" else []
+
+    def text(self, el: FakeElement) -> str:
+        return el.text_content
+
+    def set_attr(self, el: FakeElement, name: str, value: str) -> None:
+        el.attrs[name] = str(value)
+
+    def get_attr(self, el: FakeElement, name: str) -> str | None:
+        return el.attrs.get(name)
+
+    def remove_attr(self, el: FakeElement, name: str) -> None:
+        el.attrs.pop(name, None)
+
+    def set_hidden(self, el: FakeElement, hidden: bool) -> None:
+        if hidden:
+            el.attrs["hidden"] = ""
+        else:
+            el.attrs.pop("hidden", None)
+
+    def toggle_class(self, el: FakeElement, class_name: str, on: bool) -> None:
+        classes = [c for c in el.class_list if c != class_name] + ([class_name] if on else [])
+        el.attrs["class"] = " ".join(classes)
+
+    def value(self, el: FakeElement) -> str:
+        return el.value
+
+    def set_value(self, el: FakeElement, value: str) -> None:
+        el.value = value
+
+    # --- tree edits -----------------------------------------------------------------
+    def append(self, parent: FakeElement, child: FakeElement) -> None:
+        parent.append(child)
+
+    def replace_children(self, parent: FakeElement, children: list[FakeElement]) -> None:
+        for child in parent.element_children:
+            self._release(child)
+            child.parent = None
+        parent.children = []
+        for child in children:
+            parent.append(child)
+
+    def clear(self, parent: FakeElement) -> None:
+        self.replace_children(parent, [])
+
+    def remove(self, el: FakeElement) -> None:
+        self._release(el)
+        el.detach()
+
+    def _release(self, root: FakeElement) -> None:
+        for el in root.iter():
+            el.listeners.clear()
+
+    # --- events ---------------------------------------------------------------------
+    def set_error_sink(self, sink: Callable[[BaseException], None]) -> None:
+        self._error_sink = sink
+
+    def on(self, el: FakeElement, event: str, handler: Callable[[Any], Any]) -> None:
+        el.listeners.setdefault(event, []).append(handler)
+
+    def listener_count(self) -> int:
+        return sum(len(h) for el in self.document.iter() for h in el.listeners.values())
+
+    def dispatch(self, el: FakeElement, event: str, **props: Any) -> None:
+        """Fire `event` at `el` like a browser would (handlers' errors go to the sink)."""
+        ev = FakeEvent(type=event, target=el, **props)
+        for handler in list(el.listeners.get(event, [])):
+            try:
+                result = handler(ev)
+                if inspect.isawaitable(result):
+                    self.pending.append(result)
+            except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort
+                self._report(exc)
+
+    def input(self, el: FakeElement, value: str) -> None:
+        """Type `value` into a field: set it, then fire `input`."""
+        el.value = value
+        self.dispatch(el, "input")
+
+    async def settle(self) -> None:
+        """Run the awaitables that async handlers started."""
+        while self.pending:
+            awaitable = self.pending.pop(0)
+            try:
+                await asyncio.ensure_future(awaitable)
+            except Exception as exc:  # noqa: BLE001
+                self._report(exc)
+
+    def _report(self, exc: BaseException) -> None:
+        self.errors.append(exc)
+        if self._error_sink is not None:
+            self._error_sink(exc)
+
+    def teardown(self) -> None:
+        for el in self.document.iter():
+            el.listeners.clear()
+        self.pending.clear()
