@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Build the static site into dist/site — one command, offline after the first run.
+
+    python build/build_site.py            # wheels + vendored Pyodide + page + samples
+    python build/build_site.py --no-test-wheels   # skip pytest wheels for the Node tier
+
+What it does:
+
+1. builds the two pure wheels, `subwordlab` (repo root) and `subwordlab_web` (web/), from
+   clean copies of their sources, into dist/wheels/;
+2. fetches Pyodide PYODIDE_VERSION with `npm pack` into build/_cache/ (only if not cached),
+   checks it against the pinned sha512 integrity, and extracts the runtime into
+   dist/site/pyodide/;
+3. writes dist/site/pyodide/pyodide-lock.json: Pyodide's own lock plus entries for our two
+   wheels (relative file names, real sha256), so the page installs them with
+   `loadPackage(["subwordlab", "subwordlab_web"])`;
+4. copies web/ (page, css, bootstrap) to dist/site/, the wheels to dist/site/wheels/ and the
+   corpora (../shared/corpora beside the repo, with their README for attribution) to
+   dist/site/samples/;
+5. downloads pure wheels of pytest, Hypothesis and their dependencies into
+   build/_cache/pywheels/ for the Pyodide-on-Node test tier (only if not cached).
+
+Nothing on the page is fetched from a CDN at run time: dist/site is self-contained.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "build" / "_cache"
+DIST = ROOT / "dist"
+SITE = DIST / "site"
+WHEELS = DIST / "wheels"
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+PYODIDE_VERSION = "314.0.7"
+# `npm view pyodide@314.0.7 dist.integrity`
+PYODIDE_INTEGRITY = (
+    "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A=="
+)
+# The runtime files of the npm package (it holds no package wheels).
+PYODIDE_RUNTIME = [
+    "pyodide.js",
+    "pyodide.js.map",
+    "pyodide.mjs",
+    "pyodide.mjs.map",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+]
+
+# Pure wheels that run pytest + Hypothesis inside Pyodide (Python 3.14) for tests/pyodide.
+TEST_WHEELS = [
+    "pytest==9.2.0",
+    "iniconfig==2.3.1",
+    "packaging==26.4",
+    "pluggy==1.7.0",
+    "pygments==2.21.0",
+    "hypothesis==6.155.7",  # the newest pure wheel; later ones ship a compiled _native module
+    "sortedcontainers==2.4.0",
+]
+
+WEB_FILES = ["index.html", "bare.html", "bootstrap.js", "css"]
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", flush=True)
+
+
+def run(cmd: list[str], cwd: Path | None = None) -> None:
+    result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(f"[build] command failed ({result.returncode}): {' '.join(cmd)}")
+
+
+# --- 1. wheels ------------------------------------------------------------------------
+def build_wheel(project: Path, sources: list[str], out: Path) -> Path:
+    """Build a py3-none-any wheel from a clean copy of `sources` (relative to `project`).
+
+    subtle: building from a copy keeps setuptools' scratch dirs and egg-info out of the
+    tree, and a module deleted from the source can never linger in the wheel.
+    """
+    with tempfile.TemporaryDirectory(prefix="swl-wheel-") as tmp:
+        work = Path(tmp) / "src"
+        work.mkdir()
+        for name in sources:
+            src = project / name
+            if src.is_dir():
+                shutil.copytree(src, work / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            elif src.exists():
+                shutil.copy2(src, work / name)
+        run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(work)])
+    (wheel,) = out.glob("*.whl")
+    return wheel
+
+
+def build_wheels() -> dict[str, Path]:
+    shutil.rmtree(WHEELS, ignore_errors=True)
+    WHEELS.mkdir(parents=True)
+    core = build_wheel(ROOT, ["pyproject.toml", "README.md", "py_core"], WHEELS / "core")
+    web = build_wheel(ROOT / "web", ["pyproject.toml", "subwordlab_web"], WHEELS / "web")
+    built = {}
+    for wheel in (core, web):
+        if not wheel.name.endswith("-py3-none-any.whl"):
+            raise SystemExit(f"[build] {wheel.name} is not a pure py3-none-any wheel")
+        target = WHEELS / wheel.name
+        shutil.move(wheel, target)
+        built[target.name.split("-")[0]] = target
+    shutil.rmtree(WHEELS / "core")
+    shutil.rmtree(WHEELS / "web")
+    log("wheels: " + ", ".join(p.name for p in built.values()))
+    return built
+
+
+# --- 2. Pyodide -----------------------------------------------------------------------
+def pyodide_tarball() -> Path:
+    tarball = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not tarball.exists():
+        log(f"fetching pyodide@{PYODIDE_VERSION} with npm pack")
+        CACHE.mkdir(parents=True, exist_ok=True)
+        run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", str(CACHE)])
+    algo, _, expected = PYODIDE_INTEGRITY.partition("-")
+    actual = base64.b64encode(hashlib.new(algo, tarball.read_bytes()).digest()).decode()
+    if actual != expected:
+        tarball.unlink()
+        raise SystemExit(
+            f"[build] {tarball.name} does not match the pinned integrity {PYODIDE_INTEGRITY}; "
+            "the cached copy was deleted, run the build again"
+        )
+    return tarball
+
+
+def extract_runtime(tarball: Path, dest: Path) -> None:
+    dest.mkdir(parents=True)
+    with tarfile.open(tarball) as tar:
+        for name in PYODIDE_RUNTIME:
+            member = tar.getmember(f"package/{name}")
+            with tar.extractfile(member) as src, open(dest / name, "wb") as out:  # type: ignore[union-attr]
+                shutil.copyfileobj(src, out)
+
+
+# --- 3. the served lock file ----------------------------------------------------------
+def canonical(name: str) -> str:
+    """Example: 'Subwordlab_Web' -> 'subwordlab-web' (PEP 503, the lock file's keys)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def wheel_entry(wheel: Path, depends: list[str]) -> dict:
+    with zipfile.ZipFile(wheel) as zf:
+        meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        headers = dict(
+            line.split(": ", 1) for line in zf.read(meta).decode().splitlines() if ": " in line
+        )
+        top_level = {n.split("/")[0] for n in zf.namelist() if not n.split("/")[0].endswith(".dist-info")}
+    return {
+        "name": headers["Name"],
+        "version": headers["Version"],
+        "file_name": f"../wheels/{wheel.name}",
+        "install_dir": "site",
+        "package_type": "package",
+        "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+        "imports": sorted(t for t in top_level if not t.endswith(".py")),
+        "depends": depends,
+        "unvendored_tests": False,
+        "tool": {},
+    }
+
+
+def write_lock(pyodide_dir: Path, wheels: dict[str, Path]) -> None:
+    lock_path = pyodide_dir / "pyodide-lock.json"
+    lock = json.loads(lock_path.read_text())
+    lock["packages"][canonical("subwordlab")] = wheel_entry(wheels["subwordlab"], [])
+    lock["packages"][canonical("subwordlab_web")] = wheel_entry(
+        wheels["subwordlab_web"], [canonical("subwordlab")]
+    )
+    lock_path.write_text(json.dumps(lock, separators=(",", ":")))
+
+
+# --- 4. the site ----------------------------------------------------------------------
+def assemble_site(wheels: dict[str, Path]) -> None:
+    shutil.rmtree(SITE, ignore_errors=True)
+    SITE.mkdir(parents=True)
+    extract_runtime(pyodide_tarball(), SITE / "pyodide")
+    (SITE / "wheels").mkdir()
+    for wheel in wheels.values():
+        shutil.copy2(wheel, SITE / "wheels" / wheel.name)
+    write_lock(SITE / "pyodide", {k: SITE / "wheels" / v.name for k, v in wheels.items()})
+    for name in WEB_FILES:
+        src = ROOT / "web" / name
+        if src.is_dir():
+            shutil.copytree(src, SITE / name)
+        else:
+            shutil.copy2(src, SITE / name)
+    if CORPORA.is_dir():
+        shutil.copytree(CORPORA, SITE / "samples")
+    else:
+        log(f"warning: no corpora at {CORPORA}; the site has no samples/")
+    log(f"site: {SITE.relative_to(ROOT)} ({sum(1 for p in SITE.rglob('*') if p.is_file())} files)")
+
+
+# --- 5. pytest wheels for the Node tier -----------------------------------------------
+def fetch_test_wheels() -> None:
+    dest = CACHE / "pywheels"
+    wanted = {spec.split("==")[0].lower(): spec.split("==")[1] for spec in TEST_WHEELS}
+    have = {p.name.split("-")[0].lower(): p.name.split("-")[1] for p in dest.glob("*.whl")}
+    if have == wanted:
+        return
+    log("downloading pure pytest/Hypothesis wheels for the Pyodide tier")
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+         "--only-binary=:all:", "--no-deps", "--python-version", "3.14",
+         "--implementation", "py", "--abi", "none", "--platform", "any",
+         "--dest", str(dest), *TEST_WHEELS]
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-test-wheels", action="store_true",
+                        help="skip the pytest wheels that only the Pyodide test tier needs")
+    args = parser.parse_args(argv)
+    wheels = build_wheels()
+    assemble_site(wheels)
+    if not args.no_test_wheels:
+        fetch_test_wheels()
+    log("done")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
