@@ -1,0 +1,155 @@
+"""End-to-end tier: the built site (dist/site) served on 127.0.0.1, driven by Playwright.
+
+Nothing is built here (scripts/test.sh builds the site first). Every page a test opens
+through `app_page` / `guard` fails the test on a page error, a console error, a request
+that leaves 127.0.0.1, a boot error, or a Python traceback in the page text.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import urlparse
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SITE = REPO / "dist" / "site"
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+READY_TIMEOUT_MS = 60_000  # cold start under load was 3-4 s; CI machines can be much slower
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def _load_serve_module():
+    # subtle: build/ is not a package (and `build` is also the name of PyPA's builder),
+    # so load build/serve.py by path.
+    spec = importlib.util.spec_from_file_location("subwordlab_serve", REPO / "build" / "serve.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    if not (SITE / "index.html").exists():
+        pytest.fail(f"{SITE} is not built; run: python build/build_site.py", pytrace=False)
+    server, url = _load_serve_module().start_server(SITE)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_url: str) -> str:
+    """pytest-base-url's fixture: lets tests write page.goto("index.html")."""
+    return site_url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Debian's Chromium where it exists (Playwright cannot download browsers here)."""
+    args = {**browser_type_launch_args, "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS]}
+    if CHROMIUM.exists():
+        args["executable_path"] = str(CHROMIUM)
+    return args
+
+
+@pytest.fixture(scope="session")
+def screenshots_dir() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+class PageGuard:
+    """Records everything on a page that must fail a test."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.problems: list[str] = []
+        page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
+        page.on("console", self._on_console)
+        page.context.route("**/*", self._on_request)
+
+    def _on_console(self, message) -> None:
+        if message.type == "error":
+            self.problems.append(f"console error: {message.text}")
+
+    def _on_request(self, route) -> None:
+        url = route.request.url
+        parsed = urlparse(url)
+        if parsed.scheme in ("data", "blob") or parsed.hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.problems.append(f"request off 127.0.0.1: {url}")
+            route.abort()
+
+    def wait_ready(self, timeout_ms: int = READY_TIMEOUT_MS) -> None:
+        self.page.wait_for_selector("body[data-ready], body[data-boot-error]", state="attached", timeout=timeout_ms)
+        self.check()
+
+    def check(self) -> None:
+        problems = list(self.problems)
+        if not self.page.is_closed():
+            problems += self._page_problems()
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+
+    def _page_problems(self) -> list[str]:
+        problems = []
+        boot_error = self.page.get_attribute("body", "data-boot-error")
+        if boot_error is not None:
+            detail = self.page.text_content("#boot-error") or ""
+            problems.append(f"boot failed while {boot_error}: {' '.join(detail.split())}")
+        text = self.page.text_content("body") or ""
+        if "Traceback" in text:
+            problems.append("the page shows a Python traceback:\n" + text[text.index("Traceback"):][:2000])
+        return problems
+
+
+@pytest.fixture
+def guard(page) -> Iterator[PageGuard]:
+    """The default `page`, watched by a PageGuard that is checked again at teardown."""
+    g = PageGuard(page)
+    yield g
+    g.check()
+
+
+@pytest.fixture
+def fresh_page(browser):
+    """A factory: fresh_page(**context_options) -> (page, guard) in a new browser context
+    (its own cold HTTP cache). Contexts are closed, and guards checked, at teardown."""
+    opened: list[tuple[object, PageGuard]] = []
+
+    def make(**context_options):
+        context = browser.new_context(**context_options)
+        page = context.new_page()
+        guard = PageGuard(page)
+        opened.append((context, guard))
+        return page, guard
+
+    yield make
+    for context, guard in opened:
+        guard.check()
+        context.close()
+
+
+@pytest.fixture
+def app_page(guard: PageGuard, site_url: str):
+    """The app, loaded and ready (body[data-ready])."""
+    guard.page.goto(site_url)
+    guard.wait_ready()
+    return guard.page
+

@@ -1,0 +1,91 @@
+"""The page boots from the vendored runtime and encodes text with the real core."""
+
+from __future__ import annotations
+
+import json
+import statistics
+
+from playwright.sync_api import expect
+
+import subwordlab
+from subwordlab_web.app import builtin_tokenizer
+
+LOADS = 3  # page loads per measurement; the median is reported
+
+
+def test_page_boots_and_shows_the_core_version(app_page):
+    expect(app_page.locator("#core-version")).to_have_text(f"core v{subwordlab.__version__}")
+    expect(app_page.locator("#boot")).to_be_hidden()
+    expect(app_page.locator("#app")).to_be_visible()
+    expect(app_page.locator("#app-error")).to_be_hidden()
+
+
+def test_typing_shows_the_tokens_the_core_computes(app_page, screenshots_dir):
+    text = "lowest newest"
+    expected = builtin_tokenizer().encode_full(text)  # the same tokenizer, run in CPython
+    assert list(expected.tokens[:2]) == ["low", "est</w>"]
+
+    box = app_page.locator("#encode-input")
+    box.fill("")
+    box.press_sequentially(text)
+
+    chips = app_page.locator("#encode-chips .chip")
+    expect(app_page.locator("#encode-chips .chip-text")).to_have_text(list(expected.tokens))
+    expect(app_page.locator("#encode-chips .chip-id")).to_have_text([str(i) for i in expected.ids])
+    expect(app_page.locator("#encode-count")).to_have_text(str(len(expected.tokens)))
+    colors = [chips.nth(i).get_attribute("data-color") for i in range(chips.count())]
+    assert all(a != b for a, b in zip(colors, colors[1:])), colors
+
+    app_page.screenshot(path=str(screenshots_dir / "boot.png"), full_page=True)
+
+
+def test_user_text_stays_text(app_page):
+    box = app_page.locator("#encode-input")
+    box.fill("<b>lowest</b> <img src=x onerror=alert(1)>")
+    expect(app_page.locator("#encode-count")).not_to_have_text("0")
+    assert app_page.locator("#encode-chips b, #encode-chips img").count() == 0
+
+
+def test_layout_fits_a_phone(fresh_page, site_url, screenshots_dir):
+    page, guard = fresh_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page.goto(site_url)
+    guard.wait_ready()
+    page.locator("#encode-input").fill("the lowest newest tokenizer tokens")
+    expect(page.locator("#encode-count")).not_to_have_text("0")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page scrolls sideways by {overflow}px at 390px"
+    page.screenshot(path=str(screenshots_dir / "boot-390.png"), full_page=True)
+
+
+def _median_load(fresh_page, url: str, times_var: str, mark: str) -> tuple[float, list[float]]:
+    """Load `url` LOADS times, each in a fresh context (cold HTTP cache); median of `mark`."""
+    samples = []
+    for _ in range(LOADS):
+        page, guard = fresh_page()
+        page.goto(url)
+        guard.wait_ready()
+        samples.append(page.evaluate(f"window.{times_var}.{mark}"))
+        page.context.close()
+    return statistics.median(samples), samples
+
+
+def test_measure_boot_times(browser, fresh_page, site_url, screenshots_dir, capsys, record_property):
+    """Reports (does not assert) bare loadPyodide time and app-ready time, from navigation."""
+    bare, bare_samples = _median_load(fresh_page, site_url + "bare.html", "__bareTimes", "pyodideLoaded")
+    ready, ready_samples = _median_load(fresh_page, site_url, "__bootTimes", "ready")
+    result = {
+        "loads": LOADS,
+        "bare_loadPyodide_ms_median": round(bare),
+        "app_ready_ms_median": round(ready),
+        "bare_samples_ms": [round(s) for s in bare_samples],
+        "app_ready_samples_ms": [round(s) for s in ready_samples],
+        "browser": f"{browser.browser_type.name} {browser.version}",
+    }
+    (screenshots_dir / "boot_times.json").write_text(json.dumps(result, indent=2) + "\n")
+    record_property("boot_times", result)
+    with capsys.disabled():
+        print(
+            f"\n[boot times] median of {LOADS} cold loads: bare loadPyodide {bare / 1000:.2f} s, "
+            f"app ready {ready / 1000:.2f} s (samples: {result['bare_samples_ms']} / "
+            f"{result['app_ready_samples_ms']} ms)"
+        )
