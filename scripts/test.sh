@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Run every test: installs what is missing, builds the site, then runs the three tiers
+#   1. unit     tests/unit on CPython (the core and the UI logic)
+#   2. pyodide  the same tests/unit inside real Pyodide on Node, against the built wheels
+#   3. e2e      the built site in headless Chromium via Playwright (tests/e2e)
+# Every tier runs even if an earlier one fails; the exit code is non-zero if any failed.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+cd "$ROOT"
+
+LOGS="$ROOT/dist/test-logs"
+mkdir -p "$LOGS"
+declare -a SUMMARY=()
+TOTAL_PASSED=0 TOTAL_FAILED=0 STATUS=0
+
+# count LOG WORD: the number before WORD on pytest's closing line ("3 failed, 41 passed in 2.1s").
+count() {
+  grep -E '[0-9]+ (passed|failed|errors?)\b.* in [0-9.]+s' "$1" | tail -n 1 \
+    | grep -Eo "[0-9]+ $2" | head -n 1 | cut -d' ' -f1 || true
+}
+
+tier() {
+  local name="$1"; shift
+  printf '\n\033[1m==== tier: %s ====\033[0m\n' "$name"
+  local log="$LOGS/$name.log" rc=0
+  "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+  local passed failed errors
+  passed=$(count "$log" passed); failed=$(count "$log" failed); errors=$(count "$log" 'errors?')
+  passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} ))
+  if [ "$rc" -eq 5 ]; then echo "tier $name collected no tests" >&2; fi
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi  # a crash counts as a failure
+  TOTAL_PASSED=$((TOTAL_PASSED + passed)); TOTAL_FAILED=$((TOTAL_FAILED + failed))
+  if [ "$rc" -ne 0 ]; then STATUS=1; SUMMARY+=("FAIL  $name: $passed passed, $failed failed (exit $rc)")
+  else SUMMARY+=("ok    $name: $passed passed"); fi
+}
+
+tier unit    "$PY" -m pytest -q tests/unit
+tier pyodide node tests/pyodide/run.mjs
+tier e2e     "$PY" -m pytest -q tests/e2e
+
+printf '\n\033[1m==== summary ====\033[0m\n'
+printf '%s\n' "${SUMMARY[@]}"
+echo "tests: $TOTAL_PASSED passed, $TOTAL_FAILED failed"
+exit "$STATUS"
