@@ -46,7 +46,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   say "installing Node.js and npm"
   apt_install nodejs npm
 fi
-node -e 'process.exit(+process.versions.node.split(".")[0] < 18)' || {
+node -e 'process.exit(+process.versions.node.split(".")[0] < 18 ? 1 : 0)' || {
   echo "Subword Lab needs Node.js 18 or newer; node is $(node --version)" >&2; exit 1; }
 
 # --- a Chromium for Playwright --------------------------------------------------------
