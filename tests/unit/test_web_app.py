@@ -89,8 +89,9 @@ def test_typing_updates_chips_ids_and_stats():
     assert port.text(port.query("#encode-chars")) == "8"
     assert port.text(port.query("#encode-ratio")) == "4.00"
     assert port.query("#encode-empty").hidden
-    chip = port.query("#encode-chips .chip")
-    assert port.get_attr(chip, "title") == "id 2 · chars 0–2 · 'ab'"
+    first, second = port.query_all("#encode-chips .chip")
+    assert port.get_attr(first, "title") == "id 2 · chars 0–2 · 'ab'"
+    assert "data-gap" not in first.attrs and "data-gap" in second.attrs
 
 
 def test_empty_text_shows_the_empty_state():
@@ -184,6 +185,11 @@ def test_assign_colors_keeps_an_ids_colour_when_it_can():
     assert assign_colors([1, 2, 1], 8) == [1, 2, 1]
     with pytest.raises(ValueError, match="at least 2"):
         assign_colors([1], 1)
+
+
+def test_chips_mark_where_the_text_has_a_gap():
+    enc = StubEncoding(ids=[1, 2, 3, 4], tokens=["low", "est", "</w>", "new"], offsets=[(0, 3), (3, 6), (6, 6), (7, 10)])
+    assert [c.gap_before for c in chips_for(enc)] == [False, False, False, True]
 
 
 def test_chips_for_rejects_ragged_encodings():

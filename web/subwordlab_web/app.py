@@ -79,6 +79,7 @@ class Chip:
     start: int
     end: int
     unknown: bool
+    gap_before: bool = False  # the text has characters (usually spaces) between this chip and the last
 
     def title(self, text: str) -> str:
         """Example: 'id 12 · chars 0–3 · "low"'"""
@@ -94,10 +95,13 @@ def chips_for(encoding: Encoding, unk_token: str | None = UNK_TOKEN) -> list[Chi
             "they must be the same length"
         )
     colors = assign_colors(ids)
-    return [
-        Chip(token, token_id, color, start, end, unknown=(token == unk_token))
-        for token_id, token, (start, end), color in zip(ids, tokens, offsets, colors)
-    ]
+    chips = []
+    prev_end = None
+    for token_id, token, (start, end), color in zip(ids, tokens, offsets, colors):
+        gap = prev_end is not None and start > prev_end
+        chips.append(Chip(token, token_id, color, start, end, unknown=(token == unk_token), gap_before=gap))
+        prev_end = end
+    return chips
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,8 @@ class EncodeView:
         port.set_attr(el, "title", chip.title(text))
         if chip.unknown:
             port.set_attr(el, "data-unk", "")
+        if chip.gap_before:
+            port.set_attr(el, "data-gap", "")
         return el
 
 
