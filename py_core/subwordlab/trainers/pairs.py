@@ -48,12 +48,11 @@ class PairIndex:
         if got is not None:
             return got
         w = min(self.where[pair])
-        syms, off, a, b = self.words[w], 0, pair[0], pair[1]
-        for i in range(len(syms) - 1):
-            if syms[i] == a and syms[i + 1] == b:
-                break
-            off += self.sym_len[syms[i]]
-        self.first[pair] = got = (w, off)
+        syms, a, b = self.words[w], pair[0], pair[1]
+        i = syms.index(a)
+        while syms[i + 1] != b:  # the pair is in the word, so this finds it
+            i = syms.index(a, i + 1)
+        self.first[pair] = got = (w, sum(map(self.sym_len.__getitem__, syms[:i])))
         return got
 
     def merge(self, pair, new):
@@ -71,44 +70,51 @@ class PairIndex:
         for w in sorted(occ):  # sorted: deterministic, and the first change per pair is its smallest word
             syms, f = words[w], freqs[w]
             out, i, n = [], 0, len(syms)
-            while i < n:
-                if i + 1 < n and syms[i] == a and syms[i + 1] == b:
-                    # one occurrence of (a, b): its neighbours now pair with `new`
-                    if out:
-                        prev = out[-1]
-                        for p, d in (((prev, a), -1), ((prev, new), 1)):
-                            if p != pair:
-                                counts[p] = counts.get(p, 0) + d * f
-                                ow = where.get(p)
-                                if ow is None:
-                                    where[p] = ow = {}
-                                c = ow.get(w, 0) + d
-                                if c:
-                                    ow[w] = c
-                                else:
-                                    del ow[w]
-                                if p not in touched:
-                                    touched[p] = w
-                    if i + 2 < n:
-                        nxt = syms[i + 2]
-                        for p, d in (((b, nxt), -1), ((new, nxt), 1)):
-                            if p != pair:
-                                counts[p] = counts.get(p, 0) + d * f
-                                ow = where.get(p)
-                                if ow is None:
-                                    where[p] = ow = {}
-                                c = ow.get(w, 0) + d
-                                if c:
-                                    ow[w] = c
-                                else:
-                                    del ow[w]
-                                if p not in touched:
-                                    touched[p] = w
-                    out.append(new)
-                    i += 2
-                else:
-                    out.append(syms[i])
-                    i += 1
+            while True:
+                # jump to the next `a` (a C-speed scan: long words have few occurrences)
+                try:
+                    j = syms.index(a, i)
+                except ValueError:
+                    out.extend(syms[i:])
+                    break
+                if j + 1 >= n or syms[j + 1] != b:
+                    out.extend(syms[i:j + 1])
+                    i = j + 1
+                    continue
+                out.extend(syms[i:j])
+                # one occurrence of (a, b) at j: its neighbours now pair with `new`
+                if out:
+                    prev = out[-1]
+                    for p, d in (((prev, a), -1), ((prev, new), 1)):
+                        if p != pair:
+                            counts[p] = counts.get(p, 0) + d * f
+                            ow = where.get(p)
+                            if ow is None:
+                                where[p] = ow = {}
+                            c = ow.get(w, 0) + d
+                            if c:
+                                ow[w] = c
+                            else:
+                                del ow[w]
+                            if p not in touched:
+                                touched[p] = w
+                if j + 2 < n:
+                    nxt = syms[j + 2]
+                    for p, d in (((b, nxt), -1), ((new, nxt), 1)):
+                        if p != pair:
+                            counts[p] = counts.get(p, 0) + d * f
+                            ow = where.get(p)
+                            if ow is None:
+                                where[p] = ow = {}
+                            c = ow.get(w, 0) + d
+                            if c:
+                                ow[w] = c
+                            else:
+                                del ow[w]
+                            if p not in touched:
+                                touched[p] = w
+                out.append(new)
+                i = j + 2
             words[w] = out
 
         # a cached first occurrence stays valid unless a word at or before it changed
