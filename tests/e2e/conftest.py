@@ -42,14 +42,39 @@ def _load_serve_module():
     return module
 
 
+serve = _load_serve_module()
+
+
 @pytest.fixture(scope="session")
-def site_url() -> Iterator[str]:
+def built_site() -> Path:
+    """dist/site, which scripts/test.sh builds before this tier runs."""
     if not (SITE / "index.html").exists():
         pytest.fail(f"{SITE} is not built; run: python build/build_site.py", pytrace=False)
-    server, url = _load_serve_module().start_server(SITE)
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    server, url = serve.start_server(built_site)
     yield url
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def serve_folder() -> Iterator:
+    """A factory: serve_folder(path) -> base URL of `path` served on a free port (test-scoped)."""
+    servers = []
+
+    def start(folder: Path) -> str:
+        server, url = serve.start_server(folder)
+        servers.append(server)
+        return url
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(scope="session")

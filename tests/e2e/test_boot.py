@@ -57,6 +57,34 @@ def test_layout_fits_a_phone(fresh_page, site_url, screenshots_dir):
     page.screenshot(path=str(screenshots_dir / "boot-390.png"), full_page=True)
 
 
+def test_a_failed_install_names_the_stage(browser, built_site, serve_folder, tmp_path):
+    """loadPackage never throws; the bootstrap must notice its errorCallback and say so."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for entry in built_site.iterdir():
+        if entry.name != "pyodide":
+            (site / entry.name).symlink_to(entry)
+    (site / "pyodide").mkdir()
+    for entry in (built_site / "pyodide").iterdir():
+        if entry.name != "pyodide-lock.json":
+            (site / "pyodide" / entry.name).symlink_to(entry)
+    lock = json.loads((built_site / "pyodide" / "pyodide-lock.json").read_text())
+    lock["packages"]["subwordlab-web"]["file_name"] = "../wheels/missing-0-py3-none-any.whl"
+    (site / "pyodide" / "pyodide-lock.json").write_text(json.dumps(lock))
+
+    context = browser.new_context()  # no PageGuard: this page is meant to log errors
+    try:
+        page = context.new_page()
+        page.goto(serve_folder(site))
+        page.wait_for_selector("body[data-boot-error]", state="attached", timeout=60_000)
+        assert page.get_attribute("body", "data-boot-error") == "installing Subword Lab"
+        expect(page.locator("#boot-error")).to_be_visible()
+        expect(page.locator("#boot-error-message")).to_contain_text("subwordlab_web")
+        assert page.get_attribute("body", "data-ready") is None
+    finally:
+        context.close()
+
+
 def _median_load(fresh_page, url: str, times_var: str, mark: str) -> tuple[float, list[float]]:
     """Load `url` LOADS times, each in a fresh context (cold HTTP cache); median of `mark`."""
     samples = []

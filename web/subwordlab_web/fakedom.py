@@ -171,7 +171,6 @@ class _TreeBuilder(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.root = FakeElement("#document")
         self.stack: list[FakeElement] = [self.root]
-        self.template_depth: list[FakeElement] = []
 
     def _container(self) -> FakeElement:
         return self.stack[-1]
