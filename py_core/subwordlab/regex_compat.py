@@ -1,0 +1,336 @@
+r"""Compile GPT-style pre-tokenization regexes with or without the ``regex`` module.
+
+The built-in patterns use Unicode properties (``\p{L}``, ``\p{N}``, ``[^\s\p{L}\p{N}]``)
+that the stdlib ``re`` lacks. :func:`compile_pattern` uses ``regex`` when it can be
+imported (``HAVE_REGEX``) and otherwise compiles :func:`translate`'s output with ``re``:
+every ``\p{..}``/``\P{..}`` general category becomes an explicit code point class read
+from ``unicodedata``, and ``\s \S \w \W \b \B`` become classes/lookarounds with
+``regex``'s meaning (``re``'s ``\s`` also matches U+001C..U+001F; ``re``'s ``\w`` lacks
+combining marks and has No digits such as "²"). Everything else is passed through;
+``re`` has possessive quantifiers and atomic groups since Python 3.11.
+
+>>> from subwordlab.regex_compat import compile_pattern, compile_stdlib, translate
+>>> compile_pattern(r" ?\p{L}+| ?\p{N}+").findall("Hello world 42")
+['Hello', ' world', ' 42']
+>>> compile_stdlib(r"\p{Lu}\p{Ll}+").findall("Grüße aus Köln")
+['Grüße', 'Köln']
+>>> translate(r"\p{Zl}|[\p{Zp}\r]+")
+'[\u2028]|[\\x0d\u2029]+'
+
+Unicode versions and determinism (measured with regex 2026.11.19): ``regex`` carries
+its own Unicode 18.0 tables; ``unicodedata`` is 14.0 in CPython 3.11, 15.0 in 3.12,
+15.1 in 3.13 and 16.0 in 3.14 (Pyodide). The two databases differ on 28,113 code points
+against 3.11 and 17,811 against 3.14 (27,045 and 17,560 of them change what the built-in
+patterns see): almost all are code points the older version leaves unassigned (CJK
+extensions, new scripts and digits, new emoji - which split the same anyway, So and Cn
+both being "other"), plus U+0295 (Ll -> Lo in 17.0) and U+1171E (Mn -> Mc after 14.0). No bundled
+corpus uses any of them, and tinyshakespeare, Taylor Swift and the six UDHR texts split
+identically on all paths, so ``regex`` stays the default when importable and the gap is
+only documented; ``UNICODE_VERSION`` names the tables the fallback uses.
+
+Not translated exactly: under IGNORECASE, re's case folding also lets U+0345 match
+letter classes and "i" match U+0131 (the built-in patterns only fold "'s", "'ll"...),
+and a negated property inside a class (``[\P{Ll}x]``) folds differently.
+
+Cost: the category table is one pass over all 0x110000 code points, built lazily on the
+first translation and cached (~0.2 s in CPython, ~0.4-0.5 s in Pyodide); re.compile of a
+translated built-in pattern takes 6-50 ms. The translated patterns run at about the
+speed of ``regex`` on English (6-12 MB/s for ``findall`` on tinyshakespeare); astral
+code points (emoji, historic scripts) are slower, ~1 us per class test.
+"""
+
+import array
+import functools
+import itertools
+import re
+import sys
+import unicodedata
+
+try:
+    import regex as _regex
+
+    HAVE_REGEX = True
+except ImportError:
+    _regex = None
+    HAVE_REGEX = False
+
+__all__ = ["HAVE_REGEX", "UNICODE_VERSION", "compile_pattern", "compile_stdlib", "translate"]
+
+UNICODE_VERSION = unicodedata.unidata_version
+
+_MAX = 0x10FFFF
+_BMP_END = 0xFFFF
+_CATEGORIES = "Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn".split()
+_LONG_NAMES = {
+    "letter": "L", "casedletter": "LC", "uppercaseletter": "Lu", "lowercaseletter": "Ll",
+    "titlecaseletter": "Lt", "modifierletter": "Lm", "otherletter": "Lo",
+    "mark": "M", "combiningmark": "M", "nonspacingmark": "Mn", "spacingmark": "Mc", "enclosingmark": "Me",
+    "number": "N", "decimalnumber": "Nd", "letternumber": "Nl", "othernumber": "No",
+    "punctuation": "P", "connectorpunctuation": "Pc", "dashpunctuation": "Pd", "openpunctuation": "Ps",
+    "closepunctuation": "Pe", "initialpunctuation": "Pi", "finalpunctuation": "Pf", "otherpunctuation": "Po",
+    "symbol": "S", "mathsymbol": "Sm", "currencysymbol": "Sc", "modifiersymbol": "Sk", "othersymbol": "So",
+    "separator": "Z", "spaceseparator": "Zs", "lineseparator": "Zl", "paragraphseparator": "Zp",
+    "other": "C", "control": "Cc", "format": "Cf", "surrogate": "Cs", "privateuse": "Co", "unassigned": "Cn",
+}
+# regex's \s is the Unicode White_Space property (unchanged since Unicode 6.3).
+_WHITE_SPACE = ((0x09, 0x0D), (0x20, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
+                (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000))
+# regex's \w is [\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]; Alphabetic = L + Nl + these
+# circled/squared letters (So) + marks. The So part is stable since Unicode 6.1.
+_WORD_EXTRA = ((0x200C, 0x200D), (0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
+# One-letter escapes that stand for one character inside a class (\b is a backspace there).
+_CLASS_ESCAPES = {"a": 0x07, "b": 0x08, "t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
+# Inline flags that switch IGNORECASE on for the whole pattern, or for one group.
+_GLOBAL_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*\)")
+_GROUP_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*(?:-[a-zA-Z]*)?:")
+
+
+@functools.lru_cache(maxsize=None)
+def _category_table():
+    """{two-letter category: [(first, last), ...]} from one pass over all code points (0.2 s; Pyodide 0.45 s)."""
+    # Decode all code points (surrogates included) into one str: much faster than map(chr, ...).
+    codec = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+    everything = array.array("I", range(_MAX + 1)).tobytes().decode(codec, "surrogatepass")
+    # Group consecutive code points of equal category into ranges.
+    table = {name: [] for name in _CATEGORIES}
+    start = 0
+    for name, run in itertools.groupby(map(unicodedata.category, everything)):
+        end = start + len(list(run))
+        table[name].append((start, end - 1))
+        start = end
+    return table
+
+
+def _union(*range_lists):
+    """Sorted, merged union of (first, last) range lists."""
+    merged = []
+    for first, last in sorted(itertools.chain(*range_lists)):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def _complement(ranges):
+    """Ranges of 0..0x10FFFF not covered by the sorted, merged `ranges`."""
+    gaps, nxt = [], 0
+    for first, last in ranges:
+        if first > nxt:
+            gaps.append((nxt, first - 1))
+        nxt = last + 1
+    if nxt <= _MAX:
+        gaps.append((nxt, _MAX))
+    return gaps
+
+
+def _categories(name):
+    """Two-letter categories for a general-category name as regex spells it (loose: case, spaces, '_' and '-' ignored)."""
+    key = re.sub(r"[\s_\-]", "", name).lower()
+    key = re.sub(r"^(?:gc|generalcategory)[=:]", "", key)
+    key = _LONG_NAMES.get(key, key).lower()
+    if key == "lc":
+        wanted = ["Lu", "Ll", "Lt"]
+    else:
+        wanted = [cat for cat in _CATEGORIES if cat.lower() == key or (len(key) == 1 and cat[0].lower() == key)]
+    if not wanted:
+        supported = "L, Lu, Ll, Lt, Lm, Lo, LC, M, Mn, Mc, Me, N, Nd, Nl, No, P, Pc, Pd, Ps, Pe, Pi, Pf, Po, " \
+                    "S, Sm, Sc, Sk, So, Z, Zs, Zl, Zp, C, Cc, Cf, Cs, Co, Cn (or long names such as Letter)"
+        raise ValueError(
+            f"unsupported Unicode property \\p{{{name}}}: the stdlib fallback knows only general "
+            f"categories: {supported}. Rewrite the pattern with those, or install the 'regex' module.")
+    return tuple(wanted)
+
+
+@functools.lru_cache(maxsize=None)
+def _property_ranges(categories):
+    """Merged ranges of a tuple of two-letter categories."""
+    table = _category_table()
+    return tuple(_union(*(table[cat] for cat in categories)))
+
+
+@functools.lru_cache(maxsize=None)
+def _word_ranges():
+    """regex's \\w: letters, marks, Nd, Nl, Pc, joiners and the alphabetic So letters."""
+    return tuple(_union(*(_property_ranges(_categories(c)) for c in ("L", "M", "Nd", "Nl", "Pc")), _WORD_EXTRA))
+
+
+def _esc(cp):
+    """One code point as class text: itself (re parses that 3x faster than an escape), or an escape
+    for ASCII punctuation, controls and surrogates (keeps the output printable and UTF-8 safe)."""
+    if (cp < 0x80 and chr(cp).isalnum()) or (cp > 0xA0 and not 0xD800 <= cp <= 0xDFFF):
+        return chr(cp)
+    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
+
+
+def _body(ranges):
+    """Class body text for sorted ranges, e.g. 'a-z\\xaa'."""
+    return "".join(_esc(a) if a == b else _esc(a) + ("-" if b > a + 1 else "") + _esc(b) for a, b in ranges)
+
+
+def _set_regex(ranges, literal="", negated=False, ignore_case=False):
+    """A regex matching one char in (or, if negated, not in) the union of `literal` class text and `ranges`.
+
+    Speed: sre checks a class's astral (>U+FFFF) ranges one by one after its BMP bitmap,
+    so a plain class would scan hundreds of ranges for every BMP char it rejects (3-10x
+    slower on English). The set is split into a BMP class and an astral class behind a
+    cheap astral-only lookahead, so every BMP char is settled by one bitmap lookup.
+    re.compile's cost grows with the BMP code points listed (a Python loop over each),
+    so a large BMP part is written as the negation of its complement - except where
+    IGNORECASE may apply: re folds the case of a class's members before negating it, so
+    "not in the complement" would then differ from "in the set".
+    """
+    if negated and not literal and not ignore_case:
+        ranges, negated = _complement(ranges), False
+    bmp = [(a, min(b, _BMP_END)) for a, b in ranges if a <= _BMP_END]
+    astral = [(max(a, _BMP_END + 1), b) for a, b in ranges if b > _BMP_END]
+    big = not (literal or ignore_case) and sum(b - a + 1 for a, b in bmp) > 0x8000
+    if not astral or astral == [(_BMP_END + 1, _MAX)]:
+        # No astral ranges to scan: one class, written as "not in the complement" if big.
+        gaps = _complement(ranges)
+        if big and gaps:
+            return f"[^{_body(gaps)}]"
+        if literal or ranges:
+            return f"[{'^' if negated else ''}{literal}{_body(ranges)}]"
+        return f"[{'' if negated else '^'}{_esc(0)}-{_esc(_MAX)}]"  # (not) in the empty set
+    only_astral = f"(?=[{_esc(_BMP_END + 1)}-{_esc(_MAX)}])"
+    if negated:
+        # BMP chars: not in literal or bmp part; astral chars: not in literal or astral part.
+        alts = [f"[^{literal}{_body(bmp)}{_esc(_BMP_END + 1)}-{_esc(_MAX)}]",
+                f"{only_astral}[^{literal}{_body(astral)}]"]
+    else:
+        # BMP part (listed, or as "not in its complement" if big); astral part behind the lookahead.
+        alts = [f"[^{_body(_complement(bmp))}]"] if big else [f"[{literal}{_body(bmp)}]"] if literal or bmp else []
+        alts.append(f"{only_astral}[{_body(astral)}]")
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+def _escape(pattern, i, in_class, ignore_case=False):
+    """Read the escape at pattern[i] ('\\'): returns ((ranges, negated) or verbatim text, next index)."""
+    code = pattern[i + 1:i + 2]
+    if code in ("p", "P"):
+        # \p{Name}, \pL, \P{Name}, \p{^Name}
+        if pattern.startswith("{", i + 2):
+            close = pattern.find("}", i + 3)
+            if close < 0:
+                raise ValueError(f"unterminated \\{code}{{ at position {i} in {pattern!r}: add the closing '}}'")
+            name, nxt = pattern[i + 3:close], close + 1
+        else:
+            name, nxt = pattern[i + 2:i + 3], i + 3
+        negate = (code == "P") != name.startswith("^")
+        categories = _categories(name.lstrip("^"))
+        if ignore_case and categories in (("Lu",), ("Ll",), ("Lt",)):
+            categories = ("Lu", "Ll", "Lt")  # as regex does: case-insensitive Lu, Ll and Lt are all LC
+        return (_property_ranges(categories), negate), nxt
+    if code and code in "sSwW":
+        # regex's whitespace / word sets, complemented for the upper-case forms.
+        return (_WHITE_SPACE if code in "sS" else _word_ranges(), code.isupper()), i + 2
+    if code and code in "bB" and not in_class:
+        # Word boundary defined by regex's \w (inside a class \b is a backspace: left alone).
+        w = _set_regex(_word_ranges(), ignore_case=ignore_case)
+        form = "(?:(?<={0})(?!{0})|(?<!{0})(?={0}))" if code == "b" else "(?:(?<={0})(?={0})|(?<!{0})(?!{0}))"
+        return form.format(w), i + 2
+    return pattern[i:i + 2], i + 2
+
+
+def _class(pattern, i, ignore_case):
+    """Translate the character class starting at pattern[i] ('['): returns (text, next index)."""
+    j = i + 1
+    negated = pattern.startswith("^", j)
+    j += negated
+    items = []  # verbatim class items (str) and expanded sets (list of ranges), in order
+    while True:
+        if j >= len(pattern):
+            raise ValueError(f"unterminated character class at position {i} in {pattern!r}: add the closing ']'")
+        if pattern[j] == "]" and items:
+            break
+        if pattern[j] == "\\":
+            item, j = _escape(pattern, j, True, ignore_case)
+            if isinstance(item, tuple):
+                item = _complement(item[0]) if item[1] else list(item[0])
+        else:
+            item, j = pattern[j], j + 1
+        items.append(item)
+    if all(isinstance(item, str) for item in items):
+        return pattern[i:j + 1], j + 1
+    # Sets are moved out of the literal text, so make every literal item self-contained:
+    # a '-' at an edge or next to a set is literal (as in regex), and ']', '[', '^' get escaped.
+    literal = []
+    for k, item in enumerate(items):
+        if isinstance(item, list):
+            continue
+        edge = k in (0, len(items) - 1) or isinstance(items[k - 1], list) or isinstance(items[k + 1], list)
+        literal.append("\\" + item if item in "[]^" or (item == "-" and edge) else item)
+    ranges = _union(*(item for item in items if isinstance(item, list)))
+    # When every literal item is one character (x, \n, \-), fold it into the ranges.
+    points = [_code_point(text) for text in literal]
+    if None not in points:
+        return _set_regex(_union(ranges, [(p, p) for p in points]), "", negated, ignore_case), j + 1
+    return _set_regex(ranges, "".join(literal), negated, ignore_case), j + 1
+
+
+def _code_point(text):
+    """Code point of a one-character class item ('x', '\\n', '\\.'), None for '-' ranges and longer escapes."""
+    if len(text) == 1:
+        return None if text == "-" else ord(text)
+    if text[1] in _CLASS_ESCAPES:
+        return _CLASS_ESCAPES[text[1]]
+    return None if text[1].isalnum() else ord(text[1])
+
+
+@functools.lru_cache(maxsize=256)
+def translate(pattern: str) -> str:
+    r"""Rewrite a ``regex``-syntax pattern into stdlib ``re`` syntax with the same matches.
+
+    Expands ``\p{..}``/``\P{..}`` general categories (outside and inside classes, negated
+    or not) and ``\s \S \w \W \b \B``; copies everything else unchanged. Raises
+    ValueError for a property that is not a general category.
+    """
+    out, i = [], 0
+    # Track where IGNORECASE may be on: a global (?i) anywhere, or inside (?i:...) groups.
+    global_i = _GLOBAL_I.search(pattern) is not None
+    groups = []  # per open group: does it turn IGNORECASE on?
+    while i < len(pattern):
+        ignore_case = global_i or any(groups)
+        if pattern[i] == "\\":
+            # An escape: a set becomes a class, anything else is copied.
+            item, i = _escape(pattern, i, False, ignore_case)
+            out.append(item if isinstance(item, str) else _set_regex(item[0], "", item[1], ignore_case))
+        elif pattern[i] == "[":
+            # A character class: expand the sets inside it.
+            text, i = _class(pattern, i, ignore_case)
+            out.append(text)
+        elif pattern[i] in "()":
+            # A group opens or closes (escaped and in-class parentheses never get here).
+            if pattern[i] == "(":
+                groups.append(_GROUP_I.match(pattern, i) is not None)
+            elif groups:
+                groups.pop()
+            out.append(pattern[i])
+            i += 1
+        else:
+            out.append(pattern[i])
+            i += 1
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=64)
+def compile_stdlib(pattern: str):
+    """Compile `pattern` with the stdlib ``re`` via :func:`translate`, even when ``regex`` is installed."""
+    try:
+        return re.compile(translate(pattern))
+    except re.error as exc:
+        raise ValueError(
+            f"pattern {pattern!r} uses syntax the stdlib 're' fallback cannot compile ({exc}); "
+            f"simplify the pattern or install the 'regex' module") from exc
+
+
+@functools.lru_cache(maxsize=64)
+def compile_pattern(pattern: str):
+    """Compile a pre-tokenization pattern: ``regex.compile`` if importable, else :func:`compile_stdlib`.
+
+    The result has ``.finditer(text)`` and ``.findall(text)``.
+    """
+    if HAVE_REGEX:
+        return _regex.compile(pattern)
+    return compile_stdlib(pattern)
