@@ -128,3 +128,40 @@ class Metaspace(PreTokenizer):
 
     def to_dict(self):
         return {"type": "Metaspace", "add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits}
+
+
+# -- WordPiece (BERT) and Unigram additions ------------------------------------------------
+
+# BERT's punctuation: every Unicode P* character plus the ASCII symbol ranges !-/ :-@ [-` {-~
+# (BERT's BasicTokenizer and HF's BertPreTokenizer both count "$", "+", "^", "`"... as punctuation).
+_BERT_PUNCT = r"\p{P}!-/:-@\[-`{-~"
+# The CJK ideograph blocks BERT's BasicTokenizer puts spaces around (``_is_chinese_char``).
+_CJK = (r"\u4E00-\u9FFF\u3400-\u4DBF\U00020000-\U0002A6DF\U0002A700-\U0002B73F"
+        r"\U0002B740-\U0002B81F\U0002B820-\U0002CEAF\uF900-\uFAFF\U0002F800-\U0002FA1F")
+
+
+class BertPreTokenizer(PreTokenizer):
+    """BERT's pre-tokenization: split on white space and make every punctuation character
+    (Unicode P* and the ASCII symbols) a piece of its own; with ``handle_chinese_chars``
+    every CJK ideograph is a piece of its own too, as BERT's BasicTokenizer does.
+
+    >>> BertPreTokenizer().pre_tokenize_str("Hey, you!")
+    [('Hey', (0, 3)), (',', (3, 4)), ('you', (5, 8)), ('!', (8, 9))]
+    """
+
+    type = "BertPreTokenizer"
+
+    def __init__(self, handle_chinese_chars=True):
+        self.handle_chinese_chars = handle_chinese_chars
+        single = _BERT_PUNCT + (_CJK if handle_chinese_chars else "")
+        self.regex = compile_pattern(f"[{single}]|[^\\s{single}]+")
+
+    def pre_tokenize_str(self, text):
+        return [(m.group(), m.span()) for m in self.regex.finditer(text)]
+
+    def words(self, text):
+        return self.regex.findall(text)
+
+    def to_dict(self):
+        return {"type": "BertPreTokenizer", "handle_chinese_chars": self.handle_chinese_chars}
+

@@ -236,3 +236,91 @@ def train_bpe_family(corpus, spec):
 
 
 TRAINERS = {"bpe": train_bpe_family, "byte_bpe": train_bpe_family, "sentencepiece_bpe": train_bpe_family}
+
+
+# -- WordPiece --------------------------------------------------------------------------
+# ``wordpiece``: BERT's pipeline (white space + punctuation pre-tokenizer, optional lower-
+# casing and accent stripping) and WordPiece merges chosen by the score
+# count(ab) / (count(a) * count(b)) of the original papers and the Hugging Face course,
+# not by the Hugging Face tokenizers library's trainer (which is BPE with a ## prefix).
+
+from .decoders import WordPieceDecoder  # noqa: E402
+from .models.wordpiece import WordPiece  # noqa: E402
+from .normalizers import StripAccents  # noqa: E402
+from .pre_tokenizers import BertPreTokenizer  # noqa: E402
+from .trainers.wordpiece import wordpiece_steps  # noqa: E402
+
+_WORDPIECE_RULE = ("each merge joins the pair with the highest score count(ab)/(count(a)*count(b)), the rule of the "
+                   "original papers and the HF course, not the HF tokenizers library's trainer (BPE with a ## prefix)")
+
+OPTIONS["wordpiece"] = {
+    **_COMMON,
+    "vocab_size": (None, "target vocabulary size, counting every token (special tokens, characters, merges); " + _WORDPIECE_RULE),
+    "num_merges": (None, "number of merges to learn (instead of vocab_size); " + _WORDPIECE_RULE),
+    "min_frequency": (1, "a pair occurring fewer times than this is never merged, whatever its score"),
+    "tie_break": ("first", "equal scores: 'first' pair met scanning words in order of first appearance, or 'lex_min'/'lex_max' comparing the two symbols"),
+    "top_k": (10, "how many competing pairs (with count and score) each merge event reports"),
+    "lowercase": (False, "lower-case the text first (BERT uncased)"),
+    "strip_accents": (False, "decompose (NFD) and drop combining marks: 'é' -> 'e' (BERT uncased)"),
+    "unk_token": ("[UNK]", "what a word becomes when some part of it cannot be matched (the whole word)"),
+    "continuing_subword_prefix": ("##", "marks a piece that continues a word"),
+    "max_input_chars_per_word": (100, "longer words become the unk token (and are left out of training)"),
+    "special_tokens": (("[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"), "control tokens, given the first ids"),
+}
+
+
+def wordpiece_pipeline(spec):
+    """The WordPiece preset's normalizer, BERT pre-tokenizer and decoder."""
+    steps = ([Lowercase()] if spec["lowercase"] else []) + ([Unicode("NFD"), StripAccents()] if spec["strip_accents"] else [])
+    normalizer = Sequence(steps) if len(steps) > 1 else (steps[0] if steps else None)
+    return normalizer, BertPreTokenizer(), WordPieceDecoder(spec["continuing_subword_prefix"])
+
+
+def train_wordpiece(corpus, spec):
+    """Generator of events for the ``wordpiece`` preset."""
+    normalizer, pre_tokenizer, decoder = wordpiece_pipeline(spec)
+    counts, provenance = corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    prefix, unk, max_chars = spec["continuing_subword_prefix"], spec["unk_token"], spec["max_input_chars_per_word"]
+    if not isinstance(prefix, str):
+        raise ValueError(f"continuing_subword_prefix must be a string such as '##', not {prefix!r}")
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+        raise ValueError(f"max_input_chars_per_word must be a positive integer, not {max_chars!r}")
+
+    # step 1: the starting vocabulary: special tokens (unk first if it is not among them),
+    # then every character that starts a word and every ##character that continues one
+    specials = ([unk] if unk and unk not in spec["special_tokens"] else []) + list(spec["special_tokens"])
+    kept = [(w, n) for w, n in counts.items() if len(w) <= max_chars]  # longer words are always unk
+    alphabet = set()
+    for w, _ in kept:
+        alphabet.add(w[0])
+        alphabet.update(prefix + c for c in w[1:])
+    clash = sorted(alphabet & set(specials))
+    if clash:
+        raise ValueError(f"the special token {clash[0]!r} is also a character of the corpus; rename the special token")
+    vocab = specials + sorted(alphabet)
+    token_to_id = {t: i for i, t in enumerate(vocab)}
+    if spec["vocab_size"] is not None and spec["vocab_size"] < len(vocab):
+        raise ValueError(f"vocab_size={spec['vocab_size']} is smaller than the starting vocabulary "
+                         f"({len(vocab)} characters and special tokens); use at least {len(vocab)}")
+
+    # step 2: every word as unit ids: s ##t ##e ##m
+    words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
+    index = PairIndex(words, [n for _, n in kept], [1] * len(vocab))
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+
+    # step 3: the merge loop, by score
+    merges = yield from wordpiece_steps(
+        index, vocab, token_to_id, prefix=prefix,
+        num_merges=spec["num_merges"], vocab_size=spec["vocab_size"], min_frequency=spec["min_frequency"],
+        tie_break=spec["tie_break"], top_k=spec["top_k"],
+    )
+
+    # step 4: the trained tokenizer (the vocabulary alone decides how words are split)
+    model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
+    special_ids = {s: token_to_id[s] for s in specials}
+    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, special_ids, dict(spec, corpus=provenance))
+    yield Done(tokenizer=tok, steps=len(merges))
+
+
+TRAINERS["wordpiece"] = train_wordpiece
+

@@ -1,0 +1,191 @@
+"""The WordPiece merge loop: merge the pair with the highest score, repeat.
+
+Words start as characters, every non-initial one with the ``##`` prefix
+(``stem -> s ##t ##e ##m``). Each step merges the adjacent pair with the highest
+
+    score(a, b) = count(ab) / (count(a) * count(b))
+
+where every count is weighted by word frequency and ``count(a)`` is how often the unit
+``a`` occurs in the current segmentation of the corpus. ``a + ##b`` becomes ``ab``,
+``##a + ##b`` becomes ``##ab``. A pair scores high when its parts rarely occur apart, not
+when it is merely frequent.
+
+This is the score rule of the original papers (Schuster & Nakajima 2012, as reconstructed
+in the Hugging Face course's WordPiece chapter). It is *not* what the Hugging Face
+``tokenizers`` library's ``WordPieceTrainer`` does: that trainer is BPE (highest count)
+with a ``##`` prefix.
+
+Bookkeeping is incremental: pair counts come from the same ``PairIndex`` as BPE; unit
+counts are updated from the merged occurrences. A merge changes ``count(a)``,
+``count(b)`` and ``count(ab)``, so every pair next to one of those three units is
+re-scored (an index unit -> its pairs), plus the pairs the merge created or shrank.
+
+Scores are compared exactly, as fractions: the ranking key is the correctly rounded float
+of ``count(ab) / (count(a) * count(b))`` followed by the correctly rounded float of the
+rounding error, ``(exact - float)``. Both are integer divisions, which IEEE-754 rounds the
+same way everywhere, and for denominators below 2**52 the pair of floats orders exactly
+like the fractions (two different fractions differ by more than the error's resolution).
+So CPython and Pyodide choose the same pair, ties included. Equal scores are broken by
+``tie_break`` exactly as in BPE (``"first"``, ``"lex_min"``, ``"lex_max"``).
+
+>>> from subwordlab.trainers.pairs import PairIndex
+>>> vocab = ["b", "h", "p", "##g", "##n", "##s", "##u"]     # hug 10, pug 5, pun 12, bun 4, hugs 5
+>>> words = [[1, 6, 3], [2, 6, 3], [2, 6, 4], [0, 6, 4], [1, 6, 3, 5]]
+>>> steps = list(wordpiece_steps(PairIndex(words, [10, 5, 12, 4, 5], [1] * 7), vocab, num_merges=1))
+>>> steps[0].pair, steps[0].count, steps[0].part_counts, round(steps[0].score, 4)
+(('##g', '##s'), 5, (20, 5), 0.05)
+"""
+
+import heapq
+
+from ..events import MergeStep
+from .bpe import TIE_BREAKS, _Ranking
+
+
+def exact_score_key(count, left, right):
+    """``(float, error)`` ordering like the fraction ``count / (left * right)``, both floats
+    correctly rounded. Example: (5, 7, 5) -> (0.14285714285714285, 8.9e-18)."""
+    den = left * right
+    fl = count / den
+    p, q = fl.as_integer_ratio()
+    # subtle: exact integer arithmetic for the rounding error, then one rounding
+    return fl, (count * q - p * den) / (den * q)
+
+
+class _ScoreRanking(_Ranking):
+    """BPE's heap of pairs, keyed by WordPiece score instead of count.
+
+    Heap entries are ``((-score, -error), tie_key, pair)``: the smallest is the best pair.
+    Pairs occurring fewer than ``min_frequency`` times are not candidates.
+    """
+
+    def __init__(self, index, vocab, tie_break, unit, min_frequency):
+        self.unit = unit
+        self.min_frequency = min_frequency
+        super().__init__(index, vocab, tie_break, None)
+
+    def entry(self, pair):
+        fl, err = exact_score_key(self.index.counts[pair], self.unit[pair[0]], self.unit[pair[1]])
+        if self.tie_break == "first":
+            tie = self.index.first_occurrence(pair)
+        else:
+            tie = (self.keys[pair[0]], self.keys[pair[1]])
+        return ((-fl, -err), tie)
+
+    def push(self, pair):
+        if self.index.counts[pair] >= self.min_frequency:
+            super().push(pair)
+
+    def update(self, pairs):
+        counts, current, heap, min_freq = self.index.counts, self.current, self.heap, self.min_frequency
+        for pair in pairs:
+            if counts.get(pair, 0) >= min_freq:
+                e = self.entry(pair)
+                if current.get(pair) != e:
+                    current[pair] = e
+                    heapq.heappush(heap, (e[0], e[1], pair))
+            else:
+                current.pop(pair, None)
+
+    def top(self, k):
+        """The ``k`` best live pairs as ``(pair, count, score)``, best first."""
+        heap, current, out = self.heap, self.current, []
+        while heap and len(out) < k:
+            key, tie, pair = heapq.heappop(heap)
+            if current.get(pair) == (key, tie):
+                out.append((key, tie, pair))
+        for e in out:
+            heapq.heappush(heap, e)
+        if len(heap) > 4 * len(current) + 1024:
+            # keep the heap from filling up with stale entries
+            self.heap = [(e[0], e[1], p) for p, e in current.items()]
+            heapq.heapify(self.heap)
+        counts = self.index.counts
+        return [(p, counts[p], -key[0]) for key, _, p in out]
+
+
+def unit_counts(index, size):
+    """Frequency-weighted occurrences of every unit. Example: words [[0, 1], [0]] with
+    freqs [2, 3] -> [5, 2]."""
+    unit = [0] * size
+    for syms, f in zip(index.words, index.freqs):
+        for s in syms:
+            unit[s] += f
+    return unit
+
+
+def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=None, vocab_size=None,
+                    min_frequency=1, tie_break="first", top_k=10):
+    """Run the WordPiece merge loop on ``index`` (a ``PairIndex`` over the words' unit ids),
+    appending new tokens to ``vocab`` and yielding one ``MergeStep`` per merge. Stops after
+    ``num_merges`` merges, when ``vocab`` reaches ``vocab_size`` entries, or when no pair
+    occurring at least ``min_frequency`` times is left. Returns the merges made, as
+    ``(left_id, right_id)``.
+    """
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, not {tie_break!r}")
+    if token_to_id is None:
+        token_to_id = {t: i for i, t in enumerate(vocab)}
+    unit = unit_counts(index, len(vocab))
+    ranking = _ScoreRanking(index, vocab, tie_break, unit, max(1, min_frequency))
+    # unit -> the pairs it is the left / right part of (to re-score when its count changes)
+    as_left, as_right = {}, {}
+    for a, b in index.counts:
+        as_left.setdefault(a, set()).add((a, b))
+        as_right.setdefault(b, set()).add((a, b))
+    cut = len(prefix)
+    words, freqs, where = index.words, index.freqs, index.where
+    merges = []
+    while (num_merges is None or len(merges) < num_merges) and (vocab_size is None or len(vocab) < vocab_size):
+        # step 1: the best pairs by score (exact fractions; ties by the tie-break rule)
+        top = ranking.top(max(1, top_k))
+        if not top:
+            break
+        (a, b), count, score = top[0]
+        parts = (unit[a], unit[b])
+        # step 2: the new token: a + ##b -> ab, ##a + ##b -> ##ab (reusing an existing id)
+        new_tok = vocab[a] + (vocab[b][cut:] if vocab[b].startswith(prefix) else vocab[b])
+        new = token_to_id.get(new_tok)
+        if new is None:
+            new = token_to_id[new_tok] = len(vocab)
+            vocab.append(new_tok)
+            index.sym_len.append(index.sym_len[a] + index.sym_len[b])
+            ranking.add_token()
+            unit.append(0)
+        merges.append((a, b))
+        # step 3: merge it everywhere; the unit counts move by the occurrences merged
+        # (subtle: for a == b overlapping pairs count twice in count(ab) but merge once)
+        before = [(w, len(words[w])) for w in where.get((a, b), ())]
+        touched = index.merge((a, b), new)
+        merged = sum(freqs[w] * (n - len(words[w])) for w, n in before)
+        unit[a] -= merged
+        unit[b] -= merged
+        unit[new] += merged
+        # step 4: re-score every pair next to a changed unit, and the pairs the merge touched
+        ranking.current.pop((a, b), None)
+        as_left.get(a, set()).discard((a, b))
+        as_right.get(b, set()).discard((a, b))
+        counts = index.counts
+        for p in touched:
+            if p in counts:
+                as_left.setdefault(p[0], set()).add(p)
+                as_right.setdefault(p[1], set()).add(p)
+            else:
+                as_left.get(p[0], set()).discard(p)
+                as_right.get(p[1], set()).discard(p)
+        affected = set(touched)
+        for u in (a, b, new):
+            affected.update(as_left.get(u, ()))
+            affected.update(as_right.get(u, ()))
+        ranking.update(affected)
+        yield MergeStep(
+            rank=len(merges) - 1,
+            pair=(vocab[a], vocab[b]),
+            count=count,
+            new_token=new_tok,
+            candidates=[((vocab[p[0]], vocab[p[1]]), c, s) for p, c, s in top],
+            vocab_size=len(vocab),
+            score=score,
+            part_counts=parts,
+        )
+    return merges
