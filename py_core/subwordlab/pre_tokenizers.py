@@ -165,3 +165,70 @@ class BertPreTokenizer(PreTokenizer):
     def to_dict(self):
         return {"type": "BertPreTokenizer", "handle_chinese_chars": self.handle_chinese_chars}
 
+class WhitespaceMetaspace(Metaspace):
+    """Split on white space like ``WhitespaceSplit``, then mark the start of every word with
+    a zero-width ▁ (the Metaspace convention, so a decoder can put the spaces back). The
+    ``unigram`` preset uses it: words are trained on, and decoding joins them with one space.
+
+    >>> WhitespaceMetaspace().pre_tokenize_str("low\\n lower")
+    [('▁low', (0, 3)), ('▁lower', (5, 10))]
+    """
+
+    type = "WhitespaceMetaspace"
+    _WORD = re.compile(r"\S+")
+
+    def __init__(self):
+        super().__init__(add_dummy_prefix=True, split_digits=False)
+
+    def pre_tokenize_str(self, text):
+        return [(SPACE_MARK + m.group(), m.span()) for m in self._WORD.finditer(text)]
+
+    def words(self, text):
+        return [SPACE_MARK + w for w in text.split()]
+
+    def to_dict(self):
+        return {"type": "WhitespaceMetaspace"}
+
+
+class MetaspaceWithSymbols(Metaspace):
+    """``Metaspace`` that also keeps user-defined symbols whole: every occurrence of one
+    (leftmost, longest first) is a piece of its own, and the text around it is split as
+    usual, the dummy ▁ only at the very start (SentencePiece's ``user_defined_symbols``).
+
+    >>> MetaspaceWithSymbols(user_defined_symbols=["<sep>"]).pre_tokenize_str("a<sep>b c")
+    [('▁a', (0, 1)), ('<sep>', (1, 6)), ('b', (6, 7)), ('▁c', (7, 9))]
+    """
+
+    def __init__(self, add_dummy_prefix=True, split_digits=False, user_defined_symbols=()):
+        super().__init__(add_dummy_prefix, split_digits)
+        symbols = list(dict.fromkeys(user_defined_symbols))
+        for s in symbols:
+            if not isinstance(s, str) or not s or any(c.isspace() for c in s):
+                raise ValueError(f"a user-defined symbol must be a non-empty string without white space, not {s!r}")
+        self.user_defined_symbols = symbols
+        self._cut = re.compile("|".join(re.escape(s) for s in sorted(symbols, key=lambda s: (-len(s), s)))) if symbols else None
+        self._rest = Metaspace(False, split_digits)  # the text after a symbol: no dummy prefix
+
+    def pre_tokenize_str(self, text):
+        if self._cut is None:
+            return super().pre_tokenize_str(text)
+        out, pos = [], 0
+        for m in self._cut.finditer(text):
+            out.extend(self._segment(text, pos, m.start()))
+            if m.start() == 0 and self.add_dummy_prefix:
+                # subtle: a symbol at the very start still gets the dummy ▁ before it (zero-width)
+                out.append((SPACE_MARK, (0, 0)))
+            out.append((m.group(), m.span()))
+            pos = m.end()
+        out.extend(self._segment(text, pos, len(text)))
+        return out
+
+    def _segment(self, text, start, end):
+        """The plain Metaspace pieces of ``text[start:end]``, offsets into ``text``."""
+        if start >= end:
+            return []
+        split = super().pre_tokenize_str if start == 0 else self._rest.pre_tokenize_str
+        return [(p, (s + start, e + start)) for p, (s, e) in split(text[start:end])]
+
+    def to_dict(self):
+        return dict(super().to_dict(), user_defined_symbols=list(self.user_defined_symbols))

@@ -16,7 +16,7 @@ from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixD
 from .events import AlphabetReady, Done
 from .models.bpe import BPE
 from .normalizers import Collapse, Lowercase, Sequence, Unicode
-from .pre_tokenizers import ByteLevel, Metaspace, WhitespaceSplit
+from .pre_tokenizers import ByteLevel, MetaspaceWithSymbols, WhitespaceSplit
 from .special import _alternation
 from .tokenizer import Tokenizer
 from .trainers.bpe import TIE_BREAKS, merge_steps
@@ -56,6 +56,7 @@ OPTIONS = {
         "max_piece_length": (16, "longest piece, in characters"),
         "unk_token": ("<unk>", "token for uncovered characters"),
         "special_tokens": (("<s>", "</s>"), "control tokens, given ids right after <unk>"),
+        "user_defined_symbols": ((), "strings that are always one token of their own, never split or merged (given ids after the special tokens)"),
     },
 }
 
@@ -118,7 +119,12 @@ def sentencepiece_pipeline(spec):
     if spec["remove_extra_whitespaces"]:
         steps.append(Collapse())
     normalizer = Sequence(steps) if steps else None
-    return (normalizer, Metaspace(spec["add_dummy_prefix"], spec["split_digits"]),
+    symbols = spec.get("user_defined_symbols") or ()
+    if isinstance(symbols, str):
+        symbols = [symbols]
+    # subtle: symbols are matched in normalized text, so they are normalized too
+    symbols = [normalizer.normalize_str(s) if normalizer else s for s in symbols]
+    return (normalizer, MetaspaceWithSymbols(spec["add_dummy_prefix"], spec["split_digits"], symbols),
             MetaspaceDecoder(spec["add_dummy_prefix"]))
 
 
@@ -174,11 +180,16 @@ def train_bpe_family(corpus, spec):
     preset = spec["preset"]
     normalizer, pre_tokenizer, decoder = bpe_pipeline(spec)
     counts, provenance = corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    symbols = getattr(pre_tokenizer, "user_defined_symbols", [])
+    if symbols:
+        # user-defined symbols are pieces of their own (the pre-tokenizer isolates them): never merged
+        counts = {w: n for w, n in counts.items() if w not in set(symbols)}
 
     # step 1: the starting vocabulary: special tokens first, then the base symbols
     unk = spec.get("unk_token")
     vocab = ([unk] if unk else []) + [s for s in spec["special_tokens"] if s != unk]
     specials = {s: i for i, s in enumerate(vocab) if s in spec["special_tokens"]}
+    vocab += [s for s in symbols if s not in vocab]
     eow = spec.get("end_of_word") if preset == "bpe" else None
     byte_fallback = spec.get("byte_fallback", False)
     if preset == "byte_bpe":
@@ -324,3 +335,100 @@ def train_wordpiece(corpus, spec):
 
 TRAINERS["wordpiece"] = train_wordpiece
 
+
+# -- Unigram ----------------------------------------------------------------------------
+# ``unigram``: Unigram on white-space-separated words, each word marked with a leading ▁
+# (the Metaspace convention, so decoding puts one space between words); ``sentencepiece_
+# unigram``: Unigram on raw text with ▁ for spaces and SentencePiece's options, shared with
+# ``sentencepiece_bpe``. Training starts from a big seed vocabulary and prunes it.
+
+from .models.unigram import Unigram  # noqa: E402
+from .pre_tokenizers import WhitespaceMetaspace  # noqa: E402
+from .trainers.unigram import unigram_steps  # noqa: E402
+
+_UNIGRAM_TRAINING = {
+    "vocab_size": (None, "vocabulary size to prune down to, counting every piece (unk, special tokens, bytes, user-defined symbols)"),
+    "seed_size": (1_000_000, "most frequent substrings in the starting vocabulary, besides all characters (SentencePiece's seed_sentencepiece_size)"),
+    "max_piece_length": (16, "longest piece, in characters"),
+    "shrinking_factor": (0.75, "share of the pieces each pruning round keeps: the most useful ones by loss of corpus likelihood"),
+    "n_sub_iterations": (2, "EM iterations (E-step forward-backward, M-step re-estimation) before each pruning round"),
+}
+
+OPTIONS["unigram"] = {
+    **_UNIGRAM_TRAINING,
+    "lowercase": (False, "lower-case the text before splitting it into words"),
+    "unk_token": ("<unk>", "piece for characters never seen in training (a run of them becomes one)"),
+    "special_tokens": (("<s>", "</s>"), "control tokens, given ids right after <unk>"),
+}
+OPTIONS["sentencepiece_unigram"] = {
+    **_UNIGRAM_TRAINING,
+    **{k: v for k, v in OPTIONS["sentencepiece_bpe"].items() if k not in _COMMON and k != "max_piece_length"},
+    "byte_fallback": (False, "an unknown character becomes its UTF-8 bytes as <0xHH> pieces (all 256 always in the vocabulary)"),
+}
+
+
+def unigram_pipeline(spec):
+    """(normalizer, pre_tokenizer, decoder) of a Unigram preset."""
+    if spec["preset"] == "unigram":
+        return (Lowercase() if spec["lowercase"] else None), WhitespaceMetaspace(), MetaspaceDecoder(True)
+    return sentencepiece_pipeline(spec)
+
+
+def train_unigram(corpus, spec):
+    """Generator of events for the ``unigram`` and ``sentencepiece_unigram`` presets."""
+    if spec["num_merges"] is not None:
+        raise ValueError("Unigram learns no merges: give vocab_size=... (the number of pieces to prune down to)")
+    if spec["vocab_size"] is None:
+        raise ValueError("give vocab_size=... (the number of pieces to prune down to)")
+    normalizer, pre_tokenizer, decoder = unigram_pipeline(spec)
+    counts, provenance = corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    if isinstance(corpus, dict) and spec["preset"] == "unigram":
+        counts = {"\u2581" + w: n for w, n in counts.items()}
+    symbols = list(getattr(pre_tokenizer, "user_defined_symbols", []))
+    if symbols:
+        counts = {w: n for w, n in counts.items() if w not in set(symbols)}  # always whole: not trained on
+
+    # step 1: the reserved pieces: unk, special tokens, user-defined symbols, bytes
+    unk = spec["unk_token"]
+    if not unk:
+        raise ValueError("Unigram needs an unk_token (e.g. '<unk>')")
+    meta = [unk] + [s for s in spec["special_tokens"] if s != unk]
+    meta += [s for s in symbols if s not in meta]
+    byte_fallback = spec.get("byte_fallback", False)
+    if byte_fallback:
+        meta += [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in meta]
+    alphabet = covered_characters(counts, spec.get("character_coverage", 1.0))
+    clash = sorted(alphabet & set(meta))
+    if clash:
+        raise ValueError(f"the special piece {clash[0]!r} is also a character of the corpus; rename it")
+
+    # step 2: seed, EM, prune (the trainer's events pass through)
+    steps = unigram_steps(
+        counts, vocab_size=spec["vocab_size"], alphabet=alphabet, meta=meta, seed_size=spec["seed_size"],
+        max_piece_length=spec["max_piece_length"], shrinking_factor=spec["shrinking_factor"],
+        n_sub_iterations=spec["n_sub_iterations"], split_digits=spec.get("split_digits", False),
+    )
+    n_steps = 0
+    while True:
+        try:
+            event = next(steps)
+        except StopIteration as stop:
+            pieces = stop.value
+            break
+        n_steps += event.kind != "alphabet"
+        yield event
+    pieces = [(p, s) for p, s in pieces if p not in set(meta)]
+
+    # step 3: the trained tokenizer: reserved pieces first (score 0), then by probability
+    vocab = meta + [p for p, _ in pieces]
+    ids = {p: i for i, p in enumerate(vocab)}
+    model = Unigram(vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
+                    control_ids=[ids[s] for s in spec["special_tokens"] if s != unk],
+                    user_defined_ids=[ids[s] for s in symbols])
+    specials = {s: ids[s] for s in spec["special_tokens"]}
+    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance))
+    yield Done(tokenizer=tok, steps=n_steps)
+
+
+TRAINERS["unigram"] = train_unigram
+TRAINERS["sentencepiece_unigram"] = train_unigram

@@ -47,6 +47,9 @@ class Tokenizer:
                 raise ValueError(f"special token {tok!r} must be in the vocabulary at id {i}")
         self._special_ids = {i: t for t, i in self.special_tokens.items()}
         self._cache = {}
+        # user-defined symbols (SentencePiece style): the pre-tokenizer isolates them; each is one id
+        self._user_defined = {s: model.token_to_id[s] for s in getattr(pre_tokenizer, "user_defined_symbols", ())
+                              if s in model.token_to_id}
         self._chunk_cache = {}
         # the byte-level fast path: regex chunks -> bytes -> merges, no normalizer
         self._byte_fast = (isinstance(pre_tokenizer, ByteLevel) and normalizer is None
@@ -105,7 +108,8 @@ class Tokenizer:
     def _encode_piece(self, piece):
         ids = self._cache.get(piece)
         if ids is None:
-            ids = self.model.encode_piece(piece)
+            ud = self._user_defined.get(piece)
+            ids = [ud] if ud is not None else self.model.encode_piece(piece)
             if len(self._cache) < _CACHE_LIMIT:
                 self._cache[piece] = ids
         return ids
@@ -177,8 +181,28 @@ class Tokenizer:
                 continue
             normalized = self.normalize_str(part)
             for piece in (self.pre_tokenizer.words(normalized) if self.pre_tokenizer else [normalized]):
-                out.extend(self.model.sample_piece(piece, alpha, rng))
+                ud = self._user_defined.get(piece)
+                out.extend([ud] if ud is not None else self.model.sample_piece(piece, alpha, rng))
         return out
+
+    def encode_nbest(self, text, n, allowed_special=(), disallowed_special="all"):
+        """Unigram: the ``n`` most probable segmentations of ``text`` as ``[(ids, log_prob),
+        ...]``, best first (pieces are split independently; a special token scores 0).
+
+        Example (pieces a 0.4, b 0.3, ab 0.1): 'ab' -> [([a, b], log 0.12), ([ab], log 0.1)].
+        """
+        if not hasattr(self.model, "nbest"):
+            raise TypeError(f"encode_nbest() needs a Unigram model, not {self.model.type}; "
+                            "train with preset='unigram' or 'sentencepiece_unigram'")
+        parts = []
+        for part, _ in split_special(text, self.special_tokens, allowed_special, disallowed_special):
+            if isinstance(part, int):
+                parts.append(part)
+                continue
+            normalized = self.normalize_str(part)
+            for piece in (self.pre_tokenizer.words(normalized) if self.pre_tokenizer else [normalized]):
+                parts.append(self._user_defined.get(piece, piece))
+        return self.model.nbest(parts, n)
 
     def tokenize(self, text, **policy):
         """The token strings of ``text``. Example: 'lowest' -> ['low', 'est</w>']."""
@@ -261,7 +285,8 @@ class Tokenizer:
         out = []
         for piece, span in self.pre_tokenize_str(normalized):
             char_spans = self._piece_char_spans(piece, span, normalized)
-            for tid, ts, te in self.model.tokenize_piece(piece):
+            ud = self._user_defined.get(piece)
+            for tid, ts, te in ([(ud, 0, len(piece))] if ud is not None else self.model.tokenize_piece(piece)):
                 if te > ts:
                     ns, ne = char_spans[ts][0], char_spans[te - 1][1]
                 else:  # a zero-width token (an end-of-word marker on its own)

@@ -1,0 +1,419 @@
+"""Unigram training (Kudo 2018, as SentencePiece does it): start big, prune.
+
+1. Seed vocabulary: every character plus the most frequent substrings of the words (at most
+   ``seed_size``, each at most ``max_piece_length`` characters), scored frequency x length.
+   They are found with a depth-limited suffix array over the distinct words: every suffix
+   (cut at ``max_piece_length``) is sorted, and the intervals of suffixes sharing a prefix
+   (the internal nodes of the suffix tree) are the substrings that occur in more than one
+   place with different continuations, with their frequency-weighted counts.
+2. EM: the E-step runs forward-backward over each distinct word's lattice (all the ways to
+   split it into current pieces) and collects each piece's expected count; the M-step turns
+   the expected counts into new log-probabilities. As SentencePiece, the M-step is the
+   Bayesian (Dirichlet-process) update ``digamma(count) - digamma(total)``, which acts as a
+   sparse prior, and pieces expected less than 0.5 times are dropped. ``n_sub_iterations``
+   EM iterations per round.
+3. Prune: for every piece, the loss in corpus log-likelihood if it were removed, assuming
+   its occurrences are re-split into its best alternative segmentation (SentencePiece's
+   ``PruneSentencePieces``); keep the most useful ``shrinking_factor`` share. Single
+   characters are never dropped, so every word can always be spelled.
+4. Repeat 2-3 until at most ``1.1 x vocab_size`` pieces are left; then keep the characters
+   and the most probable pieces up to exactly ``vocab_size`` (SentencePiece's finalize).
+
+A piece never mixes Unicode scripts (letters with punctuation or digits: ``d,`` is not a
+piece), never contains ▁ except as its first character, and with ``split_digits`` is never
+a digit next to anything (SentencePiece's ``IsValidSentencePiece``). Scripts are read from
+character names (``unicodedata``), an approximation of Unicode's Scripts.txt.
+
+Determinism: the words are processed in their (first appearance) order, pieces by id,
+every sort has an explicit key and no set or dict of strings is iterated in hash order, so
+the same corpus gives the same pieces and scores in CPython and in Pyodide.
+
+Speed: the lattices of the distinct words are built once from the seed vocabulary and
+filtered as pieces die; the E-step works in probability space (products, no logs) for
+words up to 30 characters, where no product can underflow, and in log space beyond.
+"""
+
+import math
+import unicodedata
+
+from ..events import AlphabetReady, EmStep, PruneStep
+
+SPACE_MARK = "\u2581"
+_EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
+_PROB_SPACE_MAX = 30  # longest word the E-step handles with plain products
+_ANY, _INHERITED = "", "Inherited"
+
+
+def digamma(x):
+    """The digamma function (as SentencePiece computes it). Example: digamma(1) ≈ -0.5772."""
+    result = 0.0
+    while x < 7:
+        result -= 1 / x
+        x += 1
+    x -= 0.5
+    xx = 1.0 / x
+    xx2 = xx * xx
+    xx4 = xx2 * xx2
+    return result + math.log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
+
+
+_SCRIPT_CACHE = {}
+
+
+def script_of(ch):
+    """An approximate Unicode script of a character, from its name: 'LATIN', 'CYRILLIC',
+    'Han' (CJK, kana), 'Common' (punctuation, symbols, ASCII digits, spaces) or 'Inherited'
+    (combining marks). Example: 'é' -> 'LATIN', ',' -> 'Common'."""
+    got = _SCRIPT_CACHE.get(ch)
+    if got is not None:
+        return got
+    cat = unicodedata.category(ch)
+    script = "Common"
+    if cat[0] in "LM" or (cat[0] == "N" and not ch.isascii()):
+        name = unicodedata.name(ch, "")
+        words = name.split(" ")
+        if words[0] in ("FULLWIDTH", "HALFWIDTH") and len(words) > 1:
+            words = words[1:]
+        if cat[0] == "M" and (not name or words[0] == "COMBINING"):
+            script = _INHERITED
+        elif words[0] in ("CJK", "HIRAGANA", "KATAKANA", "IDEOGRAPHIC", "KANGXI"):
+            script = "Han"
+        elif words[0]:
+            script = words[0]
+    _SCRIPT_CACHE[ch] = script
+    return script
+
+
+def is_valid_piece(piece, max_piece_length=16, split_digits=False):
+    """SentencePiece's rules for a piece: not too long, ▁ only first, one script (marks take
+    the script before them), and with ``split_digits`` no digit in a longer piece.
+
+    Example: '▁the' -> True, 'he▁' -> False, 'd,' -> False, ',"' -> True.
+    """
+    if not piece or len(piece) > max_piece_length:
+        return False
+    prev = _ANY
+    for pos, c in enumerate(piece):
+        if c == SPACE_MARK:
+            if pos > 0:
+                return False
+            continue
+        s = script_of(c)
+        if s == _INHERITED:
+            s = prev
+        if split_digits and len(piece) > 1 and unicodedata.category(c) == "Nd":
+            return False
+        if s != _ANY and prev != _ANY and s != prev:
+            return False
+        prev = s
+    return True
+
+
+def _lcp(a, b):
+    """Length of the common prefix. Example: ('hear', 'heat') -> 3."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def frequent_substrings(words, freqs, max_len):
+    """``[(substring, weighted count)]`` of every substring of length 2..max_len that is a
+    node of the words' suffix tree: it occurs at more than one place with different
+    continuations (the end of a word counts as one), or ends one word occurring twice or
+    more. Each occurrence counts with its word's frequency.
+
+    How: a depth-limited suffix array. Every suffix of every distinct word, cut at
+    ``max_len``, is sorted; suffixes sharing a prefix form an interval, and the intervals
+    come out of one pass over the longest-common-prefix values with a stack.
+
+    Example: words ['▁hug', '▁pug'], freqs [1, 1] -> [('ug', 2)].
+    """
+    # step 1: the sorted suffixes (cut at max_len) with their words' frequencies
+    keys = []
+    for w, f in zip(words, freqs):
+        for i in range(len(w)):
+            keys.append((w[i:i + max_len], f))
+    keys.sort()
+    m = len(keys)
+    if not m:
+        return []
+    # step 2: prefix sums of the weights (an interval's weight in O(1))
+    acc = [0] * (m + 1)
+    for j, (_, f) in enumerate(keys):
+        acc[j + 1] = acc[j] + f
+    # step 3: lcp intervals, bottom-up: a stack of (depth, left bound)
+    out = []
+    stack = [(0, 0)]
+    prev_key = keys[0][0]
+    prev_lcp = 0
+    for j in range(1, m + 1):
+        key = keys[j][0] if j < m else ""
+        h = _lcp(prev_key, key) if j < m else -1
+        # a suffix that no neighbour extends and whose word occurs twice or more
+        if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and keys[j - 1][1] >= 2:
+            out.append((prev_key, keys[j - 1][1]))
+        lb = j - 1
+        while stack and h < stack[-1][0]:
+            depth, lb = stack.pop()
+            if depth >= 2:
+                out.append((keys[lb][0][:depth], acc[j] - acc[lb]))
+        if stack and h > stack[-1][0]:
+            stack.append((h, lb))
+        prev_key, prev_lcp = key, h
+    return out
+
+
+class _Lattices:
+    """The distinct words' lattices over the seed vocabulary: ``edges[w]`` is a list of
+    ``(start, end, piece_id)`` sorted by start, then end. Dead pieces are filtered out."""
+
+    def __init__(self, words, prefixes, max_len):
+        self.prefixes, self.max_len = prefixes, max_len
+        self.edges = [self.piece_edges(w, None) for w in words]
+        self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
+
+    def alternatives(self, i, piece, alive):
+        """The live edges of ``piece`` other than the piece itself (cached; pieces only die)."""
+        edges = self._own.get(i)
+        if edges is None:
+            edges = [t for t in self.piece_edges(piece, alive) if t[2] != i]
+        else:
+            edges = [t for t in edges if alive[t[2]]]
+        self._own[i] = edges
+        return edges
+
+    def piece_edges(self, text, alive):
+        """Edges of one string over the live pieces (all pieces if ``alive`` is None)."""
+        prefixes, max_len, n = self.prefixes, self.max_len, len(text)
+        out = []
+        for s in range(n):
+            for e in range(s + 1, min(n, s + max_len) + 1):
+                i = prefixes.get(text[s:e])
+                if i is None:
+                    break
+                if i >= 0 and (alive is None or alive[i]):
+                    out.append((s, e, i))
+        return out
+
+    def filter(self, alive):
+        self.edges = [[t for t in edges if alive[t[2]]] for edges in self.edges]
+
+
+def _e_step(lattices, lengths, freqs, scores, alive):
+    """Expected count of every piece (frequency-weighted) and the corpus log-likelihood."""
+    probs = [math.exp(s) if a else 0.0 for s, a in zip(scores, alive)]
+    expected = [0.0] * len(scores)
+    loglik = 0.0
+    log, exp = math.log, math.exp
+    for edges, n, f in zip(lattices, lengths, freqs):
+        if n <= _PROB_SPACE_MAX:
+            # forward: fwd[e] = total probability of all splits of the first e characters
+            fwd = [0.0] * (n + 1)
+            fwd[0] = 1.0
+            for s, e, i in edges:
+                fwd[e] += fwd[s] * probs[i]
+            z = fwd[n]
+            # backward, collecting each edge's posterior: fwd[s] * p * bwd[e] / Z
+            bwd = [0.0] * (n + 1)
+            bwd[n] = 1.0
+            scale = f / z
+            for s, e, i in reversed(edges):
+                pb = probs[i] * bwd[e]
+                bwd[s] += pb
+                expected[i] += fwd[s] * pb * scale
+            loglik += f * log(z)
+        else:
+            # the same in log space (a long word's probability could underflow)
+            fwd = [-math.inf] * (n + 1)
+            fwd[0] = 0.0
+            for s, e, i in edges:
+                fwd[e] = _logaddexp(fwd[e], fwd[s] + scores[i])
+            z = fwd[n]
+            bwd = [-math.inf] * (n + 1)
+            bwd[n] = 0.0
+            for s, e, i in reversed(edges):
+                v = scores[i] + bwd[e]
+                bwd[s] = _logaddexp(bwd[s], v)
+                expected[i] += f * exp(fwd[s] + v - z)
+            loglik += f * z
+    return expected, loglik
+
+
+def _logaddexp(a, b):
+    """log(exp(a) + exp(b)) without overflow. Example: (0.0, 0.0) -> log 2."""
+    if a < b:
+        a, b = b, a
+    if b == -math.inf:
+        return a
+    return a + math.log1p(math.exp(b - a))
+
+
+def _viterbi(edges, n, scores):
+    """The best path of one lattice as a list of piece ids, and its score. Ties go to the
+    edge from the earliest start (the longest piece), as in SentencePiece."""
+    best = [-math.inf] * (n + 1)
+    best[0] = 0.0
+    back_s = [0] * (n + 1)
+    back_i = [-1] * (n + 1)
+    for s, e, i in edges:
+        v = best[s] + scores[i]
+        if v > best[e]:
+            best[e], back_s[e], back_i[e] = v, s, i
+    path, e = [], n
+    while e > 0:
+        path.append(back_i[e])
+        e = back_s[e]
+    return path, best[n]
+
+
+def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000_000, max_piece_length=16,
+                  shrinking_factor=0.75, n_sub_iterations=2, split_digits=False):
+    """Train a Unigram vocabulary on word counts, yielding ``AlphabetReady``, one ``EmStep``
+    per EM iteration and one ``PruneStep`` per pruning round (the last one trims to exactly
+    ``vocab_size``). Returns the pieces as ``[(piece, log_prob), ...]``, most probable
+    first (ties by piece).
+
+    ``counts``: ``{word: count}`` (words already carry their ▁); ``vocab_size``: the whole
+    vocabulary, ``meta`` pieces (unk, special tokens, bytes, user-defined symbols) included;
+    ``alphabet``: the characters to keep (others split words and never join a piece; None:
+    all).
+    """
+    if not 0 < shrinking_factor < 1:
+        raise ValueError(f"shrinking_factor must be between 0 and 1 (SentencePiece uses 0.75), not {shrinking_factor!r}")
+    if not isinstance(n_sub_iterations, int) or n_sub_iterations < 1:
+        raise ValueError(f"n_sub_iterations must be a positive integer, not {n_sub_iterations!r}")
+    if not isinstance(max_piece_length, int) or max_piece_length < 1:
+        raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
+    if not isinstance(seed_size, int) or seed_size < 0:
+        raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
+    target = vocab_size - len(meta)
+
+    # step 1: the words (cut at characters outside the alphabet) and the characters
+    words, freqs = [], []
+    for word, f in counts.items():
+        run = []
+        for ch in word:
+            if alphabet is None or ch in alphabet:
+                run.append(ch)
+            elif run:
+                words.append("".join(run)), freqs.append(f)
+                run = []
+        if run:
+            words.append("".join(run)), freqs.append(f)
+    char_freq = {}
+    for w, f in zip(words, freqs):
+        for ch in w:
+            char_freq[ch] = char_freq.get(ch, 0) + f
+    chars = sorted(char_freq)
+    if target < len(chars):
+        raise ValueError(f"vocab_size={vocab_size} cannot hold the {len(chars)} characters of the corpus plus "
+                         f"{len(meta)} special pieces; use at least {len(chars) + len(meta)} (or lower character_coverage)")
+
+    # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
+    subs = [(s, f) for s, f in frequent_substrings(words, freqs, max_piece_length)
+            if is_valid_piece(s, max_piece_length, split_digits)]
+    subs.sort(key=lambda t: (-t[1] * len(t[0]), t[0]))
+    subs = subs[:seed_size]
+    pieces = chars + [s for s, _ in subs]
+    raw = [char_freq[c] for c in chars] + [f * len(s) for s, f in subs]
+    logsum = math.log(math.fsum(raw))
+    scores = [math.log(r) - logsum for r in raw]
+    n_chars = len(chars)  # ids below n_chars are the characters: never dropped
+    alive = [True] * len(pieces)
+    yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts))
+
+    # step 3: the words' lattices, built once (prefix table: every prefix -> id or -1)
+    prefixes = {}
+    for i, p in enumerate(pieces):
+        for k in range(1, len(p)):
+            prefixes.setdefault(p[:k], -1)
+        prefixes[p] = i
+    lattices = _Lattices(words, prefixes, max_piece_length)
+    lengths = [len(w) for w in words]
+    total_freq = sum(freqs)
+    desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
+
+    rnd = 0
+    while True:
+        # step 4: EM (E-step forward-backward, M-step digamma update)
+        for it in range(n_sub_iterations):
+            expected, loglik = _e_step(lattices.edges, lengths, freqs, scores, alive)
+            died = False
+            for i in range(n_chars, len(pieces)):
+                if alive[i] and expected[i] < _EXPECTED_MIN:
+                    alive[i], died = False, True
+            # subtle: a rarely used character keeps a score as if expected 0.5 times
+            kept = [max(expected[i], _EXPECTED_MIN) if i < n_chars else expected[i]
+                    for i in range(len(pieces)) if alive[i]]
+            log_total = digamma(math.fsum(kept))
+            for i in range(len(pieces)):
+                if alive[i]:
+                    scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
+            if died:
+                lattices.filter(alive)
+            yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + len(kept))
+        size = sum(alive)
+        if size <= desired or size <= target:
+            break
+        # step 5: prune the least useful pieces
+        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, total_freq)
+        keep_n = max(desired, int(shrinking_factor * size))
+        free = sorted(i for i, loss in losses.items() if loss is None)
+        ranked = sorted(((i, loss) for i, loss in losses.items() if loss is not None), key=lambda t: (-t[1], t[0]))
+        # the characters stay; the most useful pieces fill the rest of keep_n
+        dropped = sorted(ranked[max(0, keep_n - n_chars):], key=lambda t: (t[1], t[0]))  # least useful first
+        dropped = [(i, 0.0) for i in free] + dropped
+        for i, _ in dropped:
+            alive[i] = False
+        lattices.filter(alive)
+        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in dropped], vocab_size=len(meta) + sum(alive))
+        rnd += 1
+
+    # step 6: finalize: the characters, then the most probable pieces up to vocab_size
+    live = [i for i in range(n_chars, len(pieces)) if alive[i]]
+    live.sort(key=lambda i: (-scores[i], pieces[i]))
+    final = list(range(n_chars)) + live[:target - n_chars]
+    cut = live[target - n_chars:]
+    if cut:
+        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, total_freq)
+        trimmed = sorted(((i, losses.get(i) or 0.0) for i in cut), key=lambda t: (t[1], t[0]))
+        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed], vocab_size=len(meta) + len(final))
+    result = [(pieces[i], scores[i]) for i in final]
+    result.sort(key=lambda t: (-t[1], t[0]))
+    return result
+
+
+def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, total_freq):
+    """``{piece id: loss}`` for every live multi-character piece: how much the corpus
+    log-likelihood drops if the piece is removed and its occurrences are re-split into its
+    best alternative (SentencePiece's approximation). ``None``: the piece can go at no cost
+    (it is not in any best split, or it is not its own best split).
+    """
+    # step 1: the best split of every word: how often each piece is used
+    freq = [0.0] * len(pieces)
+    for edges, n, f in zip(lattices.edges, lengths, freqs):
+        path, _ = _viterbi(edges, n, scores)
+        for i in path:
+            freq[i] += f
+    total = math.fsum(freq)
+    logsum = math.log(total)
+    # step 2: each piece's best alternative: its own best split without the piece itself
+    losses = {}
+    log = math.log
+    for i in range(n_chars, len(pieces)):
+        if not alive[i]:
+            continue
+        p = pieces[i]
+        alt, alt_score = _viterbi(lattices.alternatives(i, p, alive), len(p), scores)
+        if freq[i] == 0 or alt_score > scores[i]:
+            losses[i] = None
+            continue
+        # step 3: the loss if every use of the piece became its alternative
+        f_i = freq[i]
+        logprob_sp = log(f_i) - logsum
+        logsum_alt = log(total + f_i * (len(alt) - 1))
+        logprob_alt = math.fsum(log(freq[j] + f_i) - logsum_alt for j in alt)
+        losses[i] = f_i / total_freq * (logprob_sp - logprob_alt)
+    return losses
