@@ -100,22 +100,38 @@ class Lowercase(Normalizer):
     type = "Lowercase"
 
     def normalize_str(self, text):
-        return text.lower()
+        # subtle: str.lower() maps a word-final 'Σ' to 'ς' (Final_Sigma); per character,
+        # as ``apply`` and HF's Lowercase do, it is always 'σ'
+        return text.lower() if "\u03a3" not in text else "".join(c.lower() for c in text)
 
     def apply(self, units):
         return [(ch, s, e) for c, s, e in units for ch in c.lower()]
 
 
 class StripAccents(Normalizer):
-    """Remove combining marks (run after NFD). Example: NFD('é') 'é' -> 'e'."""
+    """Remove combining marks (run after NFD). Example: NFD('é') 'é' -> 'e'.
+
+    ``all_marks=False`` removes non-spacing marks (Mn) only, as BERT does;
+    ``all_marks=True`` also spacing and enclosing marks (Mc, Me), as HF's ``StripAccents``
+    normalizer does (it also strips Hindi vowel signs such as 'ि').
+    """
 
     type = "StripAccents"
 
+    def __init__(self, all_marks=False):
+        self.all_marks = bool(all_marks)
+        self._drop = ("Mn", "Mc", "Me") if all_marks else ("Mn",)
+
     def normalize_str(self, text):
-        return "".join(c for c in text if unicodedata.category(c) != "Mn")
+        drop = self._drop
+        return "".join(c for c in text if unicodedata.category(c) not in drop)
 
     def apply(self, units):
-        return [u for u in units if unicodedata.category(u[0]) != "Mn"]
+        drop = self._drop
+        return [u for u in units if unicodedata.category(u[0]) not in drop]
+
+    def to_dict(self):
+        return {"type": "StripAccents", "all_marks": self.all_marks}
 
 
 class Strip(Normalizer):
@@ -207,6 +223,112 @@ class Sequence(Normalizer):
 
     def to_dict(self):
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+
+
+# -- general-purpose normalizers (for tokenizer.json files imported from HF tokenizers) ----
+
+class RegexReplace(Normalizer):
+    """Replace every match of a regex with a literal string (no group references); an
+    empty match inserts it. Example (r" {2,}" -> " "): 'a   b' -> 'a b'."""
+
+    type = "RegexReplace"
+
+    def __init__(self, pattern: str, content: str):
+        from .regex_compat import compile_pattern
+
+        self.pattern, self.content = pattern, content
+        try:
+            self.regex = compile_pattern(pattern)
+        except Exception as exc:  # re.error / regex.error
+            raise ValueError(f"the Replace pattern {pattern!r} does not compile: {exc}") from None
+
+    def normalize_str(self, text):
+        content = self.content
+        return self.regex.sub(lambda m: content, text)
+
+    def apply(self, units):
+        text = "".join(u[0] for u in units)
+        out, pos = [], 0
+        for m in self.regex.finditer(text):
+            s, e = m.span()
+            out.extend(units[pos:s])
+            if e > s:
+                lo, hi = units[s][1], units[e - 1][2]
+            else:  # subtle: an insertion is zero-width, at the start of the next character
+                lo = hi = units[s][1] if s < len(units) else (units[-1][2] if units else 0)
+            out.extend((ch, lo, hi) for ch in self.content)
+            pos = e
+        out.extend(units[pos:])
+        return out
+
+    def to_dict(self):
+        return {"type": "RegexReplace", "pattern": self.pattern, "content": self.content}
+
+
+class Prepend(Normalizer):
+    """Put a string before any non-empty text. Example ('▁'): 'ab' -> '▁ab', '' -> ''."""
+
+    type = "Prepend"
+
+    def __init__(self, prepend: str):
+        self.prepend = prepend
+
+    def normalize_str(self, text):
+        return self.prepend + text if text else text
+
+    def apply(self, units):
+        if not units:
+            return units
+        at = units[0][1]
+        return [(ch, at, at) for ch in self.prepend] + list(units)
+
+    def to_dict(self):
+        return {"type": "Prepend", "prepend": self.prepend}
+
+
+# BERT's CJK ideograph blocks (HF tokenizers' is_chinese_char)
+_CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+               (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+
+
+def _is_cjk(ch):
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+
+
+class BertNormalizer(Normalizer):
+    """HF's ``BertNormalizer``: ``clean_text`` drops control characters (and U+0000,
+    U+FFFD) and turns white space into ' '; ``handle_chinese_chars`` puts spaces around
+    CJK ideographs; ``strip_accents`` (default: same as ``lowercase``) decomposes (NFD) and
+    drops non-spacing marks; ``lowercase``. Example: 'Héllo\\t中' -> 'hello  中 '."""
+
+    type = "BertNormalizer"
+
+    def __init__(self, clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True):
+        self.clean_text, self.handle_chinese_chars = bool(clean_text), bool(handle_chinese_chars)
+        self.strip_accents, self.lowercase = strip_accents, bool(lowercase)
+        steps = []
+        if self.strip_accents if self.strip_accents is not None else self.lowercase:
+            steps += [Unicode("NFD"), StripAccents()]
+        if self.lowercase:
+            steps.append(Lowercase())
+        self._then = Sequence(steps)
+
+    @staticmethod
+    def _keep(ch):
+        # subtle: tab, newline and carriage return are white space, not control characters
+        return ch in "\t\n\r" or not (ch == "\x00" or ch == "\ufffd" or unicodedata.category(ch)[0] == "C")
+
+    def apply(self, units):
+        if self.clean_text:
+            units = [(" " if c in WHITE_SPACE else c, s, e) for c, s, e in units if self._keep(c)]
+        if self.handle_chinese_chars:
+            units = [v for c, s, e in units for v in ([(" ", s, s), (c, s, e), (" ", e, e)] if _is_cjk(c) else [(c, s, e)])]
+        return self._then.apply(units)
+
+    def to_dict(self):
+        return {"type": "BertNormalizer", "clean_text": self.clean_text, "handle_chinese_chars": self.handle_chinese_chars,
+                "strip_accents": self.strip_accents, "lowercase": self.lowercase}
 
 
 def identity_aligned(text):

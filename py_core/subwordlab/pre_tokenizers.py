@@ -21,6 +21,17 @@ from .regex_compat import compile_pattern
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space
 _NUMERIC = ("Nd", "Nl", "No")  # what Rust's char::is_numeric accepts (HF's Digits)
+# Unicode White_Space (Rust's char::is_whitespace, which HF's WhitespaceSplit uses);
+# subtle: Python's str.split() and re's \s also split at U+001C..U+001F, which are not.
+_SEPARATORS = "\x1c\x1d\x1e\x1f"
+_NON_SPACE = re.compile("[^\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
+
+
+def split_white_space(text):
+    """Words between runs of Unicode White_Space. Example: 'a \x1fb  c' -> ['a', '\x1fb', 'c']."""
+    if not any(c in text for c in _SEPARATORS):
+        return text.split()
+    return _NON_SPACE.findall(text)
 
 
 class PreTokenizer:
@@ -33,41 +44,71 @@ class PreTokenizer:
         """Just the pieces (the fast path used to count a training corpus)."""
         return [p for p, _ in self.pre_tokenize_str(text)]
 
+    def split_pieces(self, pieces):
+        """Apply this stage to every piece of an earlier one (inside a ``Sequence``).
+
+        Example (WhitespaceSplit): [('a b', (4, 7))] -> [('a', (4, 5)), ('b', (6, 7))].
+        """
+        out = []
+        for piece, (s, e) in pieces:
+            # subtle: a piece changed by an earlier stage (bytes, ▁) no longer lines up with
+            # the text; its sub-pieces then all point at the whole piece's span
+            exact = len(piece) == e - s
+            for sub, (a, b) in self.pre_tokenize_str(piece):
+                out.append((sub, (s + a, s + b) if exact else (s, e)))
+        return out
+
     def to_dict(self):
         return {"type": self.type}
 
 
 class WhitespaceSplit(PreTokenizer):
-    """Split on white space; each maximal run of non-space characters is a word."""
+    """Split on white space (Unicode White_Space); each maximal run of other characters is a word."""
 
     type = "WhitespaceSplit"
-    _WORD = re.compile(r"\S+")
+    _WORD = _NON_SPACE
 
     def pre_tokenize_str(self, text):
         return [(m.group(), m.span()) for m in self._WORD.finditer(text)]
 
     def words(self, text):
-        return text.split()
+        return split_white_space(text)
 
 
 class ByteLevel(PreTokenizer):
     """Cut text with a GPT-style regex, then show each chunk's UTF-8 bytes as GPT-2
-    characters. ``pattern`` is "gpt2", "cl100k", "o200k" or a regex of your own."""
+    characters. ``pattern`` is "gpt2", "cl100k", "o200k" or a regex of your own, or None
+    for no cutting (the whole text is one chunk; HF's ``use_regex: false``).
+    ``add_prefix_space``: put a space before text that does not start with one (HF's
+    option of the same name, GPT-2-style models imported from tokenizer.json)."""
 
     type = "ByteLevel"
 
-    def __init__(self, pattern="gpt2"):
+    def __init__(self, pattern="gpt2", add_prefix_space=False):
         self.pattern_name = pattern if pattern in PATTERNS else None
         self.pattern = PATTERNS.get(pattern, pattern)
-        self._segmenter = compile_pattern(
-            r"\s*\S+|\s+" if pattern == "gpt2" else r"\s*\S+(?:(?<=[^\s\p{L}\p{N}])[\r\n]+)?|\s+")
-        try:
-            self.regex = compile_pattern(self.pattern)
-        except Exception as exc:  # re.error / regex.error
-            raise ValueError(f"the pre-tokenization pattern does not compile: {exc}; fix the regex or use 'gpt2', 'cl100k' or 'o200k'") from None
+        self.add_prefix_space = bool(add_prefix_space)
+        self.regex = None
+        if self.pattern_name:
+            self._segmenter = compile_pattern(
+                r"\s*\S+|\s+" if pattern == "gpt2" else r"\s*\S+(?:(?<=[^\s\p{L}\p{N}])[\r\n]+)?|\s+")
+        if self.pattern is not None:
+            try:
+                self.regex = compile_pattern(self.pattern)
+            except Exception as exc:  # re.error / regex.error
+                raise ValueError(f"the pre-tokenization pattern does not compile: {exc}; fix the regex or use 'gpt2', 'cl100k' or 'o200k'") from None
+
+    def _prefixed(self, text):
+        """The text with the prefix space, and how many characters were added (0 or 1)."""
+        if self.add_prefix_space and text and text[0] != " ":
+            return " " + text, 1
+        return text, 0
 
     def chunks(self, text):
         """The regex chunks as plain strings. Example: 'Hi there' -> ['Hi', ' there']."""
+        text = self._prefixed(text)[0]
+        if self.regex is None:
+            return [text] if text else []
         return self.regex.findall(text)
 
     def segments(self, text):
@@ -78,40 +119,80 @@ class ByteLevel(PreTokenizer):
         non-space (+ line breaks after punctuation)`` runs can be chunked (and their ids
         cached) one by one: a fast path for encoding. Example: 'Hi there' -> ['Hi', ' there'].
         """
-        return self._segmenter.findall(text) if self.pattern_name else None
+        return self._segmenter.findall(text) if self.pattern_name and not self.add_prefix_space else None
 
     def pre_tokenize_str(self, text):
-        return [(bytes_to_text(m.group().encode("utf-8")), m.span()) for m in self.regex.finditer(text)]
+        text, added = self._prefixed(text)
+        spans = [m.span() for m in self.regex.finditer(text)] if self.regex is not None else ([(0, len(text))] if text else [])
+        # subtle: the prefix space is zero-width in the original text
+        return [(bytes_to_text(text[s:e].encode("utf-8")), (max(0, s - added), e - added)) for s, e in spans]
 
     def words(self, text):
-        return [bytes_to_text(c.encode("utf-8")) for c in self.regex.findall(text)]
+        return [bytes_to_text(c.encode("utf-8")) for c in self.chunks(text)]
 
     def to_dict(self):
-        return {"type": "ByteLevel", "pattern": self.pattern_name or self.pattern}
+        d = {"type": "ByteLevel", "pattern": self.pattern_name or self.pattern}
+        if self.add_prefix_space:
+            d["add_prefix_space"] = True
+        return d
 
 
 class Metaspace(PreTokenizer):
     """SentencePiece-style: spaces become ▁, a ▁ is prepended (``add_dummy_prefix``), and a
-    new piece starts at every ▁; with ``split_digits`` every digit is a piece of its own."""
+    new piece starts at every ▁; with ``split_digits`` every digit is a piece of its own.
+
+    A ▁ already in the text counts as a space, as in SentencePiece and HF (the decoder
+    turns every ▁ into a space anyway). The keyword options mirror HF's Metaspace for
+    imported tokenizers: ``replacement`` (the mark), ``prepend_scheme`` ("always",
+    "first": only a piece that starts the text, "never"; default from
+    ``add_dummy_prefix``) and ``split`` (False: one piece, spaces only replaced).
+    """
 
     type = "Metaspace"
 
-    def __init__(self, add_dummy_prefix=True, split_digits=False):
-        self.add_dummy_prefix = add_dummy_prefix
+    def __init__(self, add_dummy_prefix=True, split_digits=False, *, replacement=SPACE_MARK,
+                 prepend_scheme=None, split=True):
+        if prepend_scheme is None:
+            prepend_scheme = "always" if add_dummy_prefix else "never"
+        if prepend_scheme not in ("always", "first", "never"):
+            raise ValueError(f"prepend_scheme must be 'always', 'first' or 'never', not {prepend_scheme!r}")
+        if not isinstance(replacement, str) or len(replacement) != 1:
+            raise ValueError(f"the Metaspace replacement must be one character, not {replacement!r}")
+        self.add_dummy_prefix = prepend_scheme != "never"
         self.split_digits = split_digits
+        self.replacement, self.prepend_scheme, self.split = replacement, prepend_scheme, bool(split)
+
+    def split_pieces(self, pieces):
+        if self.prepend_scheme != "first":
+            return super().split_pieces(pieces)
+        # "first": only the piece at the start of the text gets the dummy prefix
+        out = []
+        for piece, (s, e) in pieces:
+            exact = len(piece) == e - s
+            for sub, (a, b) in self._pieces(piece, s == 0):
+                out.append((sub, (s + a, s + b) if exact else (s, e)))
+        return out
 
     def pre_tokenize_str(self, text):
-        out = []
+        return self._pieces(text, self.add_dummy_prefix)
+
+    def _pieces(self, text, prepend):
+        out, mark, split = [], self.replacement, self.split
         # step 1: the dummy prefix is a zero-width ▁ at the very start (subtle: as in HF's
-        # Metaspace, not when the text already starts with a space)
-        prefix = self.add_dummy_prefix and text and text[0] != " "
-        piece, start = (SPACE_MARK, 0) if prefix else ("", 0)
+        # Metaspace, not when the text already starts with a space or a ▁)
+        prefix = prepend and text and text[0] != " " and text[0] != mark
+        piece, start = (mark, 0) if prefix else ("", 0)
         for i, ch in enumerate(text):
-            if ch == " ":
-                # step 2: a space starts a new piece, shown as ▁
+            if ch == " " or ch == mark:
+                # step 2: a space (or ▁) starts a new piece, shown as ▁
+                if not split:
+                    if not piece:
+                        start = i
+                    piece += mark
+                    continue
                 if piece:
                     out.append((piece, (start, i)))
-                piece, start = SPACE_MARK, i
+                piece, start = mark, i
             elif self.split_digits and unicodedata.category(ch) in _NUMERIC:
                 # step 3: a digit is a piece of its own
                 if piece:
@@ -127,7 +208,194 @@ class Metaspace(PreTokenizer):
         return out
 
     def to_dict(self):
-        return {"type": "Metaspace", "add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits}
+        d = {"type": "Metaspace", "add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits}
+        if (self.replacement, self.prepend_scheme, self.split) != (SPACE_MARK, "always" if self.add_dummy_prefix else "never", True):
+            d.update(replacement=self.replacement, prepend_scheme=self.prepend_scheme, split=self.split)
+        return d
+
+
+# -- general-purpose stages (for tokenizer.json files imported from HF tokenizers) ---------
+
+_BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+
+
+class Split(PreTokenizer):
+    """Split on a pattern (a regex, or a literal string with ``regex=False``) like HF's
+    ``Split``: ``behavior`` says what happens to each match — "Removed", "Isolated" (a
+    piece of its own), "MergedWithPrevious", "MergedWithNext", "Contiguous" (adjacent
+    matches form one piece); ``invert`` splits on what does *not* match instead.
+
+    >>> Split(r"-", "MergedWithPrevious").pre_tokenize_str("a-b-c")
+    [('a-', (0, 2)), ('b-', (2, 4)), ('c', (4, 5))]
+    """
+
+    type = "Split"
+
+    def __init__(self, pattern, behavior="Isolated", invert=False, regex=True):
+        if behavior not in _BEHAVIORS:
+            raise ValueError(f"Split behavior must be one of {', '.join(_BEHAVIORS)}, not {behavior!r}")
+        if not isinstance(pattern, str):
+            raise ValueError(f"a Split pattern must be a string, not {type(pattern).__name__}")
+        self.pattern, self.behavior, self.invert, self.is_regex = pattern, behavior, bool(invert), bool(regex)
+        if not regex:
+            self._regex = re.compile(re.escape(pattern)) if pattern else None
+        else:
+            try:
+                self._regex = compile_pattern(pattern)
+            except Exception as exc:  # re.error / regex.error
+                raise ValueError(f"the Split pattern {pattern!r} does not compile: {exc}") from None
+
+    def _matches(self, text):
+        """``[(start, end, is_match)]`` covering the text. Example ('-' on 'a-b'):
+        [(0, 1, False), (1, 2, True), (2, 3, False)]."""
+        if not text:
+            return [(0, 0, False)]
+        out, prev = [], 0
+        if self._regex is not None:
+            for m in self._regex.finditer(text):
+                s, e = m.span()
+                if s != prev:
+                    out.append((prev, s, False))
+                out.append((s, e, True))
+                prev = e
+        if prev != len(text):
+            out.append((prev, len(text), False))
+        if self.invert:
+            out = [(s, e, not m) for s, e, m in out]
+        return out
+
+    def pre_tokenize_str(self, text):
+        splits = self._matches(text)
+        behavior = self.behavior
+        # step 1: decide which ranges are kept, merging as the behaviour says (HF's rules)
+        if behavior == "Removed":
+            kept = [[s, e] for s, e, m in splits if not m]
+        elif behavior == "Isolated":
+            kept = [[s, e] for s, e, _ in splits]
+        elif behavior == "Contiguous":
+            kept, previous = [], False
+            for s, e, m in splits:
+                if m == previous and kept:
+                    kept[-1][1] = e
+                else:
+                    kept.append([s, e])
+                previous = m
+        elif behavior == "MergedWithPrevious":
+            kept, previous = [], False
+            for s, e, m in splits:
+                if m and not previous and kept:
+                    kept[-1][1] = e
+                else:
+                    kept.append([s, e])
+                previous = m
+        else:  # MergedWithNext
+            kept, previous = [], False
+            for s, e, m in reversed(splits):
+                if m and not previous and kept:
+                    kept[-1][0] = s
+                else:
+                    kept.append([s, e])
+                previous = m
+            kept.reverse()
+        # step 2: empty pieces are dropped
+        return [(text[s:e], (s, e)) for s, e in kept if e > s]
+
+    def to_dict(self):
+        return {"type": "Split", "pattern": self.pattern, "regex": self.is_regex,
+                "behavior": self.behavior, "invert": self.invert}
+
+
+class Whitespace(PreTokenizer):
+    r"""HF's ``Whitespace``: runs of word characters, and runs of other non-space
+    characters (``\w+|[^\w\s]+``, Unicode classes).
+
+    >>> Whitespace().pre_tokenize_str("Hi, you!")
+    [('Hi', (0, 2)), (',', (2, 3)), ('you', (4, 7)), ('!', (7, 8))]
+    """
+
+    type = "Whitespace"
+
+    def __init__(self):
+        self.regex = compile_pattern(r"\w+|[^\w\s]+")
+
+    def pre_tokenize_str(self, text):
+        return [(m.group(), m.span()) for m in self.regex.finditer(text)]
+
+    def words(self, text):
+        return self.regex.findall(text)
+
+
+class Digits(PreTokenizer):
+    """Digits (Unicode Nd, Nl, No) apart from the rest: each digit a piece
+    (``individual_digits``) or each run of digits.
+
+    >>> Digits(True).pre_tokenize_str("ab12")
+    [('ab', (0, 2)), ('1', (2, 3)), ('2', (3, 4))]
+    """
+
+    type = "Digits"
+
+    def __init__(self, individual_digits=False):
+        self.individual_digits = bool(individual_digits)
+        self.regex = compile_pattern(r"\p{N}|[^\p{N}]+" if individual_digits else r"\p{N}+|[^\p{N}]+")
+
+    def pre_tokenize_str(self, text):
+        return [(m.group(), m.span()) for m in self.regex.finditer(text)]
+
+    def to_dict(self):
+        return {"type": "Digits", "individual_digits": self.individual_digits}
+
+
+class Punctuation(Split):
+    """Punctuation (Unicode P* and ASCII symbols) apart from the rest, with a ``Split``
+    behaviour. Example (Isolated): 'a.b' -> ['a', '.', 'b']."""
+
+    type = "Punctuation"
+
+    def __init__(self, behavior="Isolated"):
+        super().__init__(r"[\p{P}!-/:-@\[-`{-~]", behavior)
+
+    def to_dict(self):
+        return {"type": "Punctuation", "behavior": self.behavior}
+
+
+class CharDelimiterSplit(Split):
+    """Split on one character, which is removed. Example ('-'): 'a-b' -> ['a', 'b']."""
+
+    type = "CharDelimiterSplit"
+
+    def __init__(self, delimiter):
+        if not isinstance(delimiter, str) or len(delimiter) != 1:
+            raise ValueError(f"the delimiter must be one character, not {delimiter!r}")
+        super().__init__(delimiter, "Removed", regex=False)
+        self.delimiter = delimiter
+
+    def to_dict(self):
+        return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
+
+
+class Sequence(PreTokenizer):
+    """Several pre-tokenizers, each applied to the pieces of the previous one.
+
+    >>> Sequence([WhitespaceSplit(), Digits(True)]).pre_tokenize_str("ab12 c")
+    [('ab', (0, 2)), ('1', (2, 3)), ('2', (3, 4)), ('c', (5, 6))]
+    """
+
+    type = "Sequence"
+
+    def __init__(self, pre_tokenizers):
+        self.pre_tokenizers = list(pre_tokenizers)
+
+    def pre_tokenize_str(self, text):
+        return self.split_pieces([(text, (0, len(text)))] if text else [])
+
+    def split_pieces(self, pieces):
+        for p in self.pre_tokenizers:
+            pieces = p.split_pieces(pieces)
+        return pieces
+
+    def to_dict(self):
+        return {"type": "Sequence", "pre_tokenizers": [p.to_dict() for p in self.pre_tokenizers]}
 
 
 # -- WordPiece (BERT) and Unigram additions ------------------------------------------------
@@ -165,6 +433,7 @@ class BertPreTokenizer(PreTokenizer):
     def to_dict(self):
         return {"type": "BertPreTokenizer", "handle_chinese_chars": self.handle_chinese_chars}
 
+
 class WhitespaceMetaspace(Metaspace):
     """Split on white space like ``WhitespaceSplit``, then mark the start of every word with
     a zero-width ▁ (the Metaspace convention, so a decoder can put the spaces back). The
@@ -175,7 +444,7 @@ class WhitespaceMetaspace(Metaspace):
     """
 
     type = "WhitespaceMetaspace"
-    _WORD = re.compile(r"\S+")
+    _WORD = _NON_SPACE  # Unicode White_Space, as WhitespaceSplit
 
     def __init__(self):
         super().__init__(add_dummy_prefix=True, split_digits=False)
@@ -184,7 +453,7 @@ class WhitespaceMetaspace(Metaspace):
         return [(SPACE_MARK + m.group(), m.span()) for m in self._WORD.finditer(text)]
 
     def words(self, text):
-        return [SPACE_MARK + w for w in text.split()]
+        return [SPACE_MARK + w for w in split_white_space(text)]
 
     def to_dict(self):
         return {"type": "WhitespaceMetaspace"}
