@@ -35,7 +35,7 @@ class Tokenizer:
     """A trained tokenizer. Build one with ``subwordlab.train`` or a ``from_*`` loader."""
 
     def __init__(self, model, normalizer=None, pre_tokenizer=None, decoder=None,
-                 special_tokens=None, spec=None):
+                 special_tokens=None, spec=None, added_vocab=None):
         self.model = model
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -46,6 +46,12 @@ class Tokenizer:
             if not (0 <= i < len(model.vocab)) or model.vocab[i] != tok:
                 raise ValueError(f"special token {tok!r} must be in the vocabulary at id {i}")
         self._special_ids = {i: t for t, i in self.special_tokens.items()}
+        # HF-style added tokens (tokenizer.json imports): cut out before the model, see added_vocab.py
+        self.added_vocab = added_vocab
+        if added_vocab is not None:
+            for t in added_vocab.tokens:
+                if not (0 <= t.id < len(model.vocab)) or model.vocab[t.id] != t.content:
+                    raise ValueError(f"added token {t.content!r} must be in the vocabulary at id {t.id}")
         self._cache = {}
         # user-defined symbols (SentencePiece style): the pre-tokenizer isolates them; each is one id
         self._user_defined = {s: model.token_to_id[s] for s in getattr(pre_tokenizer, "user_defined_symbols", ())
@@ -152,6 +158,8 @@ class Tokenizer:
         """
         if not isinstance(text, str):
             raise TypeError(f"encode() takes a str, not {type(text).__name__}")
+        if self.added_vocab is not None:
+            return self.added_vocab.encode(self, text, allowed_special, disallowed_special)
         if not self.special_tokens:
             return self.encode_ordinary(text)
         out = []
@@ -249,7 +257,16 @@ class Tokenizer:
     def encode_full(self, text, allowed_special=(), disallowed_special="all"):
         """Ids, tokens, and character and byte offsets into ``text`` for every token."""
         ids, offsets, special = [], [], []
-        for part, start in split_special(text, self.special_tokens, allowed_special, disallowed_special):
+        if self.added_vocab is not None:
+            # HF-style added tokens: their own splitting (special tokens among them)
+            parts = []
+            for tid, s, e in self.added_vocab.spans(self, text, allowed_special, disallowed_special):
+                ids.append(tid)
+                offsets.append((s, e))
+                special.append(tid in self._special_ids)
+        else:
+            parts = split_special(text, self.special_tokens, allowed_special, disallowed_special)
+        for part, start in parts:
             if isinstance(part, int):
                 ids.append(part)
                 offsets.append((start, start + len(self._special_ids[part])))
@@ -307,10 +324,14 @@ class Tokenizer:
             spans = []
             for i, ch in enumerate(text[s:e]):
                 spans.extend([(s + i, s + i + 1)] * len(ch.encode("utf-8")))
-            return spans
+            # subtle: an added prefix space (add_prefix_space) is zero-width
+            return [(s, s)] * (len(piece) - len(spans)) + spans
         if isinstance(self.pre_tokenizer, Metaspace) and len(piece) == e - s + 1:
             # a prepended ▁ (the dummy prefix) is zero-width
             return [(s, s)] + [(s + i, s + i + 1) for i in range(e - s)]
+        if len(piece) != e - s:
+            # a piece an imported pipeline rewrote: every character spans the whole piece
+            return [(s, e)] * len(piece)
         return [(s + i, s + i + 1) for i in range(len(piece))]
 
     # -- decoding -----------------------------------------------------------------------
@@ -340,6 +361,62 @@ class Tokenizer:
     def decode(self, ids):
         """Text of a sequence of ids; invalid UTF-8 becomes U+FFFD."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    # -- files --------------------------------------------------------------------------
+    def to_json(self):
+        """Our JSON document (canonical, with provenance); see ``subwordlab.serialize``."""
+        from .serialize import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text):
+        """A tokenizer from ``to_json()`` text. Raises ``ModelFileError`` naming the bad field."""
+        from .serialize import from_json
+
+        return from_json(text)
+
+    def save(self, path):
+        """Write ``to_json()`` to a file (atomically: nothing half-written on failure)."""
+        from .serialize import save
+
+        save(self, path)
+
+    @classmethod
+    def load(cls, path):
+        """A tokenizer from a file written by ``save``."""
+        from .serialize import load
+
+        return load(path)
+
+    def to_hf_json(self):
+        """A Hugging Face ``tokenizer.json`` that ``tokenizers`` loads and that encodes the
+        same; raises ``HFExportError`` when the pipeline has no exact equivalent (see
+        ``subwordlab.hf_json.export_hf`` for the warnings of near-equivalents)."""
+        from .hf_json import to_hf_json
+
+        return to_hf_json(self)
+
+    @classmethod
+    def from_hf_json(cls, text):
+        """A tokenizer from a Hugging Face ``tokenizer.json`` text (BPE, WordPiece, Unigram)."""
+        from .hf_json import from_hf_json
+
+        return from_hf_json(text)
+
+    @classmethod
+    def from_gpt2_files(cls, vocab_json_text, merges_text, special_tokens=None):
+        """A byte-level BPE tokenizer from GPT-2's ``vocab.json`` and ``merges.txt`` texts."""
+        from .loaders import from_gpt2_files
+
+        return from_gpt2_files(vocab_json_text, merges_text, special_tokens)
+
+    @classmethod
+    def from_tiktoken(cls, rank_file_text, pattern="cl100k", special_tokens=None):
+        """A byte-level BPE tokenizer from a tiktoken rank file (``base64-token rank`` lines)."""
+        from .loaders import from_tiktoken
+
+        return from_tiktoken(rank_file_text, pattern, special_tokens)
 
     def __repr__(self):
         preset = self.spec.get("preset", "custom")

@@ -1,0 +1,191 @@
+"""BPE with the exact semantics of Hugging Face ``tokenizers`` (for imported tokenizer.json).
+
+Our own ``BPE`` replays merges the textbook way: the lowest-ranked pair present, all its
+occurrences left to right, then the next. HF keeps a priority queue of (rank, position)
+and merges one occurrence at a time, so a pair *created* by a merge can jump the queue
+when its rank is lower than the current one. For merge lists a trainer produces the two
+agree; for arbitrary files (vocabularies that contain tokens before the merge that makes
+them, duplicate merges) only this class gives HF's result. It also has HF's options:
+
+- ``continuing_subword_prefix`` (every symbol but the first starts with it, e.g. "##"),
+- ``end_of_word_suffix`` (glued to the *last character* of a word, e.g. "</w>"),
+- ``fuse_unk`` (consecutive unknown characters become one unk token),
+- ``byte_fallback`` (an unknown character becomes its ``<0xHH>`` bytes, if all exist),
+- ``ignore_merges`` (a word that is itself a token is not split),
+
+and HF's unknown-character rule: with no ``unk_token`` an unknown character is dropped.
+
+>>> m = HFBPE(["x", "y", "xy", "xyx"], merges=[(2, 0), (0, 1)])
+>>> [m.vocab[i] for i in m.encode_piece("xyxy")]   # (xy, x) jumps ahead of the 2nd (x, y)
+['xyx', 'y']
+"""
+
+import heapq
+
+
+class HFBPE:
+    """BPE exactly as HF ``tokenizers`` encodes.
+
+    ``vocab``: token strings by id; ``merges``: ``(left_id, right_id)`` in rank order (a
+    duplicate pair takes its *last* rank, as in HF).
+    """
+
+    type = "BPE"
+
+    def __init__(self, vocab, merges, unk_token=None, *, continuing_subword_prefix=None, end_of_word_suffix=None,
+                 fuse_unk=False, byte_fallback=False, ignore_merges=False):
+        self.vocab = list(vocab)
+        self.token_to_id = {}
+        for i, tok in enumerate(self.vocab):
+            if tok in self.token_to_id:
+                raise ValueError(f"token {tok!r} appears twice in the vocabulary (ids {self.token_to_id[tok]} and {i}); every token must be unique")
+            self.token_to_id[tok] = i
+        self.merges = [tuple(m) for m in merges]
+        self.unk_token = unk_token
+        self.prefix = continuing_subword_prefix or None
+        self.suffix = end_of_word_suffix or None
+        self.fuse_unk, self.byte_fallback, self.ignore_merges = bool(fuse_unk), bool(byte_fallback), bool(ignore_merges)
+        if unk_token is not None and unk_token not in self.token_to_id:
+            raise ValueError(f"unk_token {unk_token!r} is not in the vocabulary; add it or set unk_token=None")
+        self.unk_id = self.token_to_id.get(unk_token) if unk_token is not None else None
+        # rank table: (left, right) -> (rank, merged id); subtle: a later duplicate wins (HF)
+        plen = len(self.prefix.encode("utf-8")) if self.prefix else 0
+        self.ranks = {}
+        for rank, (a, b) in enumerate(self.merges):
+            if not (0 <= a < len(self.vocab) and 0 <= b < len(self.vocab)):
+                raise ValueError(f"merge #{rank} ({a}, {b}) refers to an id outside the vocabulary (size {len(self.vocab)})")
+            right = self.vocab[b]
+            if plen:
+                # HF drops the prefix's length from the right part, whatever it is
+                try:
+                    right = right.encode("utf-8")[plen:].decode("utf-8")
+                except UnicodeDecodeError:
+                    right = None
+                if right is None or len(self.vocab[b].encode("utf-8")) < plen:
+                    raise ValueError(f"merge #{rank} {self.vocab[a]!r} + {self.vocab[b]!r}: the right part is shorter than "
+                                     f"the continuing_subword_prefix {self.prefix!r}")
+            merged = self.vocab[a] + right
+            if merged not in self.token_to_id:
+                raise ValueError(f"merge #{rank} {self.vocab[a]!r} + {self.vocab[b]!r}: the result {merged!r} is not in the vocabulary")
+            self.ranks[(a, b)] = (rank, self.token_to_id[merged])
+        byte_tokens = [self.token_to_id.get(f"<0x{b:02X}>") for b in range(256)]
+        self._byte_tokens = byte_tokens
+        # the byte-level fast path (Tokenizer): every GPT-2 byte character is a token and
+        # nothing is added to the symbols
+        from ..bytes_map import BYTE_TO_CHAR
+
+        self.byte_ids = None
+        if not (self.prefix or self.suffix or self.ignore_merges) and all(ch in self.token_to_id for ch in BYTE_TO_CHAR):
+            self.byte_ids = [self.token_to_id[ch] for ch in BYTE_TO_CHAR]
+        self.byte_level = False  # set by the importer when the pre-tokenizer is byte-level
+
+    # -- base symbols -------------------------------------------------------------------
+    def initial_symbols(self, piece):
+        """``[(id, start, end)]`` before merging, as HF's ``merge_word`` builds them.
+
+        Example (prefix '##'): 'ab' -> [(id('a'), 0, 1), (id('##b'), 1, 2)].
+        """
+        t2i, out, unk = self.token_to_id, [], None
+        n = len(piece)
+        for i, ch in enumerate(piece):
+            s = ch
+            if i and self.prefix:
+                s = self.prefix + s
+            if i == n - 1 and self.suffix:
+                s = s + self.suffix
+            tid = t2i.get(s)
+            if tid is not None:
+                if unk is not None:
+                    out.append(unk)
+                    unk = None
+                out.append((tid, i, i + 1))
+                continue
+            if self.byte_fallback:
+                ids = [self._byte_tokens[b] for b in s.encode("utf-8")]
+                if all(t is not None for t in ids):
+                    # subtle: HF does not flush a pending unk before byte tokens
+                    out.extend((t, i, i + 1) for t in ids)
+                    continue
+            if self.unk_id is not None:
+                if unk is not None and self.fuse_unk:
+                    unk = (self.unk_id, unk[1], i + 1)
+                else:
+                    if unk is not None:
+                        out.append(unk)
+                    unk = (self.unk_id, i, i + 1)
+            # no unk token: the character is dropped (HF's behaviour)
+        if unk is not None:
+            out.append(unk)
+        return out
+
+    # -- merging ------------------------------------------------------------------------
+    def merge_spans(self, syms):
+        """Merge ``[(id, start, end)]`` with HF's queue: lowest rank first, then leftmost,
+        one occurrence at a time."""
+        n = len(syms)
+        if n < 2:
+            return list(syms)
+        ranks = self.ranks
+        ids = [s[0] for s in syms]
+        starts = [s[1] for s in syms]
+        ends = [s[2] for s in syms]
+        prev = list(range(-1, n - 1))
+        nxt = list(range(1, n + 1))
+        alive = [True] * n
+        heap = []
+        for pos in range(n - 1):
+            r = ranks.get((ids[pos], ids[pos + 1]))
+            if r is not None:
+                heap.append((r[0], pos, r[1]))
+        heapq.heapify(heap)
+        while heap:
+            rank, pos, new = heapq.heappop(heap)
+            if not alive[pos]:
+                continue
+            q = nxt[pos]
+            if q >= n:
+                continue
+            r = ranks.get((ids[pos], ids[q]))
+            if r is None or r[1] != new:
+                continue  # an expired entry
+            # merge the right symbol into this one
+            ids[pos], ends[pos] = new, ends[q]
+            alive[q] = False
+            nxt[pos] = nxt[q]
+            if nxt[q] < n:
+                prev[nxt[q]] = pos
+            # the pairs the new symbol forms with its neighbours
+            p = prev[pos]
+            if p >= 0:
+                r = ranks.get((ids[p], new))
+                if r is not None:
+                    heapq.heappush(heap, (r[0], p, r[1]))
+            q = nxt[pos]
+            if q < n:
+                r = ranks.get((new, ids[q]))
+                if r is not None:
+                    heapq.heappush(heap, (r[0], pos, r[1]))
+        return [(ids[i], starts[i], ends[i]) for i in range(n) if alive[i]]
+
+    def merge_ids(self, ids):
+        """The fast path: merge a list of ids (no spans)."""
+        return [t for t, _, _ in self.merge_spans([(t, 0, 0) for t in ids])]
+
+    def tokenize_piece(self, piece):
+        """``[(id, start, end), ...]`` of one piece, spans in the piece's characters."""
+        if self.ignore_merges:
+            tid = self.token_to_id.get(piece)
+            if tid is not None:
+                return [(tid, 0, len(piece))]
+        return self.merge_spans(self.initial_symbols(piece))
+
+    def encode_piece(self, piece):
+        """Ids of one piece."""
+        return [t for t, _, _ in self.tokenize_piece(piece)]
+
+    def to_dict(self):
+        return {
+            "type": "HFBPE", "unk_token": self.unk_token, "continuing_subword_prefix": self.prefix,
+            "end_of_word_suffix": self.suffix, "fuse_unk": self.fuse_unk, "byte_fallback": self.byte_fallback,
+            "ignore_merges": self.ignore_merges, "vocab": self.vocab, "merges": [list(m) for m in self.merges],
+        }
