@@ -14,7 +14,7 @@ equivalent to replaying the merges in the order they were learned.
 
 import random
 
-from ..bytes_map import CHAR_TO_BYTE
+from .vocab import index_vocab
 
 
 class UnknownSymbolError(ValueError):
@@ -34,11 +34,7 @@ class BPE:
 
     def __init__(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False):
         self.vocab = list(vocab)
-        self.token_to_id = {}
-        for i, tok in enumerate(self.vocab):
-            if tok in self.token_to_id:
-                raise ValueError(f"token {tok!r} appears twice in the vocabulary (ids {self.token_to_id[tok]} and {i}); every token must be unique")
-            self.token_to_id[tok] = i
+        self.token_to_id = index_vocab(self.vocab)
         self.merges = [tuple(m) for m in merges]
         self.unk_token = unk_token
         self.end_of_word = end_of_word

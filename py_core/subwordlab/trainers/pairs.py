@@ -83,36 +83,27 @@ class PairIndex:
                     continue
                 out.extend(syms[i:j])
                 # one occurrence of (a, b) at j: its neighbours now pair with `new`
+                changes = []
                 if out:
                     prev = out[-1]
-                    for p, d in (((prev, a), -1), ((prev, new), 1)):
-                        if p != pair:
-                            counts[p] = counts.get(p, 0) + d * f
-                            ow = where.get(p)
-                            if ow is None:
-                                where[p] = ow = {}
-                            c = ow.get(w, 0) + d
-                            if c:
-                                ow[w] = c
-                            else:
-                                del ow[w]
-                            if p not in touched:
-                                touched[p] = w
+                    changes += (((prev, a), -1), ((prev, new), 1))
                 if j + 2 < n:
                     nxt = syms[j + 2]
-                    for p, d in (((b, nxt), -1), ((new, nxt), 1)):
-                        if p != pair:
-                            counts[p] = counts.get(p, 0) + d * f
-                            ow = where.get(p)
-                            if ow is None:
-                                where[p] = ow = {}
-                            c = ow.get(w, 0) + d
-                            if c:
-                                ow[w] = c
-                            else:
-                                del ow[w]
-                            if p not in touched:
-                                touched[p] = w
+                    changes += (((b, nxt), -1), ((new, nxt), 1))
+                for p, d in changes:
+                    if p == pair:
+                        continue  # subtle: the merged pair's own entry is already gone
+                    counts[p] = counts.get(p, 0) + d * f
+                    ow = where.get(p)
+                    if ow is None:
+                        where[p] = ow = {}
+                    c = ow.get(w, 0) + d
+                    if c:
+                        ow[w] = c
+                    else:
+                        del ow[w]
+                    if p not in touched:
+                        touched[p] = w
                 out.append(new)
                 i = j + 2
             words[w] = out
