@@ -1,0 +1,435 @@
+"""The share-link codec (subwordlab_web.share): round trips, size limits, every rejection.
+
+Pure Python: runs on CPython and inside Pyodide.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import subwordlab
+from subwordlab_web import share
+from subwordlab_web.share import (
+    INLINE_LIMIT_BYTES,
+    MAX_JSON_BYTES,
+    MAX_LINK_CHARS,
+    Config,
+    CorpusRef,
+    Experiment,
+    ShareLinkError,
+    corpus_ref_for,
+    decode_fragment,
+    encode_fragment,
+)
+
+TEXT = "low low low lower newest newest widest"
+
+
+def experiment(**changes) -> Experiment:
+    exp = Experiment(corpus=CorpusRef.inline(TEXT), train=Config("bpe", {"num_merges": 8}), step=3,
+                     panel="train", inspect_text="lowest")
+    return replace(exp, **changes)
+
+
+def pack(doc, *, raw: bytes | None = None, version: str = "v1.") -> str:
+    """A fragment for any document (or raw bytes), bypassing the encoder's checks."""
+    data = raw if raw is not None else json.dumps(doc).encode()
+    return version + base64.urlsafe_b64encode(zlib.compress(data, 9)).decode().rstrip("=")
+
+
+def valid_doc() -> dict:
+    return experiment().normalized().to_json()
+
+
+# -- round trips ---------------------------------------------------------------------------
+
+def test_round_trip_fills_in_every_option():
+    exp = experiment()
+    back = decode_fragment(encode_fragment(exp))
+    assert back == exp.normalized()
+    assert set(back.train.options) == set(subwordlab.OPTIONS["bpe"])
+    assert back.train.options["end_of_word"] == "</w>"
+    assert back.train.options["num_merges"] == 8
+
+
+def test_leading_hash_is_accepted():
+    assert decode_fragment("#" + encode_fragment(experiment())) == experiment().normalized()
+
+
+def test_the_same_experiment_gives_the_same_link():
+    assert encode_fragment(experiment()) == encode_fragment(experiment())
+
+
+def test_compare_configs_round_trip():
+    exp = experiment(compare=(Config("bpe", {"vocab_size": 300}), Config("wordpiece", {"vocab_size": 300}),
+                              Config("unigram", {"vocab_size": 300})),
+                     compare_text="Everyone has the right", compare_reference="udhr_eng", panel="compare")
+    back = decode_fragment(encode_fragment(exp))
+    assert [c.preset for c in back.compare] == ["bpe", "wordpiece", "unigram"]
+    assert back.compare_reference == "udhr_eng" and back.compare_text == "Everyone has the right"
+    assert back == exp.normalized()
+
+
+_PRESETS = sorted(subwordlab.OPTIONS)
+
+
+def _option_value(default):
+    if isinstance(default, bool):
+        return st.booleans()
+    if isinstance(default, int):
+        return st.integers(0, 10_000)
+    if isinstance(default, float):
+        return st.floats(0, 1, allow_nan=False)
+    if isinstance(default, tuple):
+        return st.lists(st.text(min_size=1, max_size=6), max_size=3)
+    return st.one_of(st.none(), st.text(max_size=8))
+
+
+@st.composite
+def configs(draw):
+    preset = draw(st.sampled_from(_PRESETS))
+    known = subwordlab.OPTIONS[preset]
+    names = draw(st.lists(st.sampled_from(sorted(set(known) - {"vocab_size", "num_merges"})), unique=True, max_size=5))
+    options = {name: draw(_option_value(known[name][0])) for name in names}
+    if "num_merges" in known and draw(st.booleans()) and not preset.endswith("unigram"):
+        options["num_merges"] = draw(st.integers(0, 100_000))
+    else:
+        options["vocab_size"] = draw(st.integers(1, 100_000))
+    return Config(preset, options)
+
+
+_names = st.from_regex(r"[a-z0-9_.\-]{1,30}", fullmatch=True)
+
+
+@st.composite
+def corpus_refs(draw):
+    text = draw(st.text(max_size=300))
+    fmt = draw(st.sampled_from(["text", "word_counts"]))
+    kind = draw(st.sampled_from(["inline", "sample", "file"]))
+    if kind == "inline":
+        return CorpusRef.inline(text, fmt)
+    if kind == "sample":
+        return CorpusRef.sample(draw(_names), text, fmt)
+    return CorpusRef.file(draw(_names), text, fmt)
+
+
+@st.composite
+def experiments(draw):
+    n = draw(st.sampled_from([0, 2, 3, 4]))
+    return Experiment(
+        corpus=draw(corpus_refs()),
+        train=draw(configs()),
+        step=draw(st.one_of(st.none(), st.integers(0, 100_000))),
+        panel=draw(st.sampled_from(share.PANELS)),
+        inspect_text=draw(st.text(max_size=200)),
+        seed=draw(st.integers(0, 2**63 - 1)),
+        alpha=draw(st.floats(0, 1000, allow_nan=False)),
+        compare=tuple(draw(configs()) for _ in range(n)),
+        compare_text=draw(st.text(max_size=100)) if n else "",
+        compare_reference=draw(st.one_of(st.none(), _names)) if n else None,
+    )
+
+
+@settings(max_examples=150)
+@given(experiments())
+def test_round_trip_on_generated_experiments(exp):
+    link = encode_fragment(exp)
+    assert link.startswith("v1.") and len(link) <= MAX_LINK_CHARS + 3
+    assert decode_fragment(link) == exp.normalized()
+    assert encode_fragment(decode_fragment(link)) == link  # the canonical form is a fixed point
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=200))
+def test_any_text_is_a_link_or_one_clear_error(fragment):
+    try:
+        decode_fragment(fragment)
+    except ShareLinkError as exc:
+        assert str(exc)
+    # anything else escaping would fail the test
+
+
+@settings(max_examples=200)
+@given(st.data())
+def test_tampered_links_are_refused_or_still_valid(data):
+    link = encode_fragment(experiment(inspect_text="the quick brown fox"))
+    pos = data.draw(st.integers(3, len(link) - 1))
+    char = data.draw(st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"))
+    tampered = link[:pos] + char + link[pos + 1:]
+    try:
+        exp = decode_fragment(tampered)
+    except ShareLinkError as exc:
+        assert "damaged" in str(exc)
+    else:  # a tamper that survives Adler-32 and the checks is still a well-formed experiment
+        assert isinstance(exp, Experiment)
+
+
+# -- corpus: inline, sample, file ------------------------------------------------------------
+
+def test_a_small_corpus_travels_inline():
+    inline, fallback = corpus_ref_for(TEXT, sample="seed_000")
+    back = decode_fragment(encode_fragment(experiment(corpus=inline), fallback=fallback))
+    assert back.corpus.kind == "inline" and back.corpus.text == TEXT
+    assert back.corpus.matches(TEXT)
+
+
+def _incompressible(n: int) -> str:
+    """n characters that zlib cannot shrink much (a deterministic pseudo-random walk)."""
+    out, x = [], 12345
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) % 2**31
+        out.append(chr(0x4E00 + x % 20000))
+    return "".join(out)
+
+
+def test_a_big_corpus_becomes_its_sample_name():
+    text = _incompressible(20_000)
+    inline, fallback = corpus_ref_for(text, sample="tinyshakespeare")
+    back = decode_fragment(encode_fragment(experiment(corpus=inline), fallback=fallback))
+    assert back.corpus == CorpusRef.sample("tinyshakespeare", text)
+    assert back.corpus.text is None and back.corpus.matches(text) and not back.corpus.matches(text + "x")
+
+
+def test_a_big_uploaded_corpus_becomes_a_file_note_with_its_hash():
+    text = _incompressible(20_000)
+    inline, fallback = corpus_ref_for(text, file_name="notes.txt")
+    back = decode_fragment(encode_fragment(experiment(corpus=inline), fallback=fallback))
+    assert back.corpus.kind == "file" and back.corpus.name == "notes.txt"
+    assert back.corpus.sha256 == share.sha256_text(text) and back.corpus.chars == 20_000
+
+
+def test_a_corpus_over_a_mebibyte_falls_back_without_compressing_forever():
+    text = "a" * (MAX_JSON_BYTES + 10)
+    inline, fallback = corpus_ref_for(text, file_name="big.txt")
+    assert decode_fragment(encode_fragment(experiment(corpus=inline), fallback=fallback)).corpus.kind == "file"
+    with pytest.raises(ShareLinkError, match="bytes of JSON"):
+        encode_fragment(experiment(corpus=inline))
+
+
+def test_inline_limit_is_the_compressed_payload_size():
+    # English-like text: the largest prefix that stays inline compresses to at most the limit
+    words = ("the of and to in a is that for it as was with be by on not he this are or his from at "
+             "which but have an they you were her she there been one all we their").split()
+    x, parts, size = 7, [], 0
+    while size < 80_000:
+        x = (x * 69069 + 1) % 2**32
+        parts.append(words[(x >> 16) % len(words)] + ("s" if (x >> 8) % 7 == 0 else ""))
+        size += len(parts[-1]) + 1
+    text = " ".join(parts)
+    fallback = CorpusRef.sample("big", text)
+    fits = decode_fragment(encode_fragment(experiment(corpus=CorpusRef.inline(text[:20_000])), fallback=fallback))
+    assert fits.corpus.kind == "inline"
+    too_big = decode_fragment(encode_fragment(experiment(corpus=CorpusRef.inline(text)), fallback=fallback))
+    assert too_big.corpus.kind == "sample"
+    with pytest.raises(ShareLinkError, match="too big to travel inside a link"):
+        encode_fragment(experiment(corpus=CorpusRef.inline(_incompressible(30_000))))
+
+
+def test_inspector_text_too_long_for_a_link_is_refused_with_advice():
+    with pytest.raises(ShareLinkError, match="shorten the inspector"):
+        encode_fragment(experiment(corpus=CorpusRef.sample("s", TEXT), inspect_text=_incompressible(30_000)))
+
+
+def test_encoder_rejects_unknown_presets_and_options_and_bad_text():
+    with pytest.raises(ShareLinkError, match="unknown algorithm"):
+        encode_fragment(experiment(train=Config("bpe2", {"num_merges": 1})))
+    with pytest.raises(ShareLinkError, match="no option 'colour'"):
+        encode_fragment(experiment(train=Config("bpe", {"num_merges": 1, "colour": 1})))
+    with pytest.raises(ShareLinkError, match="lone surrogate"):
+        encode_fragment(experiment(inspect_text="a\ud800b"))
+    with pytest.raises(ShareLinkError, match="finite"):
+        encode_fragment(experiment(alpha=float("nan")))
+
+
+# -- every rejection path ------------------------------------------------------------------
+
+def test_too_long_is_refused_before_decoding():
+    with pytest.raises(ShareLinkError, match="too long"):
+        decode_fragment("v1." + "A" * (MAX_LINK_CHARS + 1))
+
+
+@pytest.mark.parametrize("fragment", ["", "#", "hello", "v1", "1.abc", "vx.abc", "V1.abc"])
+def test_not_a_link(fragment):
+    with pytest.raises(ShareLinkError, match="does not hold a Subword Lab experiment"):
+        decode_fragment(fragment)
+
+
+@pytest.mark.parametrize("version, word", [("v2.", "newer"), ("v999.", "newer"), ("v0.", "older")])
+def test_unknown_versions(version, word):
+    with pytest.raises(ShareLinkError, match=f"{word}.*v{version[1:-1]}"):
+        decode_fragment(pack(valid_doc(), version=version))
+
+
+def test_empty_payload():
+    with pytest.raises(ShareLinkError, match="empty"):
+        decode_fragment("v1.")
+
+
+@pytest.mark.parametrize("payload", ["abc$def", "ab cd", "abcde", "a+b/", "ab==="])
+def test_not_base64url(payload):
+    with pytest.raises(ShareLinkError, match="not valid base64url"):
+        decode_fragment("v1." + payload)
+
+
+def test_truncated_link():
+    link = encode_fragment(experiment(inspect_text="some text to make the stream longer " * 3))
+    for cut in (len(link) - 1, len(link) - 5, len(link) // 2, 8):
+        with pytest.raises(ShareLinkError, match="damaged"):
+            decode_fragment(link[:cut])
+    cut_stream = zlib.compress(json.dumps(valid_doc()).encode())[:-10]
+    with pytest.raises(ShareLinkError, match="truncated"):
+        decode_fragment("v1." + base64.urlsafe_b64encode(cut_stream).decode().rstrip("="))
+
+
+def test_corrupt_stream():
+    with pytest.raises(ShareLinkError, match="corrupt"):
+        decode_fragment("v1." + base64.urlsafe_b64encode(b"\x78\x9c" + b"\xff" * 40).decode().rstrip("="))
+    # an edited byte in the middle: the deflate data or its Adler-32 check gives it away
+    data = bytearray(zlib.compress(json.dumps(valid_doc()).encode(), 9))
+    data[len(data) // 2] ^= 0x55
+    with pytest.raises(ShareLinkError, match="damaged"):
+        decode_fragment("v1." + base64.urlsafe_b64encode(bytes(data)).decode().rstrip("="))
+
+
+def test_extra_data_after_the_stream():
+    data = zlib.compress(json.dumps(valid_doc()).encode(), 9) + b"extra"
+    with pytest.raises(ShareLinkError, match="extra data"):
+        decode_fragment("v1." + base64.urlsafe_b64encode(data).decode().rstrip("="))
+
+
+def test_decompression_bomb_is_refused_after_at_most_the_limit():
+    bomb = zlib.compress(b"\0" * (16 * 1024 * 1024), 9)  # 16 MiB of zeros in ~16 KB
+    fragment = "v1." + base64.urlsafe_b64encode(bomb).decode().rstrip("=")
+    assert len(fragment) < MAX_LINK_CHARS
+    with pytest.raises(ShareLinkError, match="expands to more than"):
+        decode_fragment(fragment)
+
+
+def test_just_over_the_inflate_limit_is_refused():
+    data = json.dumps({"pad": "x" * MAX_JSON_BYTES}).encode()
+    with pytest.raises(ShareLinkError, match="expands to more than"):
+        decode_fragment(pack(None, raw=data))
+
+
+def test_not_utf8_and_not_json():
+    with pytest.raises(ShareLinkError, match="not UTF-8"):
+        decode_fragment(pack(None, raw=b"\xff\xfe{}"))
+    with pytest.raises(ShareLinkError, match="not valid JSON"):
+        decode_fragment(pack(None, raw=b"{'corpus': 1}"))
+    with pytest.raises(ShareLinkError, match="not valid JSON"):
+        decode_fragment(pack(None, raw=b'{"step": NaN}'))
+    with pytest.raises(ShareLinkError, match="not valid JSON"):
+        decode_fragment(pack(None, raw=b'{"step": ' + b"9" * 5000 + b"}"))
+
+
+def test_nesting_and_duplicates():
+    with pytest.raises(ShareLinkError, match="nested"):
+        decode_fragment(pack(None, raw=b"[" * 100_000 + b"]" * 100_000))
+    with pytest.raises(ShareLinkError, match="nested"):
+        decode_fragment(pack({"corpus": [[[[[[[[[[1]]]]]]]]]]}))
+    with pytest.raises(ShareLinkError, match="appears twice"):
+        decode_fragment(pack(None, raw=b'{"step": 1, "step": 2}'))
+
+
+def _mutated(path: str, value) -> dict:
+    doc = valid_doc()
+    *parents, last = path.split(".")
+    node = doc
+    for key in parents:
+        node = node[key]
+    if value is KeyError:
+        del node[last]
+    else:
+        node[last] = value
+    return doc
+
+
+@pytest.mark.parametrize(
+    "path, value, message",
+    [
+        ("step", "3", "step must be a whole number or null, not text"),
+        ("step", True, "step must be a whole number"),
+        ("step", -1, "step must be between 0"),
+        ("step", 1.5, "step must be a whole number"),
+        ("panel", "admin", "panel must be one of"),
+        ("panel", KeyError, "panel is missing"),
+        ("corpus", KeyError, "corpus is missing"),
+        ("corpus", "hello", "corpus must be an object, not text"),
+        ("corpus.kind", "url", "corpus.kind must be one of inline, sample, file"),
+        ("corpus.format", "csv", "corpus.format must be one of"),
+        ("corpus.text", 5, "corpus.text must be text"),
+        ("corpus.text", "tampered corpus", "does not match its SHA-256"),
+        ("corpus.sha256", "abc", "64 lower-case hexadecimal"),
+        ("corpus.name", "../../etc/passwd", "not a valid sample or file name"),
+        ("train.preset", "gpt5", "names no algorithm"),
+        ("train.preset", ["bpe"], "train.preset must be text"),
+        ("train.options", [], "train.options must be an object"),
+        ("train.options.colour", 1, "train.options.colour is not an option of the bpe algorithm"),
+        ("train.options.num_merges", "8", "num_merges must be a whole number or null"),
+        ("train.options.num_merges", -3, "num_merges must be between 0"),
+        ("train.options.lowercase", 1, "lowercase must be true/false"),
+        ("train.options.min_frequency", 2.5, "min_frequency must be a whole number"),
+        ("train.options.special_tokens", "<s>", "special_tokens must be a list"),
+        ("train.options.special_tokens", [1, 2], "special_tokens must be a list of at most 1,000 texts"),
+        ("train.options.end_of_word", 7, "end_of_word must be text"),
+        ("inspect.seed", 1.5, "inspect.seed must be a whole number"),
+        ("inspect.alpha", "x", "inspect.alpha must be a number"),
+        ("inspect.alpha", -1, "inspect.alpha must be a number between"),
+        ("inspect.text", None, "inspect.text must be text"),
+        ("inspect.extra", 1, "inspect.extra is not a field of a v1 link"),
+        ("evil", 1, "evil is not a field of a v1 link"),
+    ],
+)
+def test_wrong_fields_are_named(path, value, message):
+    with pytest.raises(ShareLinkError, match=message.replace("(", r"\(")) as info:
+        decode_fragment(pack(_mutated(path, value)))
+    assert str(info.value).startswith("this link is damaged: ")
+
+
+def test_options_without_a_size_and_top_level_not_an_object():
+    doc = _mutated("train.options.num_merges", None)
+    with pytest.raises(ShareLinkError, match="must give vocab_size or num_merges"):
+        decode_fragment(pack(doc))
+    with pytest.raises(ShareLinkError, match="its content must be an object, not a list"):
+        decode_fragment(pack([1, 2]))
+
+
+def test_infinite_alpha_from_a_huge_exponent():
+    doc = valid_doc()
+    raw = json.dumps(doc).replace('"alpha": 0.1', '"alpha": 1e999').encode()
+    with pytest.raises(ShareLinkError, match="inspect.alpha must be a number between"):
+        decode_fragment(pack(None, raw=raw))
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_compare_needs_two_to_four_configs(n):
+    doc = valid_doc()
+    doc["compare"] = {"configs": [Config("bpe", {"num_merges": 1}).normalized().to_json()] * n,
+                      "text": "", "reference": None}
+    with pytest.raises(ShareLinkError, match="compare.configs must list 2 to 4"):
+        decode_fragment(pack(doc))
+
+
+def test_compare_configs_are_checked_one_by_one():
+    doc = valid_doc()
+    good = Config("bpe", {"num_merges": 1}).normalized().to_json()
+    doc["compare"] = {"configs": [good, {"preset": "bpe", "options": {"num_merges": 1, "x": 2}}],
+                      "text": "", "reference": None}
+    with pytest.raises(ShareLinkError, match=r"compare.configs\[1\].options.x is not an option"):
+        decode_fragment(pack(doc))
+
+
+def test_a_sample_reference_needs_no_text_and_rejects_one():
+    doc = valid_doc()
+    doc["corpus"] = {"kind": "sample", "format": "text", "name": "tinyshakespeare", "text": "x"}
+    with pytest.raises(ShareLinkError, match="corpus.text must be absent for a sample corpus"):
+        decode_fragment(pack(doc))
+    doc["corpus"] = {"kind": "sample", "format": "text", "name": "tinyshakespeare"}
+    assert decode_fragment(pack(doc)).corpus == CorpusRef("sample", "text", name="tinyshakespeare")

@@ -1,0 +1,513 @@
+"""The share-link codec: a whole experiment in a URL fragment, compressed and versioned.
+
+A link looks like ``https://…/index.html#v1.<payload>``. The payload is the experiment
+as canonical JSON (sorted keys, no spaces), compressed with zlib (level 9) and written in
+base64url without padding. Pure Python (stdlib only), so it runs under CPython tests and
+inside Pyodide alike; the page reads and writes ``location.hash`` through the DOM port.
+
+>>> exp = Experiment(corpus=CorpusRef.inline("low low lower newest widest"),
+...                  train=Config("bpe", {"num_merges": 8}), step=3, panel="train")
+>>> link = encode_fragment(exp)
+>>> link[:3]
+'v1.'
+>>> decode_fragment(link) == exp.normalized()
+True
+
+What a link carries (``Experiment``):
+
+- ``corpus``: the text itself when the whole payload still compresses to at most
+  ``INLINE_LIMIT_BYTES`` (16 KiB, about 38,000 characters of English prose; one UDHR
+  translation fits, the Shakespeare sample does not); otherwise the name of the bundled
+  sample it came from; otherwise a note that the user must supply the file, with its
+  name, size and SHA-256 so the page can check the file the user picks.
+- ``train``: the algorithm (preset) and every one of its options, defaults filled in, so
+  the link keeps meaning the same experiment if a default changes later; the training
+  step shown; the panel shown.
+- ``compare``: the 2–4 configurations of the Compare panel, its text and reference.
+- ``inspect``: the inspector text and its seeds (BPE-dropout / Unigram sampling).
+
+Reading a link never trusts it. Each problem raises one ``ShareLinkError`` whose message
+says what is wrong, and the page then shows that message over its default state:
+
+- longer than ``MAX_LINK_CHARS`` → refused before decoding anything;
+- not base64url, a truncated or corrupt zlib stream (its Adler-32 check catches edits),
+  bytes after the stream → "damaged";
+- a stream that inflates past ``MAX_JSON_BYTES`` (a decompression bomb) → refused after
+  inflating at most that much (``decompressobj().decompress(data, max_length)``);
+- an unknown version (``v2.…``) → "made by a newer Subword Lab";
+- not UTF-8, not JSON, nesting too deep, a field of the wrong type or out of range, an
+  unknown preset or option → the message names the field.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import math
+import re
+import zlib
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+VERSION = 1
+PREFIX = f"v{VERSION}."
+INLINE_LIMIT_BYTES = 16 * 1024  # compressed payload with the corpus inline, at most
+MAX_LINK_CHARS = 32 * 1024  # longest payload (after "v1.") a link may have
+MAX_JSON_BYTES = 1024 * 1024  # most a payload may inflate to (decompression-bomb guard)
+MAX_CONFIGS = 4  # the Compare panel trains 2-4 configurations
+MAX_STEP = 10_000_000
+MAX_DEPTH = 8  # deepest JSON nesting a valid payload has is 4
+
+PANELS = ("corpus", "train", "inspect", "compare", "files")
+CORPUS_KINDS = ("inline", "sample", "file")
+CORPUS_FORMATS = ("text", "word_counts")
+_NAME = re.compile(r"[\w.\- ()\[\]+,'&]{1,200}")  # a sample id or a file name
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_VERSION_PREFIX = re.compile(r"v(\d{1,6})\.")
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
+class ShareLinkError(ValueError):
+    """A share link cannot be read (or an experiment cannot become one); the message
+    says what is wrong in words a user can act on."""
+
+
+# -- the experiment ----------------------------------------------------------------------
+
+def sha256_text(text: str) -> str:
+    """Example: sha256_text('') -> 'e3b0c442…' (the SHA-256 of the UTF-8 bytes)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class CorpusRef:
+    """Where the experiment's corpus comes from.
+
+    ``kind``: "inline" (``text`` is the corpus), "sample" (``name`` is a bundled sample's
+    id) or "file" (``name`` is the file name the user must supply again). ``format``:
+    "text" or "word_counts" (``word count`` lines). ``sha256``/``chars``: the corpus's
+    SHA-256 (of its UTF-8 bytes) and length in characters, to check what the page loads.
+    """
+
+    kind: str
+    format: str = "text"
+    text: str | None = None
+    name: str | None = None
+    sha256: str | None = None
+    chars: int | None = None
+
+    @classmethod
+    def inline(cls, text: str, format: str = "text") -> "CorpusRef":
+        return cls("inline", format, text=text, sha256=sha256_text(text), chars=len(text))
+
+    @classmethod
+    def sample(cls, name: str, text: str, format: str = "text") -> "CorpusRef":
+        return cls("sample", format, name=name, sha256=sha256_text(text), chars=len(text))
+
+    @classmethod
+    def file(cls, name: str, text: str, format: str = "text") -> "CorpusRef":
+        return cls("file", format, name=name, sha256=sha256_text(text), chars=len(text))
+
+    def matches(self, text: str) -> bool:
+        """Is ``text`` the corpus this reference names? (by SHA-256; inline: equality)"""
+        if self.kind == "inline":
+            return text == self.text
+        return self.sha256 is None or sha256_text(text) == self.sha256
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"kind": self.kind, "format": self.format}
+        for key in ("text", "name", "sha256", "chars"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Config:
+    """One training configuration: a preset and its options.
+
+    ``options`` holds ``vocab_size`` / ``num_merges`` like any other option. ``normalized()``
+    fills in every default (so a link records every option explicitly).
+    """
+
+    preset: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def normalized(self) -> "Config":
+        import subwordlab
+
+        known = subwordlab.OPTIONS.get(self.preset)
+        if known is None:
+            raise ShareLinkError(f"unknown algorithm {self.preset!r}; this page knows {', '.join(subwordlab.OPTIONS)}")
+        unknown = sorted(set(self.options) - set(known))
+        if unknown:
+            raise ShareLinkError(f"the {self.preset} algorithm has no option {unknown[0]!r}")
+        opts = {name: _plain(default) for name, (default, _) in known.items()}
+        opts.update({k: _plain(v) for k, v in self.options.items()})
+        return Config(self.preset, opts)
+
+    def train_kwargs(self) -> dict:
+        """Keyword arguments for ``subwordlab.train`` / ``Recording`` (lists as given)."""
+        return dict(self.options)
+
+    def to_json(self) -> dict:
+        return {"preset": self.preset, "options": dict(self.options)}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """Everything a share link reproduces. ``step`` None means "the end of training"."""
+
+    corpus: CorpusRef
+    train: Config
+    step: int | None = None
+    panel: str = "train"
+    inspect_text: str = ""
+    seed: int = 0  # the inspector's BPE-dropout / Unigram-sampling seed
+    alpha: float = 0.1  # the inspector's Unigram sampling alpha (BPE: dropout probability)
+    compare: tuple[Config, ...] = ()
+    compare_text: str = ""
+    compare_reference: str | None = None
+
+    def normalized(self) -> "Experiment":
+        """Every option of every configuration spelled out (what a link carries)."""
+        return replace(self, train=self.train.normalized(), compare=tuple(c.normalized() for c in self.compare))
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {
+            "corpus": self.corpus.to_json(),
+            "train": self.train.to_json(),
+            "step": self.step,
+            "panel": self.panel,
+            "inspect": {"text": self.inspect_text, "seed": self.seed, "alpha": self.alpha},
+        }
+        if self.compare:
+            out["compare"] = {
+                "configs": [c.to_json() for c in self.compare],
+                "text": self.compare_text,
+                "reference": self.compare_reference,
+            }
+        return out
+
+
+def _plain(value: Any) -> Any:
+    """Option values as JSON has them. Example: ('<s>', '</s>') -> ['<s>', '</s>']"""
+    return list(value) if isinstance(value, tuple) else value
+
+
+# -- encoding ------------------------------------------------------------------------------
+
+def _pack(doc: dict) -> bytes:
+    try:
+        raw = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        data = raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ShareLinkError("the experiment holds text that is not valid Unicode (a lone surrogate); "
+                             "remove it from the corpus or the text boxes") from None
+    except ValueError:
+        raise ShareLinkError("an option is not a finite number (NaN or infinity); links need finite numbers") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise ShareLinkError(f"the experiment is {len(data):,} bytes of JSON; a link holds at most "
+                             f"{MAX_JSON_BYTES:,}: shorten the inspector or compare text")
+    return zlib.compress(data, 9)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def encode_fragment(exp: Experiment, *, fallback: CorpusRef | None = None) -> str:
+    """The link fragment (without ``#``) for ``exp``: ``"v1." + base64url(zlib(json))``.
+
+    An inline corpus stays inline when the compressed payload is at most
+    ``INLINE_LIMIT_BYTES``; otherwise ``fallback`` (a sample or file reference to the same
+    corpus) replaces it. Raises ``ShareLinkError`` when even that does not fit.
+    """
+    exp = exp.normalized()
+    if exp.corpus.kind == "inline":
+        try:
+            packed = _pack(exp.to_json())
+            fits = len(packed) <= INLINE_LIMIT_BYTES
+        except ShareLinkError:
+            if fallback is None:
+                raise
+            fits = False
+        if not fits:
+            if fallback is None:
+                raise ShareLinkError(f"the corpus is too big to travel inside a link (the link's data may be "
+                                     f"{INLINE_LIMIT_BYTES:,} bytes compressed)")
+            exp = replace(exp, corpus=fallback)
+    if exp.corpus.kind != "inline":
+        packed = _pack(exp.to_json())
+    payload = _b64(packed)
+    if len(payload) > MAX_LINK_CHARS:
+        raise ShareLinkError(f"the link would be {len(payload):,} characters long; the limit is {MAX_LINK_CHARS:,}: "
+                             "shorten the inspector or compare text")
+    _check(exp.to_json())  # every link we write must read back
+    return PREFIX + payload
+
+
+def corpus_ref_for(text: str, format: str = "text", *, sample: str | None = None,
+                   file_name: str | None = None) -> tuple[CorpusRef, CorpusRef | None]:
+    """The corpus reference to try first and the fallback if it does not fit inline.
+
+    Example: corpus_ref_for(shakespeare, sample="tinyshakespeare") -> (inline, sample ref).
+    A sample is always preferred over a long inline copy; a file is the last resort.
+    """
+    inline = CorpusRef.inline(text, format)
+    if sample is not None:
+        return inline, CorpusRef.sample(sample, text, format)
+    return inline, CorpusRef.file(file_name or "corpus.txt", text, format)
+
+
+# -- decoding --------------------------------------------------------------------------------
+
+def decode_fragment(fragment: str) -> Experiment:
+    """The experiment in a link fragment (with or without the leading ``#``).
+
+    Raises ``ShareLinkError`` for anything but a well-formed link of a known version.
+    """
+    if not isinstance(fragment, str):
+        raise ShareLinkError("a link fragment must be text")
+    fragment = fragment[1:] if fragment.startswith("#") else fragment
+    if len(fragment) > MAX_LINK_CHARS + len(PREFIX):
+        raise ShareLinkError(f"this link is too long ({len(fragment):,} characters; a Subword Lab link "
+                             f"has at most {MAX_LINK_CHARS:,}), so it was not opened")
+    m = _VERSION_PREFIX.match(fragment)
+    if not m:
+        raise ShareLinkError("this link does not hold a Subword Lab experiment (it should start with #v1.)")
+    version = int(m.group(1))
+    if version != VERSION:
+        newer = "a newer" if version > VERSION else "an older, unsupported"
+        raise ShareLinkError(f"this link was made by {newer} version of Subword Lab (link format v{version}); "
+                             f"this page reads v{VERSION} links")
+    payload = fragment[m.end():]
+    if not payload:
+        raise ShareLinkError("this link is empty after #v1. (was it cut off when copied?)")
+    if not _B64URL.fullmatch(payload) or len(payload) % 4 == 1:
+        raise ShareLinkError("this link is damaged: its data is not valid base64url (was it cut or edited?)")
+    try:
+        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    except (binascii.Error, ValueError):
+        raise ShareLinkError("this link is damaged: its data is not valid base64url (was it cut or edited?)") from None
+    data = _inflate(packed)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ShareLinkError("this link is damaged: its content is not UTF-8 text") from None
+    from subwordlab.serialize import ModelFileError, check_size_and_depth
+
+    try:
+        # subtle: depth is checked on the text first, so no nesting reaches the recursive parser
+        check_size_and_depth(text, "link's content", MAX_JSON_BYTES, MAX_DEPTH)
+        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+    except ModelFileError as exc:
+        raise ShareLinkError(f"this link is damaged: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise ShareLinkError(f"this link is damaged: its content is not valid JSON ({exc})") from None
+    return _check(doc)
+
+
+def _inflate(packed: bytes) -> bytes:
+    """zlib-decompress at most MAX_JSON_BYTES; refuse truncated, corrupt or trailing data."""
+    inflater = zlib.decompressobj()
+    try:
+        data = inflater.decompress(packed, MAX_JSON_BYTES)
+        if inflater.unconsumed_tail:
+            # subtle: output stopped at max_length with input left: it inflates further
+            # than a valid link can (a decompression bomb, or simply oversized).
+            raise ShareLinkError(f"this link's data expands to more than {MAX_JSON_BYTES:,} bytes; "
+                                 "it was not opened (a valid link is never that big)")
+        if not inflater.eof:
+            data += inflater.flush()
+    except zlib.error:
+        raise ShareLinkError("this link is damaged: its compressed data is corrupt (was it edited?)") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise ShareLinkError(f"this link's data expands to more than {MAX_JSON_BYTES:,} bytes; it was not opened")
+    if not inflater.eof:
+        raise ShareLinkError("this link is damaged: its compressed data is truncated (was it cut off when copied?)")
+    if inflater.unused_data:
+        raise ShareLinkError("this link is damaged: it has extra data after its content (was it edited?)")
+    return data
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a link may hold")
+
+
+def _no_duplicates(pairs: list) -> dict:
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the field {key[:40]!r} appears twice")
+        out[key] = value
+    return out
+
+
+# -- checking a decoded document -------------------------------------------------------------
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "true/false", int: "a whole number", float: "a number", str: "text",
+            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+class _Reader:
+    """Typed access to one JSON object; every error names the field's path."""
+
+    def __init__(self, obj: Any, path: str) -> None:
+        if not isinstance(obj, dict):
+            raise ShareLinkError(f"this link is damaged: {path or 'its content'} must be an object, "
+                                 f"not {_type_name(obj)}")
+        self.obj, self.path = obj, path
+
+    def where(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, key: str, problem: str) -> ShareLinkError:
+        return ShareLinkError(f"this link is damaged: {self.where(key)} {problem}")
+
+    def get(self, key: str, kinds: tuple, *, required: bool = True, default: Any = None) -> Any:
+        if key not in self.obj:
+            if required:
+                raise self.fail(key, "is missing")
+            return default
+        value = self.obj[key]
+        if value is None and type(None) in kinds:
+            return None
+        if isinstance(value, bool) and bool not in kinds:
+            raise self.fail(key, f"must be {_type_name(kinds[0]())}, not {_type_name(value)}")
+        if not isinstance(value, kinds):
+            expected = " or ".join(dict.fromkeys(_type_name(k()) for k in kinds if k is not int or float not in kinds))
+            raise self.fail(key, f"must be {expected}, not {_type_name(value)}")
+        return value
+
+    def text(self, key: str, *, required: bool = True, default: str | None = None, nullable: bool = False) -> Any:
+        return self.get(key, (str, type(None)) if nullable else (str,), required=required, default=default)
+
+    def int(self, key: str, lo: int, hi: int, *, required: bool = True, nullable: bool = False) -> Any:
+        value = self.get(key, (int, type(None)) if nullable else (int,), required=required)
+        if value is not None and not lo <= value <= hi:
+            raise self.fail(key, f"must be between {lo:,} and {hi:,}, not {value:,}")
+        return value
+
+    def number(self, key: str, lo: float, hi: float, *, required: bool = True) -> Any:
+        value = self.get(key, (float, int), required=required)
+        if value is not None and not (math.isfinite(value) and lo <= value <= hi):
+            raise self.fail(key, f"must be a number between {lo} and {hi}, not {value!r}")
+        return value
+
+    def choice(self, key: str, choices: tuple, *, required: bool = True, default: Any = None) -> Any:
+        value = self.text(key, required=required, default=default)
+        if value is not None and value not in choices:
+            raise self.fail(key, f"must be one of {', '.join(choices)}, not {value[:40]!r}")
+        return value
+
+    def only(self, *keys: str) -> None:
+        extra = sorted(set(self.obj) - set(keys))
+        if extra:
+            raise self.fail(extra[0][:40], "is not a field of a v1 link")
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """Nesting depth without recursion. Example: {'a': [1, [2]]} -> 3."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, (list, dict)):
+            deepest = max(deepest, d)
+            if deepest > limit:
+                return deepest
+            stack.extend((child, d + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def _check(doc: Any) -> Experiment:
+    """Validate a decoded document and build its Experiment (all checks, then build)."""
+    if _depth(doc) > MAX_DEPTH:
+        raise ShareLinkError("this link is damaged: its content is nested too deeply")
+    top = _Reader(doc, "")
+    top.only("corpus", "train", "step", "panel", "inspect", "compare")
+    corpus = _check_corpus(_Reader(top.get("corpus", (dict,)), "corpus"))
+    train = _check_config(_Reader(top.get("train", (dict,)), "train"))
+    step = top.int("step", 0, MAX_STEP, nullable=True)
+    panel = top.choice("panel", PANELS)
+    ins = _Reader(top.get("inspect", (dict,)), "inspect")
+    ins.only("text", "seed", "alpha")
+    inspect_text = ins.text("text")
+    seed = ins.int("seed", 0, 2**63 - 1)
+    alpha = ins.number("alpha", 0.0, 1000.0)
+    compare, compare_text, reference = (), "", None
+    if "compare" in top.obj:
+        cmp = _Reader(top.get("compare", (dict,)), "compare")
+        cmp.only("configs", "text", "reference")
+        configs = cmp.get("configs", (list,))
+        if not 2 <= len(configs) <= MAX_CONFIGS:
+            raise cmp.fail("configs", f"must list 2 to {MAX_CONFIGS} configurations, not {len(configs)}")
+        compare = tuple(_check_config(_Reader(c, f"compare.configs[{i}]")) for i, c in enumerate(configs))
+        compare_text = cmp.text("text")
+        reference = cmp.text("reference", nullable=True)
+        if reference is not None and not _NAME.fullmatch(reference):
+            raise cmp.fail("reference", "is not a valid text name")
+    return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), compare, compare_text, reference)
+
+
+def _check_corpus(r: _Reader) -> CorpusRef:
+    r.only("kind", "format", "text", "name", "sha256", "chars")
+    kind = r.choice("kind", CORPUS_KINDS)
+    fmt = r.choice("format", CORPUS_FORMATS)
+    text = r.text("text", required=kind == "inline") if kind == "inline" else None
+    if kind != "inline" and "text" in r.obj:
+        raise r.fail("text", f"must be absent for a {kind} corpus")
+    name = r.text("name", required=kind != "inline", default=None)
+    if name is not None and not _NAME.fullmatch(name):
+        raise r.fail("name", "is not a valid sample or file name")
+    sha = r.text("sha256", required=kind == "file", default=None)
+    if sha is not None and not _SHA256.fullmatch(sha):
+        raise r.fail("sha256", "must be 64 lower-case hexadecimal digits")
+    chars = r.int("chars", 0, 10**10, required=False)
+    if kind == "inline" and sha is not None and sha256_text(text) != sha:
+        raise r.fail("text", "does not match its SHA-256 (was the link edited?)")
+    return CorpusRef(kind, fmt, text=text, name=name, sha256=sha, chars=chars)
+
+
+def _check_config(r: _Reader) -> Config:
+    import subwordlab
+
+    r.only("preset", "options")
+    preset = r.text("preset")
+    if preset not in subwordlab.OPTIONS:
+        raise r.fail("preset", f"names no algorithm this page knows ({preset[:40]!r}; "
+                               f"known: {', '.join(subwordlab.OPTIONS)})")
+    opts = _Reader(r.get("options", (dict,)), r.where("options"))
+    known = subwordlab.OPTIONS[preset]
+    unknown = sorted(set(opts.obj) - set(known))
+    if unknown:
+        raise opts.fail(unknown[0][:40], f"is not an option of the {preset} algorithm")
+    for name in opts.obj:
+        _check_option(opts, name, known[name][0])
+    if opts.obj.get("vocab_size") is None and opts.obj.get("num_merges") is None:
+        raise r.fail("options", "must give vocab_size or num_merges")
+    return Config(preset, dict(opts.obj))
+
+
+def _check_option(r: _Reader, name: str, default: Any) -> None:
+    """The value's JSON type must fit the option's default (the core checks the rest)."""
+    if name in ("vocab_size", "num_merges"):
+        r.int(name, 0, 10_000_000, nullable=True)
+    elif isinstance(default, bool):
+        r.get(name, (bool,))
+    elif isinstance(default, int):
+        r.int(name, -(2**31), 2**31)
+    elif isinstance(default, float):
+        r.number(name, -1e9, 1e9)
+    elif isinstance(default, (tuple, list)):
+        items = r.get(name, (list,))
+        if len(items) > 1000 or not all(isinstance(s, str) for s in items):
+            raise r.fail(name, "must be a list of at most 1,000 texts")
+    else:  # str or None defaults: text or null (e.g. end_of_word, unk_token)
+        r.text(name, nullable=True)
