@@ -344,6 +344,9 @@ class Tokenizer:
 
     def decode_bytes(self, ids):
         """The raw bytes of a sequence of ids (may be invalid UTF-8 for a partial sequence)."""
+        if self.spec.get("source") == "tokenizer.json":
+            # imported from HF: every token goes through the decoder, special ones too, as in HF
+            return self.decoder.decode_bytes([self.id_to_token(i) for i in ids])
         out, run = [], []
         for i in ids:
             tok = self.id_to_token(i)
