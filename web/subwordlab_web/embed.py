@@ -1,0 +1,149 @@
+"""Embed mode: the page's query parameters, and the ``<iframe>`` snippet a course author pastes.
+
+``index.html?embed=1`` shows one panel without the page's chrome (header, footer, panel
+tabs), sized for an iframe. The rest of the query picks the experiment, for hand-written
+embeds; a share fragment (``#v1.…``) can carry a whole experiment instead and then wins:
+
+    ?embed=1&panel=train&preset=bpe&sample=seed_000&merges=10&step=3
+    ?embed=1&panel=inspect&preset=wordpiece&sample=udhr_eng&vocab=800&text=Everyone%20has
+    ?embed=1#v1.eNo…    (what "Copy embed snippet" writes: the exact current experiment)
+
+Parameters (all optional but ``embed``): ``panel`` (corpus, train, inspect, compare),
+``preset`` (any of ``subwordlab.OPTIONS``), ``sample`` (a bundled sample's id), ``vocab``
+(vocabulary size) or ``merges`` (number of merges), ``step`` (the training step shown),
+``text`` (the inspector's text). Unknown parameters are ignored (pages add their own);
+a known one with a bad value is reported with its name.
+
+>>> p = parse_query("?embed=1&panel=train&preset=bpe&sample=seed_000&merges=10&step=3")
+>>> (p.embed, p.panel, p.preset, p.sample, p.num_merges, p.step)
+(True, 'train', 'bpe', 'seed_000', 10, 3)
+>>> snippet("https://example.org/lab/index.html?embed=1&panel=train", title="BPE, step by step")[:61]
+'<iframe src="https://example.org/lab/index.html?embed=1&amp;p'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+EMBED_PANELS = ("corpus", "train", "inspect", "compare")
+MAX_QUERY_CHARS = 4096
+MAX_TEXT_CHARS = 2000
+DEFAULT_WIDTH = "100%"
+DEFAULT_HEIGHT = 640
+_SAMPLE = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+_TRUE = ("1", "true", "yes", "on")
+
+
+class EmbedParamError(ValueError):
+    """A query parameter has a value the page cannot use; the message names it."""
+
+
+@dataclass(frozen=True)
+class EmbedParams:
+    """What the query asks for. ``problems``: one message per parameter that was ignored."""
+
+    embed: bool = False
+    panel: str | None = None
+    preset: str | None = None
+    sample: str | None = None
+    vocab_size: int | None = None
+    num_merges: int | None = None
+    step: int | None = None
+    text: str | None = None
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def picks_experiment(self) -> bool:
+        """Does the query choose a corpus or an algorithm (not just a panel)?"""
+        return any(v is not None for v in (self.preset, self.sample, self.vocab_size, self.num_merges, self.step))
+
+
+def _int(name: str, value: str, lo: int, hi: int) -> int:
+    if not re.fullmatch(r"\d{1,9}", value):
+        raise EmbedParamError(f"the parameter {name}={value[:20]!r} must be a whole number")
+    n = int(value)
+    if not lo <= n <= hi:
+        raise EmbedParamError(f"the parameter {name}={n} must be between {lo:,} and {hi:,}")
+    return n
+
+
+def parse_query(query: str, presets: tuple[str, ...] | None = None) -> EmbedParams:
+    """The embed parameters of ``location.search`` (with or without the leading ``?``).
+
+    Never raises: a bad value is dropped and explained in ``problems`` (the page shows them),
+    so a typo in a course page still shows a working playground.
+    """
+    if presets is None:
+        import subwordlab
+
+        presets = tuple(subwordlab.OPTIONS)
+    query = (query or "")[1:] if (query or "").startswith("?") else (query or "")
+    if len(query) > MAX_QUERY_CHARS:
+        return EmbedParams(problems=(f"the page address's query is {len(query):,} characters long; "
+                                     f"at most {MAX_QUERY_CHARS:,} are read, so it was ignored",))
+    values: dict = {}
+    problems: list[str] = []
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        try:
+            if name == "embed":
+                values["embed"] = value.lower() in _TRUE
+            elif name == "panel":
+                if value not in EMBED_PANELS:
+                    raise EmbedParamError(f"the parameter panel={value[:20]!r} must be one of {', '.join(EMBED_PANELS)}")
+                values["panel"] = value
+            elif name == "preset":
+                if value not in presets:
+                    raise EmbedParamError(f"the parameter preset={value[:30]!r} must be one of {', '.join(presets)}")
+                values["preset"] = value
+            elif name == "sample":
+                if not _SAMPLE.fullmatch(value):
+                    raise EmbedParamError(f"the parameter sample={value[:30]!r} is not a sample name")
+                values["sample"] = value
+            elif name == "vocab":
+                values["vocab_size"] = _int(name, value, 1, 1_000_000)
+            elif name == "merges":
+                values["num_merges"] = _int(name, value, 0, 1_000_000)
+            elif name == "step":
+                values["step"] = _int(name, value, 0, 10_000_000)
+            elif name == "text":
+                values["text"] = value[:MAX_TEXT_CHARS]
+        except EmbedParamError as exc:
+            problems.append(str(exc))
+    if "vocab_size" in values and "num_merges" in values:
+        problems.append("give vocab= or merges=, not both; merges= was ignored")
+        del values["num_merges"]
+    return EmbedParams(**values, problems=tuple(problems))
+
+
+def embed_url(page_url: str, *, panel: str | None = None, fragment: str | None = None) -> str:
+    """The address an iframe loads: the page with ``embed=1`` (and ``panel``) in its query.
+
+    Example: embed_url("https://x.org/lab/index.html#v1.abc", panel="train", fragment="v1.eNo")
+    -> "https://x.org/lab/index.html?embed=1&panel=train#v1.eNo"
+    """
+    parts = urlsplit(page_url)
+    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("embed", "panel")]
+    params = [("embed", "1")] + ([("panel", panel)] if panel else []) + params
+    frag = parts.fragment if fragment is None else fragment
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), frag))
+
+
+def snippet(src: str, *, title: str = "Subword Lab", width: str | int = DEFAULT_WIDTH,
+            height: int = DEFAULT_HEIGHT) -> str:
+    """The ``<iframe>`` HTML for a course page (as text; the page shows it, never renders it).
+
+    Attribute values are HTML-escaped, so any URL or title is safe to paste.
+    """
+    attrs = [
+        ("src", src),
+        ("title", title),
+        ("width", str(width)),
+        ("height", str(int(height))),
+        ("style", "border: 1px solid #d9dee7; border-radius: 10px; max-width: 100%;"),
+        ("loading", "lazy"),
+    ]
+    inner = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attrs)
+    return f"<iframe {inner}></iframe>"
