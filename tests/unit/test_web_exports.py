@@ -1,0 +1,128 @@
+"""Downloads and uploads of model files (subwordlab_web.exports), without a DOM."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import subwordlab
+from subwordlab_web import exports
+from subwordlab_web.exports import ImportFailed, downloads, import_model
+
+CORPUS = "the lowest newest widest low lower tokens tokenizer " * 8
+TEXT = "the newest tokenizer, lower and wider"
+
+
+@pytest.fixture(scope="module")
+def toks():
+    return {
+        "bpe": subwordlab.train(CORPUS, preset="bpe", num_merges=20, unk_token="<unk>"),
+        "byte_bpe": subwordlab.train(CORPUS, preset="byte_bpe", vocab_size=280),
+        "wordpiece": subwordlab.train(CORPUS, preset="wordpiece", vocab_size=60),
+        "unigram": subwordlab.train(CORPUS, preset="unigram", vocab_size=40),
+    }
+
+
+def test_three_downloads_with_names_and_types(toks):
+    files = downloads(toks["byte_bpe"])
+    assert list(files) == ["ours", "hf", "vocab"]
+    assert files["ours"].name == "subwordlab-byte_bpe-280.json" and files["ours"].mime == "application/json"
+    assert files["hf"].name == "tokenizer.json" and files["hf"].available
+    assert files["vocab"].name == "subwordlab-byte_bpe-280-vocab.txt" and files["vocab"].mime.startswith("text/plain")
+    assert all(f.size > 0 for f in files.values())
+
+
+def test_our_json_round_trips_byte_identically(toks):
+    for tok in toks.values():
+        text = downloads(tok)["ours"].text
+        back = import_model("model.json", text.encode())
+        assert back.kind == "ours" and back.tokenizer.to_json() == text
+        assert back.tokenizer.encode(TEXT) == tok.encode(TEXT)
+
+
+@pytest.mark.parametrize("preset", ["byte_bpe", "wordpiece", "unigram"])
+def test_hf_json_imports_back_to_the_same_encodings(toks, preset):
+    hf = downloads(toks[preset])["hf"]
+    assert hf.available, hf.reason
+    back = import_model("tokenizer.json", hf.text.encode())
+    assert back.kind == "hf"
+    assert back.tokenizer.encode(TEXT) == toks[preset].encode(TEXT)
+    assert back.summary.startswith("Loaded tokenizer.json (Hugging Face tokenizer.json, ")
+
+
+def test_hf_json_unavailable_says_why(toks):
+    hf = downloads(toks["bpe"])["hf"]
+    assert not hf.available and hf.text == ""
+    assert hf.reason.startswith("Hugging Face tokenizer.json is not available for this tokenizer: ")
+    assert "end_of_word" in hf.reason
+
+
+def test_vocab_file_lists_every_id_and_the_merges(toks):
+    tok = toks["bpe"]
+    text = downloads(tok)["vocab"].text
+    assert text.startswith("# Subword Lab vocabulary: bpe tokenizer, ")
+    assert f"SHA-256 {tok.spec['corpus']['sha256']}" in text
+    table, merges = text.split("# merges in rank order")
+    assert len([ln for ln in table.splitlines() if ln[:1] == " " or ln[:1].isdigit()]) == tok.vocab_size
+    assert len(merges.strip().splitlines()) - 1 == len(tok.merges)
+    first = tok.model.merges[0]
+    a, b = tok.id_to_token(first[0]), tok.id_to_token(first[1])
+    assert f"     0  {a!r} + {b!r} -> {a + b!r}" in merges
+
+
+def test_base_name_is_safe_for_a_file_name():
+    class Tok:
+        spec = {"preset": "../we ird/<x>"}
+        vocab_size = 7
+
+    assert exports.base_name(Tok()) == "subwordlab-we-ird-x-7"
+    Tok.spec = {}
+    assert exports.base_name(Tok()) == "subwordlab-tokenizer-7"
+
+
+# -- bad uploads: one clear message naming the file and the problem ---------------------------
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"", "'bad.json' is empty"),
+        (b"\xff\xfe\x00{", "'bad.json' cannot be loaded: the file is not UTF-8 text"),
+        (b"{not json", "'bad.json' cannot be loaded: the file is not valid JSON"),
+        (b"[1, 2, 3]", "'bad.json' is JSON but not a model file"),
+        (b'{"name": "package", "version": "1.0"}', "neither a Subword Lab model"),
+        (b"[" * 1000 + b"]" * 1000, "nested more than"),
+        (b'{"format": "subwordlab", "version": 99}', "version 99 is not supported"),
+        (b'{"format": "subwordlab", "version": 1, "core_version": "0", "spec": {}, "model": {"type": "Nope"}}',
+         "'bad.json' cannot be loaded: "),
+        (b'{"version": "1.0", "added_tokens": [], "model": {"type": "WordLevel", "vocab": {}}}', "WordLevel"),
+    ],
+)
+def test_bad_files_are_refused_with_one_message(data, message):
+    with pytest.raises(ImportFailed, match=message.replace("[", r"\[")):
+        import_model("bad.json", data)
+
+
+def test_a_broken_merge_in_a_tokenizer_json_names_the_field(toks):
+    doc = json.loads(downloads(toks["byte_bpe"])["hf"].text)
+    doc["model"]["merges"][0] = ["zzz", "qqq"]
+    with pytest.raises(ImportFailed, match="model.merges"):
+        import_model("tokenizer.json", json.dumps(doc).encode())
+
+
+def test_too_big_is_refused_before_parsing(monkeypatch):
+    monkeypatch.setattr(exports, "MAX_IMPORT_BYTES", 100)
+    with pytest.raises(ImportFailed, match="'big.json' is 101 bytes; model files up to"):
+        import_model("big.json", b" " * 101)
+
+
+@pytest.mark.cpython_only
+def test_a_tokenizer_json_written_by_the_tokenizers_library():
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    hf = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    hf.train_from_iterator([CORPUS], trainers.WordPieceTrainer(vocab_size=60, special_tokens=["[UNK]"]))
+    loaded = import_model("tokenizer.json", hf.to_str().encode())
+    enc = loaded.tokenizer.encode_full(TEXT)
+    assert enc.tokens == hf.encode(TEXT).tokens and enc.ids == hf.encode(TEXT).ids
