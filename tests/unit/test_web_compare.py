@@ -1,0 +1,229 @@
+"""The Compare panel's view model (subwordlab_web.compare): pure, no DOM."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from subwordlab.recording import Recording
+from subwordlab_web import compare
+from subwordlab_web.compare import (
+    STAT_ROWS,
+    CompareRun,
+    curve_candidates,
+    curve_points,
+    disagreement_regions,
+    disagreements,
+    drive,
+    grouped_bars,
+    line_chart,
+    nice_ticks,
+    parity,
+    round_trip_cell,
+    stats_rows,
+)
+
+CORPUS = ("All human beings are born free and equal in dignity and rights. They are endowed with reason "
+          "and conscience and should act towards one another in a spirit of brotherhood. Everyone is "
+          "entitled to all the rights and freedoms set forth in this Declaration, without distinction "
+          "of any kind, such as race, colour, sex, language, religion, political or other opinion. ") * 3
+
+
+# -- disagreement ---------------------------------------------------------------------------
+
+def test_disagreement_on_a_known_example():
+    # "unhappiness": A = un|happi|ness, B = un|happ|iness, C = un|happi|ness
+    a = [(0, 2), (2, 7), (7, 11)]
+    b = [(0, 2), (2, 6), (6, 11)]
+    c = [(0, 2), (2, 7), (7, 11)]
+    flags = disagreements([a, b, c])
+    assert flags == [[False, True, True], [False, True, True], [False, True, True]]
+    assert disagreement_regions([a, b, c], flags) == [(2, 11)]
+
+
+def test_a_token_must_be_in_every_other_column():
+    a = [(0, 3), (3, 6)]
+    b = [(0, 3), (3, 6)]
+    c = [(0, 6)]
+    assert disagreements([a, b, c]) == [[True, True], [True, True], [True]]
+    assert disagreements([a, b]) == [[False, False], [False, False]]
+
+
+def _cuts_to_spans(n: int, cuts: set[int]) -> list[tuple[int, int]]:
+    points = [0] + sorted(c for c in cuts if 0 < c < n) + [n]
+    return list(zip(points, points[1:]))
+
+
+@given(st.integers(1, 40), st.lists(st.sets(st.integers(1, 39)), min_size=2, max_size=4))
+def test_disagreement_matches_the_definition(n, cut_sets):
+    columns = [_cuts_to_spans(n, cuts) for cuts in cut_sets]
+    flags = disagreements(columns)
+    for i, spans in enumerate(columns):
+        for span, bad in zip(spans, flags[i]):
+            assert bad == any(span not in other for j, other in enumerate(columns) if j != i)
+    if all(c == columns[0] for c in columns):
+        assert not any(any(f) for f in flags)
+    regions = disagreement_regions(columns, flags)
+    assert all(a < b for a, b in regions) and all(r1[1] < r2[0] for r1, r2 in zip(regions, regions[1:]))
+    # every character of a disagreeing token is inside a region
+    for spans, fl in zip(columns, flags):
+        for (s, e), bad in zip(spans, fl):
+            if bad:
+                assert any(a <= s and e <= b for a, b in regions)
+
+
+# -- statistics ----------------------------------------------------------------------------
+
+def test_stats_rows_format_and_mark_the_best():
+    cols = [
+        {"tokens": 120, "chars_per_token": 3.25, "bytes_per_token": 3.3, "fertility": 1.5, "split_share": 0.25, "unk_rate": 0.0},
+        {"tokens": 100, "chars_per_token": 3.9, "bytes_per_token": 4.0, "fertility": 1.2, "split_share": 0.1, "unk_rate": 0.0},
+        None,
+    ]
+    rows = {row.key: (cells, best) for row, cells, best in stats_rows(cols)}
+    assert [r.key for r in STAT_ROWS] == ["tokens", "chars_per_token", "bytes_per_token", "fertility", "split_share", "unk_rate"]
+    assert rows["tokens"] == (["120", "100", "–"], [False, True, False])
+    assert rows["chars_per_token"][0] == ["3.25", "3.90", "–"] and rows["chars_per_token"][1] == [False, True, False]
+    assert rows["split_share"][0] == ["25.0%", "10.0%", "–"]
+    assert rows["unk_rate"] == (["0.0%", "0.0%", "–"], [False, False, False])  # a tie marks nothing
+
+
+def test_round_trip_cells():
+    assert round_trip_cell(None) == ("–", True)
+    assert round_trip_cell(True) == ("exact", True)
+    assert round_trip_cell({"ok": False, "first_difference": 12}) == ("differs at 12", False)
+    assert round_trip_cell(False) == ("differs", False)
+
+
+def test_parity():
+    assert parity({"eng": 100, "hin": 250, "kor": None}, "eng") == {"eng": 1.0, "hin": 2.5, "kor": None}
+    assert parity({"eng": 0, "hin": 3}, "eng") == {"eng": None, "hin": None}
+
+
+# -- chart geometry ------------------------------------------------------------------------
+
+def test_nice_ticks():
+    assert nice_ticks(0, 2.7) == [0.0, 1.0, 2.0, 3.0]
+    assert nice_ticks(0, 1) == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    assert nice_ticks(0, 0) == [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+
+
+def test_grouped_bars_geometry():
+    chart = grouped_bars(["eng", "hin"], 3, [[1.0, 1.0, 1.0], [2.5, None, 2.0]], width=600, height=200)
+    left, top, right, bottom = chart.plot
+    assert len(chart.bars) == 5 and [g.label for g in chart.groups] == ["eng", "hin"]
+    for bar in chart.bars:
+        assert left <= bar.x and bar.x + bar.w <= right and top <= bar.y and math.isclose(bar.y + bar.h, bottom)
+    tall = next(b for b in chart.bars if b.value == 2.5)
+    one = next(b for b in chart.bars if b.value == 1.0)
+    assert math.isclose(tall.h / one.h, 2.5) and tall.label == "2.50"
+    assert chart.reference_y is not None and math.isclose(chart.reference_y, one.y)
+    # bars of one group sit side by side, in series order
+    eng = [b for b in chart.bars if b.group == "eng"]
+    assert [b.series for b in eng] == [0, 1, 2] and eng[0].x < eng[1].x < eng[2].x
+    assert chart.y_ticks[0].label == "0" and float(chart.y_ticks[-1].label) >= 2.5
+
+
+def test_line_chart_geometry_log_x():
+    chart = line_chart([[(100, 0.5), (1000, 0.3)], [(100, 0.6), (10_000, 0.25)]], width=500, height=200)
+    left, top, right, bottom = chart.plot
+    xs = [p[0] for line in chart.lines for p in line]
+    assert min(xs) == pytest.approx(left) and max(xs) == pytest.approx(right)
+    # log scale: 1,000 is halfway between 100 and 10,000
+    assert chart.lines[0][1][0] == pytest.approx((left + right) / 2)
+    assert all(top <= p[1] <= bottom for line in chart.lines for p in line)
+    assert [t.label for t in chart.x_ticks][:3] == ["100", "200", "500"]
+    assert line_chart([]).lines == []
+
+
+# -- compression curve from recorded steps ---------------------------------------------------
+
+def test_curve_candidates_dedupe_and_spread():
+    assert curve_candidates(10, [11, 12, 13, 14], 3) == [(0, 10), (2, 12), (4, 14)]
+    # Unigram-like: EM steps keep the size; the last step of each size is measured
+    assert curve_candidates(1000, [1000, 1000, 750, 750, 560, 500], 10) == [(2, 1000), (4, 750), (5, 560), (6, 500)]
+    many = curve_candidates(256, list(range(257, 4257)), 24)
+    assert len(many) == 24 and many[0] == (0, 256) and many[-1] == (4000, 4256)
+
+
+def test_curve_points_come_from_the_recording_without_retraining():
+    rec = Recording(CORPUS, "bpe", num_merges=30).run()
+    text = "the rights of human beings"
+    points = list(curve_points(rec, text, max_points=6))
+    assert len(points) == 6 and points[0][0] == 0 and points[-1][0] == 30
+    for step, size, tpc in points:
+        assert size == rec.tokenizer_at(step).vocab_size
+        assert tpc == pytest.approx(len(rec.tokenizer_at(step).encode(text)) / len(text))
+    assert points[0][2] > points[-1][2]  # more merges, fewer tokens per character
+    assert list(curve_points(rec, "")) == []
+
+
+# -- the run --------------------------------------------------------------------------------
+
+def test_compare_run_trains_every_column_round_robin():
+    run = CompareRun(CORPUS, [("BPE", "bpe", {"vocab_size": 90}), ("WordPiece", "wordpiece", {"vocab_size": 90}),
+                              ("Unigram", "unigram", {"vocab_size": 90})], Recording, events_per_slice=2)
+    order = []
+    work = run.work()
+    for i in work:
+        order.append(i)
+        if len(order) == 3:
+            assert order == [0, 1, 2]  # each column gets a slice in turn
+    assert run.done and all(c.tokenizer is not None for c in run.columns)
+    assert [c.tokenizer.vocab_size for c in run.columns] == [90, 90, 90]
+    assert all(c.fraction == 1.0 and c.status.startswith("done") for c in run.columns)
+
+
+def test_progress_grows_and_cancel_stops():
+    run = CompareRun(CORPUS, [("a", "bpe", {"num_merges": 40}), ("b", "wordpiece", {"num_merges": 40})], Recording,
+                     events_per_slice=1)
+    work = run.work()
+    seen = []
+    for _ in range(20):
+        next(work)
+        seen.append(run.columns[0].fraction)
+    assert seen == sorted(seen) and 0 < seen[-1] < 1
+    run.cancel()
+    assert run.done and list(work) == []
+    assert [c.status for c in run.columns] == ["cancelled", "cancelled"]
+
+
+def test_a_failing_column_shows_the_core_message_and_the_others_finish():
+    run = CompareRun(CORPUS, [("small", "wordpiece", {"vocab_size": 3}), ("ok", "bpe", {"num_merges": 5})], Recording)
+    assert drive(run.work(), budget_s=60)
+    bad, ok = run.columns
+    assert bad.status == "failed" and "vocab_size=3 is smaller than the starting vocabulary" in bad.error
+    assert ok.tokenizer is not None
+
+
+def test_fixed_columns_are_ready_at_once():
+    tok = Recording(CORPUS, "bpe", num_merges=5).run().tokenizer
+    run = CompareRun(CORPUS, [("b", "bpe", {"num_merges": 5})], Recording, fixed=[("Imported", tok)])
+    assert run.columns[1].done and run.columns[1].status == "ready"
+    drive(run.work(), budget_s=60)
+    assert run.done
+
+
+def test_drive_stops_at_its_budget():
+    def slow():
+        while True:
+            yield
+
+    assert drive(slow(), budget_s=0.001) is False
+    assert drive(iter(range(3))) is True
+
+
+def test_progress_fraction_for_shrinking_vocabularies():
+    class Ev:
+        def __init__(self, v):
+            self.vocab_size = v
+
+    class Rec:
+        tokenizer = None
+        alphabet = Ev(10_000)
+        steps = [Ev(1000)]
+
+    assert compare.progress_fraction(Rec(), 100) == pytest.approx(0.1 + 0.9 * 0.5)

@@ -1,0 +1,440 @@
+"""The Compare panel's view model: pure Python, no DOM, testable on CPython and in Pyodide.
+
+Several configurations are trained on the same corpus at the same vocabulary size, then
+shown side by side. This module computes everything the panel draws:
+
+- ``disagreements``: for each column, which tokens disagree with some other column — a
+  token disagrees when its span ``[start, end)`` is not also a token span in *every* other
+  column (so two columns agree on a word only if they cut it at the same places);
+- ``disagreement_regions``: those tokens' spans merged, for the "N characters disagree" line;
+- ``STAT_ROWS`` / ``stats_rows``: the statistics table, one column per configuration;
+- ``parity``: per-language token counts relative to a reference language (parallel texts
+  such as the UDHR translations), and ``grouped_bars`` / ``line_chart`` geometry;
+- ``curve_candidates`` / ``curve_points``: the compression curve (tokens per character of a
+  held-out text against vocabulary size), read from the recorded steps of each run
+  (``Recording.tokenizer_at``), never by retraining;
+- ``CompareRun``: trains the columns in small slices, round robin, with progress per
+  column and cancellation; a driver calls ``run.work()`` (a generator) and yields to the
+  browser between slices.
+
+>>> disagreements([[(0, 3), (3, 5)], [(0, 3), (3, 4), (4, 5)]])
+[[False, True], [False, True, True]]
+>>> disagreement_regions([[(0, 3), (3, 5)], [(0, 3), (3, 4), (4, 5)]], [[False, True], [False, True, True]])
+[(3, 5)]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence
+
+MIN_COLUMNS, MAX_COLUMNS = 2, 4
+CURVE_POINTS = 24  # most points per compression curve
+CURVE_TEXT_CHARS = 20_000  # held-out text used for the curve, at most
+
+Span = tuple[int, int]
+
+
+# -- disagreement --------------------------------------------------------------------------
+
+def disagreements(columns: Sequence[Sequence[Span]]) -> list[list[bool]]:
+    """For each column, for each token span: does some other column lack that exact span?"""
+    sets = [set(spans) for spans in columns]
+    out = []
+    for i, spans in enumerate(columns):
+        others = [s for j, s in enumerate(sets) if j != i]
+        out.append([any(span not in other for other in others) for span in spans])
+    return out
+
+
+def disagreement_regions(columns: Sequence[Sequence[Span]], flags: Sequence[Sequence[bool]]) -> list[Span]:
+    """The character ranges covered by disagreeing tokens (of any column), merged.
+
+    Example: spans (3,5) in one column and (3,4),(4,5) in the other -> [(3, 5)].
+    """
+    ranges = sorted(span for spans, fl in zip(columns, flags) for span, bad in zip(spans, fl) if bad and span[1] > span[0])
+    merged: list[Span] = []
+    for start, end in ranges:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+# -- statistics table ----------------------------------------------------------------------
+
+def _num(digits: int) -> Callable[[Any], str]:
+    def fmt(v: Any) -> str:
+        if v is None:
+            return "–"
+        return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{v:,.{digits}f}"
+    return fmt
+
+
+def _pct(v: Any) -> str:
+    return "–" if v is None else f"{100 * v:.1f}%"
+
+
+@dataclass(frozen=True)
+class StatRow:
+    key: str
+    label: str
+    help: str
+    fmt: Callable[[Any], str]
+    better: str = ""  # "low" / "high": which way is better, for the cell's hint ("" = neither)
+
+
+STAT_ROWS = (
+    StatRow("tokens", "Tokens", "tokens the text becomes", _num(0), "low"),
+    StatRow("chars_per_token", "Chars / token", "characters (code points) per token", _num(2), "high"),
+    StatRow("bytes_per_token", "Bytes / token", "UTF-8 bytes per token", _num(2), "high"),
+    StatRow("fertility", "Tokens / word", "tokens per word (fertility); words are runs of non-space characters", _num(2), "low"),
+    StatRow("split_share", "Words split", "share of words cut into more than one token", _pct, "low"),
+    StatRow("unk_rate", "Unknown tokens", "share of tokens that are the unknown token", _pct, "low"),
+)
+
+
+def stats_rows(columns: Sequence[dict | None]) -> list[tuple[StatRow, list[str], list[bool]]]:
+    """Rows of the statistics table: (row, cell texts per column, which cells are best).
+
+    ``columns``: per column a dict of statistic values (keys as in ``STAT_ROWS``) or None
+    when that column has none (still training, or failed).
+    """
+    rows = []
+    for row in STAT_ROWS:
+        values = [None if c is None else c.get(row.key) for c in columns]
+        cells = [row.fmt(v) for v in values]
+        numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        best = [False] * len(values)
+        if row.better and len(numbers) >= 2 and min(numbers) != max(numbers):
+            target = min(numbers) if row.better == "low" else max(numbers)
+            best = [v == target for v in values]
+        rows.append((row, cells, best))
+    return rows
+
+
+def round_trip_cell(result: Any) -> tuple[str, bool]:
+    """(text, ok) for the round-trip row. ``result``: True/False, or a dict/obj with ``ok``
+    and the first difference; None while unknown."""
+    if result is None:
+        return "–", True
+    ok = result if isinstance(result, bool) else bool(_field(result, "ok"))
+    if ok:
+        return "exact", True
+    where = _field(result, "first_difference") if not isinstance(result, bool) else None
+    return ("differs" + (f" at {where}" if where is not None else "")), False
+
+
+def _field(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+# -- parity --------------------------------------------------------------------------------
+
+def parity(counts: dict[str, int | None], reference: str) -> dict[str, float | None]:
+    """Each text's token count relative to the reference text's.
+
+    Example: parity({"eng": 100, "hin": 250}, "eng") -> {"eng": 1.0, "hin": 2.5}
+    """
+    ref = counts.get(reference)
+    return {name: (None if n is None or not ref else n / ref) for name, n in counts.items()}
+
+
+# -- chart geometry (drawn as SVG by the panel) ----------------------------------------------
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    w: float
+    h: float
+    series: int  # which configuration (colour)
+    group: str  # which language
+    value: float
+    label: str  # the value as shown on hover/focus
+
+
+@dataclass(frozen=True)
+class Tick:
+    pos: float
+    label: str
+
+
+@dataclass
+class BarChart:
+    width: float
+    height: float
+    plot: tuple[float, float, float, float]  # left, top, right, bottom of the plot area
+    bars: list[Bar] = field(default_factory=list)
+    y_ticks: list[Tick] = field(default_factory=list)
+    groups: list[Tick] = field(default_factory=list)  # group label centres
+    reference_y: float | None = None  # y of the value 1.0 (parity) line
+
+
+def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """Round tick values covering [lo, hi]. Example: nice_ticks(0, 2.7) -> [0.0, 1.0, 2.0, 3.0]"""
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / max(1, n)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step) * step
+    ticks, v = [], start
+    while v < hi + step * 0.999:
+        ticks.append(round(v, 10))
+        v += step
+    return ticks
+
+
+def _tick_label(v: float) -> str:
+    return f"{v:g}" if abs(v) < 1e5 else f"{v:,.0f}"
+
+
+def grouped_bars(groups: Sequence[str], series: int, values: Sequence[Sequence[float | None]], *,
+                 width: float = 640, height: float = 260, value_fmt: Callable[[float], str] = lambda v: f"{v:.2f}",
+                 reference: float | None = 1.0) -> BarChart:
+    """Geometry of a grouped bar chart: ``values[g][s]`` is group g's bar for series s."""
+    left, top, right, bottom = 44.0, 12.0, width - 8.0, height - 28.0
+    chart = BarChart(width, height, (left, top, right, bottom))
+    finite = [v for row in values for v in row if v is not None]
+    hi = max(finite + ([reference] if reference else []) + [0.0001])
+    ticks = nice_ticks(0, hi)
+    top_value = ticks[-1]
+
+    def y_of(v: float) -> float:
+        return bottom - (bottom - top) * (v / top_value)
+
+    chart.y_ticks = [Tick(y_of(t), _tick_label(t)) for t in ticks]
+    if reference is not None:
+        chart.reference_y = y_of(reference)
+    if not groups:
+        return chart
+    group_w = (right - left) / len(groups)
+    inner = group_w * 0.78
+    bar_w = inner / max(1, series)
+    for g, name in enumerate(groups):
+        x0 = left + g * group_w + (group_w - inner) / 2
+        chart.groups.append(Tick(left + (g + 0.5) * group_w, name))
+        for s in range(series):
+            v = values[g][s] if s < len(values[g]) else None
+            if v is None:
+                continue
+            y = y_of(v)
+            chart.bars.append(Bar(x0 + s * bar_w + 1, y, max(1.0, bar_w - 2), bottom - y, s, name, v, value_fmt(v)))
+    return chart
+
+
+@dataclass
+class LineChart:
+    width: float
+    height: float
+    plot: tuple[float, float, float, float]
+    lines: list[list[tuple[float, float, float, float]]] = field(default_factory=list)  # per series: (px, py, x, y)
+    x_ticks: list[Tick] = field(default_factory=list)
+    y_ticks: list[Tick] = field(default_factory=list)
+    log_x: bool = True
+
+
+def line_chart(series: Sequence[Sequence[tuple[float, float]]], *, width: float = 640, height: float = 260,
+               log_x: bool = True) -> LineChart:
+    """Geometry of a line chart with a log-scale x axis (vocabulary size) by default.
+
+    ``series[s]`` is a list of ``(x, y)`` points; every point keeps its data values for hover.
+    """
+    left, top, right, bottom = 52.0, 12.0, width - 12.0, height - 30.0
+    chart = LineChart(width, height, (left, top, right, bottom), log_x=log_x)
+    points = [p for s in series for p in s]
+    if not points:
+        return chart
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    fx = (lambda v: math.log10(max(v, 1e-9))) if log_x else (lambda v: v)
+    x_lo, x_hi = fx(min(xs)), fx(max(xs))
+    if x_hi - x_lo < 1e-9:
+        x_lo, x_hi = x_lo - 0.5, x_hi + 0.5
+    y_ticks = nice_ticks(min(0.0, min(ys)) if min(ys) < 0 else max(0.0, min(ys) * 0.9), max(ys))
+    y_lo, y_hi = y_ticks[0], y_ticks[-1]
+
+    def px(v: float) -> float:
+        return left + (right - left) * (fx(v) - x_lo) / (x_hi - x_lo)
+
+    def py(v: float) -> float:
+        return bottom - (bottom - top) * (v - y_lo) / ((y_hi - y_lo) or 1)
+
+    chart.lines = [[(px(x), py(y), x, y) for x, y in s] for s in series]
+    chart.y_ticks = [Tick(py(t), _tick_label(t)) for t in y_ticks]
+    if log_x:
+        ticks = [m * 10 ** e for e in range(math.floor(x_lo), math.ceil(x_hi) + 1) for m in (1, 2, 5)]
+        chart.x_ticks = [Tick(px(t), f"{t:,}") for t in ticks if x_lo - 1e-9 <= math.log10(t) <= x_hi + 1e-9]
+        if len(chart.x_ticks) < 2:
+            chart.x_ticks = [Tick(px(v), f"{v:,.0f}") for v in (min(xs), max(xs))]
+    else:
+        chart.x_ticks = [Tick(px(t), _tick_label(t)) for t in nice_ticks(min(xs), max(xs))]
+    return chart
+
+
+# -- the compression curve, from recorded steps ------------------------------------------------
+
+def curve_candidates(start_size: int, step_sizes: Sequence[int], max_points: int = CURVE_POINTS) -> list[tuple[int, int]]:
+    """Which recorded steps to measure: ``[(step, vocab_size)]``, at most ``max_points``.
+
+    ``step_sizes[k-1]`` is the vocabulary size after step k. A size reached by several
+    steps (Unigram's EM rounds change no vocabulary) is measured once, at its last step.
+    Points are spread evenly over log(vocabulary size), always with the first and last.
+
+    Example: curve_candidates(10, [11, 12, 13, 14], 3) -> [(0, 10), (2, 12), (4, 14)]
+    """
+    last_of: dict[int, int] = {start_size: 0}
+    for k, size in enumerate(step_sizes, 1):
+        last_of[size] = k
+    cands = sorted(((k, s) for s, k in last_of.items()), key=lambda ks: ks[0])
+    if len(cands) <= max_points:
+        return cands
+    logs = [math.log(max(1, s)) for _, s in cands]
+    lo, hi = min(logs), max(logs)
+    chosen = {0, len(cands) - 1}
+    for i in range(1, max_points - 1):
+        target = lo + (hi - lo) * i / (max_points - 1)
+        best = min(range(len(cands)), key=lambda j: (abs(logs[j] - target), j))
+        chosen.add(best)
+    return [cands[j] for j in sorted(chosen)]
+
+
+def curve_points(recording: Any, text: str, max_points: int = CURVE_POINTS) -> Iterator[tuple[int, int, float]]:
+    """``(step, vocab_size, tokens_per_char)`` of ``text`` at sampled steps of a finished
+    ``Recording`` (one point per ``next``, so a caller can yield between points)."""
+    text = text[:CURVE_TEXT_CHARS]
+    if not text:
+        return
+    start = recording.alphabet.vocab_size if recording.alphabet is not None else recording.tokenizer.vocab_size
+    sizes = [getattr(s, "vocab_size", start) for s in recording.steps]
+    for step, size in curve_candidates(start, sizes, max_points):
+        tok = recording.tokenizer_at(step)
+        yield step, size, len(tok.encode(text)) / len(text)
+
+
+# -- the run: train 2-4 columns in slices ------------------------------------------------------
+
+@dataclass
+class ColumnState:
+    """One column of the comparison while and after it trains."""
+
+    label: str
+    preset: str | None = None
+    options: dict = field(default_factory=dict)
+    tokenizer: Any = None  # set when done (or from the start for a fixed tokenizer)
+    recording: Any = None
+    error: str | None = None
+    started: bool = False
+    fraction: float = 0.0
+    status: str = "waiting"
+
+    @property
+    def done(self) -> bool:
+        return self.tokenizer is not None or self.error is not None
+
+
+def progress_fraction(recording: Any, target: int | None) -> float:
+    """How far a recording is, 0..1: steps made over steps needed (BPE/WordPiece: from the
+    alphabet to the target size; Unigram: the shrinking vocabulary, on a log scale)."""
+    if recording.tokenizer is not None:
+        return 1.0
+    alpha = recording.alphabet
+    if alpha is None:
+        prog = getattr(recording, "progress", None)
+        if prog is not None and getattr(prog, "total", 0):
+            return min(0.1, 0.1 * prog.done / prog.total)
+        return 0.0
+    start = alpha.vocab_size
+    now = recording.steps[-1].vocab_size if recording.steps else start
+    if not target or target == start:
+        return 0.1
+    if target > start:  # growing: merges
+        return 0.1 + 0.9 * max(0.0, min(1.0, (now - start) / (target - start)))
+    ratio = math.log(start / max(now, 1)) / math.log(start / target)  # shrinking: Unigram
+    return 0.1 + 0.9 * max(0.0, min(1.0, ratio))
+
+
+class CompareRun:
+    """Trains ``configs`` (``(label, preset, options)``) on one corpus, in slices.
+
+    ``make_recording(corpus, preset, **options)`` builds a recording (``Recording`` from
+    the core in the page; a stub in tests). ``fixed`` adds columns whose tokenizer is
+    already there (the current or an imported tokenizer).
+
+    >>> from subwordlab.recording import Recording
+    >>> run = CompareRun({"low": 5, "lower": 2, "newest": 6}, [("BPE", "bpe", {"num_merges": 3}),
+    ...                   ("WordPiece", "wordpiece", {"num_merges": 3})], Recording)
+    >>> for _ in run.work(): pass
+    >>> [c.status for c in run.columns]
+    ['done: 3 steps', 'done: 3 steps']
+    """
+
+    def __init__(self, corpus: Any, configs: Sequence[tuple[str, str, dict]], make_recording: Callable[..., Any],
+                 fixed: Sequence[tuple[str, Any]] = (), events_per_slice: int = 8) -> None:
+        self.corpus = corpus
+        self.make_recording = make_recording
+        self.events_per_slice = events_per_slice
+        self.columns = [ColumnState(label, preset, dict(opts)) for label, preset, opts in configs]
+        self.columns += [ColumnState(label, tokenizer=tok, fraction=1.0, status="ready") for label, tok in fixed]
+        self.cancelled = False
+
+    @property
+    def done(self) -> bool:
+        return self.cancelled or all(c.done for c in self.columns)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        for c in self.columns:
+            if not c.done:
+                c.status = "cancelled"
+
+    def _target(self, c: ColumnState) -> int | None:
+        if c.options.get("vocab_size") is not None:
+            return c.options["vocab_size"]
+        if c.options.get("num_merges") is not None and c.recording is not None and c.recording.alphabet is not None:
+            return c.recording.alphabet.vocab_size + c.options["num_merges"]
+        return None
+
+    def _slice(self, c: ColumnState) -> None:
+        try:
+            if not c.started:
+                c.started = True
+                c.status = "preparing"
+                c.recording = self.make_recording(self.corpus, c.preset, **c.options)
+                return
+            c.recording.advance(self.events_per_slice)
+            c.fraction = progress_fraction(c.recording, self._target(c))
+            if c.recording.tokenizer is not None:
+                c.tokenizer = c.recording.tokenizer
+                c.status = f"done: {len(c.recording.steps):,} steps"
+            else:
+                c.status = f"step {len(c.recording.steps):,}" if c.recording.alphabet is not None else "preparing"
+        except Exception as exc:  # noqa: BLE001 - the core's message is shown in the column
+            c.error = str(exc) or type(exc).__name__
+            c.status = "failed"
+
+    def work(self) -> Iterator[int]:
+        """One slice per ``next``: round robin over unfinished columns; yields the column."""
+        while not self.done:
+            for i, c in enumerate(self.columns):
+                if self.cancelled:
+                    return
+                if not c.done:
+                    self._slice(c)
+                    yield i
+
+
+def drive(work: Iterator[Any], budget_s: float = 0.012) -> bool:
+    """Run ``work`` for about ``budget_s`` seconds; True when it is exhausted.
+
+    The page calls this, then ``await asyncio.sleep(0)``, until it returns True.
+    """
+    t0 = time.perf_counter()
+    for _ in work:
+        if time.perf_counter() - t0 >= budget_s:
+            return False
+    return True
