@@ -79,23 +79,27 @@ def test_disagreement_matches_the_definition(n, cut_sets):
 
 def test_stats_rows_format_and_mark_the_best():
     cols = [
-        {"tokens": 120, "chars_per_token": 3.25, "bytes_per_token": 3.3, "fertility": 1.5, "split_share": 0.25, "unk_rate": 0.0},
-        {"tokens": 100, "chars_per_token": 3.9, "bytes_per_token": 4.0, "fertility": 1.2, "split_share": 0.1, "unk_rate": 0.0},
+        {"tokens": 120, "chars_per_token": 3.25, "bytes_per_token": 3.3, "tokens_per_word": 1.5, "split_words": 0.25,
+         "unknown_rate": 0.0},
+        {"tokens": 100, "chars_per_token": 3.9, "bytes_per_token": 4.0, "tokens_per_word": 1.2, "split_words": 0.1,
+         "unknown_rate": 0.0},
         None,
     ]
     rows = {row.key: (cells, best) for row, cells, best in stats_rows(cols)}
-    assert [r.key for r in STAT_ROWS] == ["tokens", "chars_per_token", "bytes_per_token", "fertility", "split_share", "unk_rate"]
+    assert [r.key for r in STAT_ROWS] == ["tokens", "chars_per_token", "bytes_per_token", "tokens_per_word", "split_words",
+                                          "unknown_rate"]
     assert rows["tokens"] == (["120", "100", "–"], [False, True, False])
     assert rows["chars_per_token"][0] == ["3.25", "3.90", "–"] and rows["chars_per_token"][1] == [False, True, False]
-    assert rows["split_share"][0] == ["25.0%", "10.0%", "–"]
-    assert rows["unk_rate"] == (["0.0%", "0.0%", "–"], [False, False, False])  # a tie marks nothing
+    assert rows["split_words"][0] == ["25.0%", "10.0%", "–"]
+    assert rows["unknown_rate"] == (["0.0%", "0.0%", "–"], [False, False, False])  # a tie marks nothing
 
 
 def test_round_trip_cells():
     assert round_trip_cell(None) == ("–", True)
-    assert round_trip_cell(True) == ("exact", True)
-    assert round_trip_cell({"ok": False, "first_difference": 12}) == ("differs at 12", False)
-    assert round_trip_cell(False) == ("differs", False)
+    assert round_trip_cell({"round_trip": None}) == ("–", True)
+    assert round_trip_cell({"round_trip": True}) == ("exact", True)
+    assert round_trip_cell({"round_trip": False, "round_trip_difference": {"index": 1234}}) == ("differs at char 1,234", False)
+    assert round_trip_cell({"round_trip": False}) == ("differs", False)
 
 
 def test_parity():

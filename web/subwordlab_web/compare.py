@@ -91,9 +91,9 @@ STAT_ROWS = (
     StatRow("tokens", "Tokens", "tokens the text becomes", _num(0), "low"),
     StatRow("chars_per_token", "Chars / token", "characters (code points) per token", _num(2), "high"),
     StatRow("bytes_per_token", "Bytes / token", "UTF-8 bytes per token", _num(2), "high"),
-    StatRow("fertility", "Tokens / word", "tokens per word (fertility); words are runs of non-space characters", _num(2), "low"),
-    StatRow("split_share", "Words split", "share of words cut into more than one token", _pct, "low"),
-    StatRow("unk_rate", "Unknown tokens", "share of tokens that are the unknown token", _pct, "low"),
+    StatRow("tokens_per_word", "Tokens / word", "tokens per word (fertility); words are runs of non-space characters", _num(2), "low"),
+    StatRow("split_words", "Words split", "share of words cut into more than one token", _pct, "low"),
+    StatRow("unknown_rate", "Unknown tokens", "share of tokens that are the unknown token", _pct, "low"),
 )
 
 
@@ -117,19 +117,17 @@ def stats_rows(columns: Sequence[dict | None]) -> list[tuple[StatRow, list[str],
 
 
 def round_trip_cell(result: Any) -> tuple[str, bool]:
-    """(text, ok) for the round-trip row. ``result``: True/False, or a dict/obj with ``ok``
-    and the first difference; None while unknown."""
-    if result is None:
+    """(text, ok) for the round-trip row, from a ``subwordlab.stats.text_stats`` row
+    (``round_trip`` True/False and ``round_trip_difference`` {"index", ...}); None while unknown.
+
+    Example: {"round_trip": False, "round_trip_difference": {"index": 12}} -> ("differs at char 12", False)
+    """
+    if result is None or result.get("round_trip") is None:
         return "–", True
-    ok = result if isinstance(result, bool) else bool(_field(result, "ok"))
-    if ok:
+    if result["round_trip"]:
         return "exact", True
-    where = _field(result, "first_difference") if not isinstance(result, bool) else None
-    return ("differs" + (f" at {where}" if where is not None else "")), False
-
-
-def _field(obj: Any, name: str) -> Any:
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+    diff = result.get("round_trip_difference") or {}
+    return ("differs" + (f" at char {diff['index']:,}" if "index" in diff else "")), False
 
 
 # -- parity --------------------------------------------------------------------------------
