@@ -13,8 +13,11 @@ from .corpus import CorpusError, parse_word_counts  # noqa: E402
 from .events import AlphabetReady, Done, EmStep, MergeStep, PruneStep  # noqa: E402
 from .presets import OPTIONS  # noqa: E402
 from .tokenizer import Encoding, Tokenizer  # noqa: E402
+from .serialize import ModelFileError  # noqa: E402
+from .hf_json import HFExportError, HFExportWarning  # noqa: E402
 
 __all__ = [
     "__version__", "train", "iter_train", "Tokenizer", "Encoding", "parse_word_counts", "CorpusError",
     "AlphabetReady", "MergeStep", "EmStep", "PruneStep", "Done", "OPTIONS",
+    "ModelFileError", "HFExportError", "HFExportWarning",
 ]

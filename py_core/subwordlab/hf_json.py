@@ -1057,7 +1057,7 @@ def from_hf_dict(doc, source_sha256=None):
         from .decoders import JoinDecoder
 
         decoder = JoinDecoder()
-    spec = {"preset": None, "source": "tokenizer.json"}
+    spec = {"source": "tokenizer.json"}
     if source_sha256:
         spec["source_sha256"] = source_sha256
     try:

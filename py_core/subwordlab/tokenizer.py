@@ -408,11 +408,11 @@ class Tokenizer:
         return from_hf_json(text)
 
     @classmethod
-    def from_gpt2_files(cls, vocab_json_text, merges_text, special_tokens=None):
+    def from_gpt2_files(cls, vocab_json_text, merges_text, special_tokens=None, pattern="gpt2"):
         """A byte-level BPE tokenizer from GPT-2's ``vocab.json`` and ``merges.txt`` texts."""
         from .loaders import from_gpt2_files
 
-        return from_gpt2_files(vocab_json_text, merges_text, special_tokens)
+        return from_gpt2_files(vocab_json_text, merges_text, special_tokens, pattern)
 
     @classmethod
     def from_tiktoken(cls, rank_file_text, pattern="cl100k", special_tokens=None):

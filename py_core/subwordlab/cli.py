@@ -1,0 +1,579 @@
+"""The command line: ``python -m subwordlab <command> ...`` (also installed as ``subwordlab``).
+
+Commands: train, encode, decode, stats, inspect, vocab, export --hf, import --hf.
+Every command has ``--help`` with an example. Errors go to stderr as one line
+(``subwordlab: error: ...``) with exit code 1 (2 for a wrong command line, 130 when
+interrupted); set SUBWORDLAB_DEBUG=1 to see the traceback.
+"""
+
+import argparse
+import inspect as _inspect
+import json
+import os
+import sys
+import time
+
+EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+
+
+class CliError(Exception):
+    """A problem to report in one line."""
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+def _read_text(path):
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{path} is not UTF-8 text (byte {exc.start}); convert it first") from None
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _load_model(path):
+    from .serialize import MAX_FILE_BYTES, ModelFileError, from_json
+
+    if path is None:
+        raise CliError("give the model file with -m model.json")
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+    if size > MAX_FILE_BYTES:
+        raise CliError(f"{path} is {size:,} bytes; model files are limited to {MAX_FILE_BYTES:,} bytes")
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        return from_json(data)
+    except ModelFileError as exc:
+        if "tokenizer.json" in str(exc):
+            raise CliError(f"{path}: {exc} (on the command line: subwordlab import --hf {path} -o model.json)") from None
+        raise CliError(f"{path}: {exc}") from None
+
+
+def _write_atomic(path, text):
+    """Write ``text`` to ``path`` via a temporary file and a rename: on any failure or
+    interruption nothing (not even a partial file) is left at ``path``."""
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _policy(args):
+    if getattr(args, "allow_special", False):
+        return {"allowed_special": "all"}
+    if getattr(args, "special_as_text", False):
+        return {"disallowed_special": ()}
+    return {}
+
+
+# -- train --------------------------------------------------------------------------------
+
+def _option_kinds():
+    """Every preset option: name -> (kind, help, presets). kind: 'bool', 'int', 'float', 'list', 'str'."""
+    from .presets import OPTIONS
+
+    out = {}
+    for preset, opts in OPTIONS.items():
+        for name, (default, help_) in opts.items():
+            if name in ("vocab_size", "num_merges"):
+                continue
+            kind = ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
+                    else "float" if isinstance(default, float) else "list" if isinstance(default, (tuple, list)) else "str")
+            entry = out.setdefault(name, [kind, help_, []])
+            entry[2].append(preset)
+    return out
+
+
+def _convert(name, kind, value):
+    if kind == "int":
+        try:
+            return int(value)
+        except ValueError:
+            raise CliError(f"--{name.replace('_', '-')} takes an integer, not {value!r}") from None
+    if kind == "float":
+        try:
+            return float(value)
+        except ValueError:
+            raise CliError(f"--{name.replace('_', '-')} takes a number, not {value!r}") from None
+    if kind == "list":
+        return [] if value == "" else [v for v in value.split(",")]
+    if value.lower() == "none":
+        return None
+    return value
+
+
+class _Progress:
+    """A one-line progress bar on stderr: step, merges/s (or rounds for Unigram), ETA."""
+
+    def __init__(self, enabled, total=None):
+        self.enabled, self.total = enabled, total
+        self.start = self.last = time.monotonic()
+        self.steps = 0
+        self.width = 0
+
+    def show(self, text, force=False):
+        now = time.monotonic()
+        if not self.enabled or (not force and now - self.last < 0.2):
+            return
+        self.last = now
+        line = text[:110]
+        sys.stderr.write("\r" + line + " " * max(0, self.width - len(line)))
+        sys.stderr.flush()
+        self.width = len(line)
+
+    def merge(self, event):
+        self.steps += 1
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        rate = self.steps / elapsed
+        if self.total:
+            done = min(self.steps, self.total)
+            frac = done / self.total
+            bar = "#" * int(frac * 24)
+            eta = (self.total - done) / rate if rate else 0
+            text = f"[{bar:<24}] {done}/{self.total} merges  {rate:,.0f} merges/s  ETA {_fmt_time(eta)}"
+        else:
+            text = f"{self.steps} merges  {rate:,.0f} merges/s"
+        self.show(f"{text}  vocab {event.vocab_size}")
+
+    def done(self, message):
+        if self.enabled:
+            self.show(message, force=True)
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _fmt_time(seconds):
+    seconds = int(seconds + 0.5)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def cmd_train(args):
+    from . import api
+    from .corpus import parse_word_counts
+    from .presets import OPTIONS
+
+    preset = args.preset
+    known = OPTIONS[preset]
+    options = {}
+    for name, (kind, _, presets) in _option_kinds().items():
+        value = getattr(args, "opt_" + name, None)
+        if value is None:
+            continue
+        if name not in known:
+            raise CliError(f"--{name.replace('_', '-')} is not an option of preset {preset!r} (it is one of "
+                           f"{', '.join(presets)}); see: subwordlab train --help")
+        options[name] = value if kind == "bool" else _convert(name, kind, value)
+    if args.vocab_size is None and args.num_merges is None:
+        raise CliError("give --vocab-size N or --num-merges N")
+    # the corpus: files (each one document) or stdin
+    paths = args.files or ["-"]
+    texts = [_read_text(p) for p in paths]
+    corpus = parse_word_counts("\n".join(texts)) if args.word_counts else texts
+    if not args.output:
+        raise CliError("give the output file with -o model.json")
+    kwargs = {}
+    if "progress" in _inspect.signature(api.iter_train).parameters:
+        kwargs["progress"] = True
+    bar = _Progress(not args.quiet)
+    events = api.iter_train(corpus, preset, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
+    tok = None
+    for event in events:
+        kind = event.kind
+        if kind == "progress":
+            total = f"/{event.total:,}" if event.total else ""
+            bar.show(f"{event.phase}: {event.done:,}{total}")
+        elif kind == "alphabet":
+            if args.num_merges is not None:
+                bar.total = args.num_merges
+            elif args.vocab_size is not None and preset not in ("unigram", "sentencepiece_unigram"):
+                bar.total = max(0, args.vocab_size - event.vocab_size)
+            bar.start = time.monotonic()
+            bar.show(f"alphabet: {event.vocab_size} symbols, {event.distinct_words:,} distinct words", force=True)
+        elif kind == "merge":
+            bar.merge(event)
+        elif kind == "em":
+            bar.show(f"EM round {event.round}.{event.iteration}: log-likelihood {event.log_likelihood:,.1f}, "
+                     f"vocab {event.vocab_size:,} -> {args.vocab_size:,}")
+        elif kind == "prune":
+            bar.show(f"prune round {event.round}: vocab {event.vocab_size:,} -> {args.vocab_size:,}")
+        elif kind == "done":
+            tok = event.tokenizer
+    elapsed = time.monotonic() - bar.start
+    bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s")
+    _write_atomic(args.output, tok.to_json())
+    if not args.quiet:
+        print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
+    return 0
+
+
+# -- encode / decode ------------------------------------------------------------------------
+
+def _chunks(fh, size=1 << 16):
+    while True:
+        block = fh.read(size)
+        if not block:
+            return
+        yield block
+
+
+def cmd_encode(args):
+    tok = _load_model(args.model)
+    policy = _policy(args)
+    out = sys.stdout
+    if args.file is not None and args.text is not None:
+        raise CliError("give either a text or --file, not both")
+    if args.file is None and args.text is None:
+        raise CliError("give a text to encode (or --file FILE, or --file - for stdin)")
+    if args.tokens:
+        def emit(ids, first):
+            for k, i in enumerate(ids):
+                out.write(("" if first and k == 0 else " ") + json.dumps(tok.id_to_token(i), ensure_ascii=False))
+    else:
+        def emit(ids, first):
+            if ids:
+                out.write(("" if first else " ") + " ".join(map(str, ids)))
+    if args.text is not None:
+        emit(tok.encode(args.text, **policy), True)
+        out.write("\n")
+        return 0
+    # streaming: the file in blocks, ids written as soon as they are final
+    try:
+        fh = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror}") from None
+    try:
+        first, batch = True, []
+        for i in tok.encode_iter(_chunks(fh), **policy):
+            batch.append(i)
+            if len(batch) >= 4096:
+                emit(batch, first)
+                first, batch = False, []
+        emit(batch, first)
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{args.file} is not UTF-8 text (byte {exc.start})") from None
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    out.write("\n")
+    return 0
+
+
+def cmd_decode(args):
+    tok = _load_model(args.model)
+    raw = args.ids if args.ids else sys.stdin.read().split()
+    ids = []
+    for r in raw:
+        for part in r.replace(",", " ").replace("[", " ").replace("]", " ").split():
+            try:
+                ids.append(int(part))
+            except ValueError:
+                raise CliError(f"{part!r} is not an id (ids are integers, e.g. 12 34 56)") from None
+    sys.stdout.write(tok.decode(ids) + "\n")
+    return 0
+
+
+# -- stats / inspect / vocab ----------------------------------------------------------------
+
+def cmd_stats(args):
+    from .stats import compare_texts, embedding_parameters, format_table
+
+    tok = _load_model(args.model)
+    texts = {}
+    for path in args.files:
+        name = "stdin" if path == "-" else os.path.basename(path)
+        texts[name] = _read_text(path)
+    for item in args.text or []:
+        name, sep, text = item.partition("=")
+        if not sep:
+            raise CliError(f"--text takes NAME=TEXT, got {item!r}")
+        texts[name] = text
+    if not texts:
+        raise CliError("give files or --text NAME=TEXT to measure")
+    if args.reference is not None and args.reference not in texts:
+        raise CliError(f"--reference {args.reference!r} is not one of the texts: {', '.join(texts)}")
+    rows = compare_texts(tok, texts, args.reference)
+    extra = {}
+    if args.d_model:
+        extra = {"vocab_size": tok.vocab_size, "d_model": args.d_model,
+                 "embedding_parameters": embedding_parameters(tok.vocab_size, args.d_model),
+                 "with_separate_output_projection": embedding_parameters(tok.vocab_size, args.d_model, True)}
+    if args.json:
+        print(json.dumps({"texts": rows, **({"parameters": extra} if extra else {})}, ensure_ascii=False, indent=2))
+    else:
+        print(format_table(rows))
+        if extra:
+            print(f"embedding parameters V*d = {extra['vocab_size']:,} x {args.d_model:,} = {extra['embedding_parameters']:,}"
+                  f" ({extra['with_separate_output_projection']:,} with a separate output projection)")
+    return 0
+
+
+def cmd_inspect(args):
+    from .stats import first_difference
+
+    tok = _load_model(args.model)
+    text = args.text if args.text is not None else _read_text(args.file or "-")
+    policy = _policy(args)
+    normalized = tok.normalize_str(text)
+    pieces = tok.pre_tokenize_str(normalized)
+    enc = tok.encode_full(text, **policy)
+    decoded = tok.decode(enc.ids)
+    report = {
+        "text": text,
+        "normalized": normalized,
+        "pre_tokens": [{"piece": p, "start": s, "end": e} for p, (s, e) in pieces],
+        "tokens": [{"id": i, "token": t, "start": o[0], "end": o[1], "byte_start": b[0], "byte_end": b[1], "special": sp}
+                   for i, t, o, b, sp in zip(enc.ids, enc.tokens, enc.offsets, enc.byte_offsets, enc.special)],
+        "decoded": decoded,
+        "round_trip": decoded == normalized,
+        "round_trip_difference": first_difference(normalized, decoded),
+    }
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    print(f"text        {text!r}")
+    print(f"normalized  {normalized!r}")
+    print(f"pre-tokens  {' '.join(repr(p['piece']) for p in report['pre_tokens'])}")
+    print("tokens")
+    width = max([len(repr(t["token"])) for t in report["tokens"]] + [5])
+    for t in report["tokens"]:
+        piece = text[t["start"]:t["end"]]
+        mark = "  special" if t["special"] else ""
+        print(f"  {t['id']:>7}  {repr(t['token']):<{width}}  chars {t['start']}-{t['end']} {piece!r}  bytes {t['byte_start']}-{t['byte_end']}{mark}")
+    print(f"decoded     {decoded!r}")
+    if report["round_trip"]:
+        print("round trip  ok (decoded == normalized)")
+    else:
+        d = report["round_trip_difference"]
+        print(f"round trip  FAILS at character {d['index']}: expected {d['expected']!r}, got {d['got']!r}")
+    return 0
+
+
+def cmd_vocab(args):
+    from .serialize import format_vocab_table, vocab_table
+
+    tok = _load_model(args.model)
+    print(format_vocab_table(vocab_table(tok), args.limit))
+    return 0
+
+
+# -- export / import ------------------------------------------------------------------------
+
+def cmd_export(args):
+    from .hf_json import HFExportError, export_hf
+
+    if not args.hf:
+        raise CliError("say which format: export --hf (a Hugging Face tokenizer.json)")
+    tok = _load_model(args.model)
+    try:
+        result = export_hf(tok)
+    except HFExportError as exc:
+        raise CliError(f"cannot export to tokenizer.json: {exc}") from None
+    for w in result.warnings:
+        print(f"subwordlab: warning: {w}", file=sys.stderr)
+    if args.output in (None, "-"):
+        sys.stdout.write(result.text)
+    else:
+        _write_atomic(args.output, result.text)
+    return 0
+
+
+def cmd_import(args):
+    from .hf_json import from_hf_json
+    from .serialize import MAX_FILE_BYTES, ModelFileError
+
+    if not args.hf:
+        raise CliError("say which format: import --hf tokenizer.json")
+    path = args.source
+    if path != "-":
+        try:
+            size = os.path.getsize(path)
+        except OSError as exc:
+            raise CliError(f"cannot read {path}: {exc.strerror}") from None
+        if size > MAX_FILE_BYTES:
+            raise CliError(f"{path} is {size:,} bytes; files are limited to {MAX_FILE_BYTES:,} bytes")
+        with open(path, "rb") as fh:
+            data = fh.read()
+    else:
+        data = sys.stdin.buffer.read()
+    try:
+        tok = from_hf_json(data)
+    except ModelFileError as exc:
+        raise CliError(f"{path}: {exc}") from None
+    if not args.output:
+        raise CliError("give the output file with -o model.json")
+    _write_atomic(args.output, tok.to_json())
+    print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
+    return 0
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def build_parser():
+    from .presets import OPTIONS
+
+    parser = argparse.ArgumentParser(
+        prog="subwordlab", formatter_class=_Formatter,
+        description="Train and inspect subword tokenizers (BPE, WordPiece, Unigram).",
+        epilog="examples:\n"
+               "  subwordlab train corpus.txt --preset byte_bpe --vocab-size 1000 -o model.json\n"
+               "  subwordlab encode -m model.json 'Hello world' --tokens\n"
+               "  subwordlab export --hf -m model.json -o tokenizer.json\n"
+               "run 'subwordlab COMMAND --help' for each command's options")
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"subwordlab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name, help_, example, func):
+        p = sub.add_parser(name, help=help_, description=help_, epilog="example:\n  " + example, formatter_class=_Formatter)
+        p.set_defaults(func=func)
+        return p
+
+    def model_arg(p):
+        p.add_argument("-m", "--model", required=True, metavar="MODEL.json", help="a model file written by 'subwordlab train'")
+
+    def policy_args(p):
+        g = p.add_mutually_exclusive_group()
+        g.add_argument("--allow-special", action="store_true", help="encode special tokens found in the text as special tokens")
+        g.add_argument("--special-as-text", action="store_true", help="encode special tokens found in the text as ordinary text")
+
+    # train
+    p = command("train", "train a tokenizer on corpus files (or stdin) and save it as our JSON model file",
+                "subwordlab train corpus.txt --preset sentencepiece_bpe --vocab-size 2000 --byte-fallback -o model.json\n"
+                "  cat words.txt | subwordlab train --word-counts --preset bpe --num-merges 10 -o model.json\n\n"
+                "presets: " + ", ".join(OPTIONS) + "\n"
+                "Ctrl-C stops training cleanly: nothing is written.", cmd_train)
+    p.add_argument("files", nargs="*", metavar="FILE", help="corpus files, each one document ('-' or none: stdin)")
+    p.add_argument("--preset", choices=list(OPTIONS), default="bpe", help="the algorithm (default: bpe)")
+    p.add_argument("--vocab-size", type=int, help="target vocabulary size, counting every token")
+    p.add_argument("--num-merges", type=int, help="number of merges to learn (BPE, WordPiece)")
+    p.add_argument("--word-counts", action="store_true", help="the input is a word-frequency list: one 'word count' per line")
+    p.add_argument("-o", "--output", metavar="MODEL.json", help="where to save the model")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    g = p.add_argument_group("preset options (each applies to the presets named in brackets)")
+    for name, (kind, help_, presets) in sorted(_option_kinds().items()):
+        flag = "--" + name.replace("_", "-")
+        text = f"{help_} [{', '.join(presets)}]".replace("%", "%%")
+        if kind == "bool":
+            g.add_argument(flag, dest="opt_" + name, action=argparse.BooleanOptionalAction, default=None, help=text)
+        else:
+            metavar = {"int": "N", "float": "X", "list": "A,B", "str": "TEXT"}[kind]
+            g.add_argument(flag, dest="opt_" + name, metavar=metavar, default=None,
+                           help=text + (" (comma-separated)" if kind == "list" else "") + (" ('none' for None)" if kind == "str" else ""))
+
+    # encode
+    p = command("encode", "encode a text (or a file, streamed) to ids or tokens",
+                "subwordlab encode -m model.json 'Hello world'\n  subwordlab encode -m model.json --file big.txt > ids.txt", cmd_encode)
+    model_arg(p)
+    p.add_argument("text", nargs="?", help="the text to encode")
+    p.add_argument("--file", metavar="FILE", help="encode this file instead, streamed ('-' for stdin)")
+    p.add_argument("--tokens", action="store_true", help="print token strings (JSON-quoted) instead of ids")
+    policy_args(p)
+
+    # decode
+    p = command("decode", "decode ids (arguments or stdin) back to text",
+                "subwordlab decode -m model.json 15 7 2", cmd_decode)
+    model_arg(p)
+    p.add_argument("ids", nargs="*", help="ids (or read them from stdin)")
+
+    # stats
+    p = command("stats", "statistics of the tokenizer on texts: tokens, chars/token, fertility, parity, round trip",
+                "subwordlab stats -m model.json udhr_eng.txt udhr_kor.txt --reference udhr_eng.txt\n"
+                "  subwordlab stats -m model.json --text en=cat --text ko=고양이 --json\n\n"
+                "words are runs of non-white-space characters; parity is tokens / the reference's tokens", cmd_stats)
+    model_arg(p)
+    p.add_argument("files", nargs="*", metavar="FILE", help="texts to measure (named by file name)")
+    p.add_argument("--text", action="append", metavar="NAME=TEXT", help="a named text to measure (repeatable)")
+    p.add_argument("--reference", metavar="NAME", help="the text parity is relative to (default: the first)")
+    p.add_argument("--d-model", type=int, metavar="D", help="also show the embedding parameters V*d for width D")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    # inspect
+    p = command("inspect", "show a text at every pipeline stage: normalized, pre-tokens, tokens with offsets, decoded",
+                "subwordlab inspect -m model.json 'Héllo  world!'", cmd_inspect)
+    model_arg(p)
+    p.add_argument("text", nargs="?", help="the text (or --file)")
+    p.add_argument("--file", metavar="FILE", help="read the text from a file ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    policy_args(p)
+
+    # vocab
+    p = command("vocab", "list the vocabulary: id, token, bytes, and for BPE the merge that made it",
+                "subwordlab vocab -m model.json --limit 50", cmd_vocab)
+    model_arg(p)
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N ids")
+
+    # export / import
+    p = command("export", "export a model as a Hugging Face tokenizer.json (loads in the tokenizers library)",
+                "subwordlab export --hf -m model.json -o tokenizer.json", cmd_export)
+    model_arg(p)
+    p.add_argument("--hf", action="store_true", help="Hugging Face tokenizer.json (the only format)")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: stdout)")
+    p = command("import", "import a Hugging Face tokenizer.json as our JSON model file",
+                "subwordlab import --hf tokenizer.json -o model.json", cmd_import)
+    p.add_argument("source", metavar="tokenizer.json", help="the file to import ('-' for stdin)")
+    p.add_argument("--hf", action="store_true", help="the file is a Hugging Face tokenizer.json (the only format)")
+    p.add_argument("-o", "--output", metavar="MODEL.json", help="where to save the model")
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    if args.command == "train":
+        import signal
+
+        # subtle: a process started in the background by a shell inherits SIGINT ignored;
+        # training is long, so Ctrl-C (or kill -INT) must always stop it cleanly
+        try:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        except (ValueError, OSError, AttributeError):  # not the main thread, or no signals (Pyodide)
+            pass
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("\nsubwordlab: interrupted; nothing was written\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (e.g. '| head'): stop quietly
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    except (CliError, ValueError, OSError) as exc:
+        if os.environ.get("SUBWORDLAB_DEBUG"):
+            raise
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"subwordlab: error: {message}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - one readable line, never a traceback
+        if os.environ.get("SUBWORDLAB_DEBUG"):
+            raise
+        print(f"subwordlab: internal error: {type(exc).__name__}: {exc} (SUBWORDLAB_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+"""Byte-level BPE tokenizers from other tools' files: GPT-2's ``vocab.json`` + ``merges.txt``
+and tiktoken's rank files.
+
+>>> import base64
+>>> ranks = "".join(f"{base64.b64encode(bytes([b])).decode()} {b}\\n" for b in range(256))
+>>> ranks += f"{base64.b64encode(b'hi').decode()} 256\\n"
+>>> tok = from_tiktoken(ranks, pattern="gpt2", special_tokens={"<|end|>": 257})
+>>> tok.encode("hi!"), tok.encode("<|end|>", allowed_special="all")
+([256, 33], [257])
+"""
+
+import base64
+import binascii
+import hashlib
+
+from .bytes_map import BYTE_TO_CHAR, bytes_to_text
+from .decoders import ByteLevelDecoder
+from .models.bpe import BPE
+from .pre_tokenizers import ByteLevel
+from .serialize import ModelFileError, parse_json
+
+
+def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):
+    from .tokenizer import Tokenizer
+
+    token_to_id = {t: i for i, t in enumerate(vocab)}
+    missing = [ch for ch in BYTE_TO_CHAR if ch not in token_to_id]
+    if missing:
+        b = BYTE_TO_CHAR.index(missing[0])
+        raise ModelFileError(f"the vocabulary has no token for the byte 0x{b:02X} ({missing[0]!r}); "
+                             "a byte-level BPE needs all 256 byte tokens")
+    try:
+        model = BPE(vocab, merges, byte_level=True)
+        pre = ByteLevel(pattern)
+    except ValueError as exc:
+        raise ModelFileError(str(exc)) from None
+    return Tokenizer(model, None, pre, ByteLevelDecoder(), specials, spec)
+
+
+def _add_specials(vocab, special_tokens, where):
+    """Special tokens as ``{str: id}``: those already in ``vocab`` keep their id, a list's
+    new ones are appended, a dict's go at their ids (gaps filled with unused placeholders)."""
+    index = {t: i for i, t in enumerate(vocab)}
+    specials = {}
+    if special_tokens is None:
+        return specials
+    if isinstance(special_tokens, str):
+        special_tokens = [special_tokens]
+    if isinstance(special_tokens, dict):
+        items = sorted(special_tokens.items(), key=lambda kv: kv[1])
+        for tok, i in items:
+            if not isinstance(tok, str) or not tok or isinstance(i, bool) or not isinstance(i, int) or i < 0:
+                raise ModelFileError(f"special_tokens: {tok!r}: {i!r} must be a non-empty string with a non-negative id")
+            if tok in index and index[tok] != i:
+                raise ModelFileError(f"special_tokens: {tok!r} is id {index[tok]} in the {where}, not {i}")
+            if i < len(vocab) and vocab[i] != tok:
+                raise ModelFileError(f"special_tokens: id {i} of {tok!r} is already the token {vocab[i]!r}")
+            while len(vocab) < i:
+                # subtle: an unused id; a space never occurs in a byte-level token string
+                filler = f"<|unused id {len(vocab)}|>"
+                vocab.append(filler)
+                index[filler] = len(vocab) - 1
+            if i == len(vocab):
+                vocab.append(tok)
+                index[tok] = i
+            specials[tok] = i
+        return specials
+    for tok in special_tokens:
+        if not isinstance(tok, str) or not tok:
+            raise ModelFileError(f"special_tokens: {tok!r} is not a non-empty string")
+        if tok not in index:
+            index[tok] = len(vocab)
+            vocab.append(tok)
+        specials[tok] = index[tok]
+    return specials
+
+
+def from_gpt2_files(vocab_json_text, merges_text, special_tokens=None, pattern="gpt2"):
+    """A byte-level BPE tokenizer from GPT-2-style ``vocab.json`` and ``merges.txt`` texts.
+
+    ``special_tokens``: a list of strings; one already in vocab.json keeps its id, others
+    are appended. None: ``<|endoftext|>`` if vocab.json has it. Merges are applied the
+    textbook way, as GPT-2's own encoder does (lowest-ranked pair, all occurrences).
+    ``pattern``: the pre-tokenization regex ("gpt2" for GPT-2 itself).
+    """
+    doc = parse_json(vocab_json_text, "vocab.json")
+    if not isinstance(doc, dict):
+        raise ModelFileError("vocab.json: expected an object {token: id}")
+    by_id = {}
+    for tok, i in doc.items():
+        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+            raise ModelFileError(f"vocab.json[{tok!r}]: expected a non-negative integer id, got {i!r}")
+        if i in by_id:
+            raise ModelFileError(f"vocab.json: the id {i} is given to both {by_id[i]!r} and {tok!r}")
+        by_id[i] = tok
+    if by_id and max(by_id) != len(by_id) - 1:
+        gap = next(i for i in range(len(by_id)) if i not in by_id)
+        raise ModelFileError(f"vocab.json: the ids are not 0..{max(by_id)}: id {gap} is missing")
+    vocab = [by_id[i] for i in range(len(by_id))]
+    index = {t: i for i, t in enumerate(vocab)}
+    if isinstance(merges_text, (bytes, bytearray)):
+        merges_text = bytes(merges_text).decode("utf-8", errors="strict")
+    merges = []
+    for n, line in enumerate(merges_text.splitlines(), 1):
+        if not line.strip() or (n == 1 and line.startswith("#version")):
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2:
+            raise ModelFileError(f"merges.txt line {n}: expected 'left right', got {line[:60]!r}")
+        for part in parts:
+            if part not in index:
+                raise ModelFileError(f"merges.txt line {n}: {part!r} is not in vocab.json")
+        if parts[0] + parts[1] not in index:
+            raise ModelFileError(f"merges.txt line {n}: the result {parts[0] + parts[1]!r} is not in vocab.json")
+        merges.append((index[parts[0]], index[parts[1]]))
+    if special_tokens is None:
+        special_tokens = ["<|endoftext|>"] if "<|endoftext|>" in index else []
+    specials = _add_specials(vocab, special_tokens, "vocab.json")
+    digest = hashlib.sha256()
+    for part in (vocab_json_text, merges_text):
+        digest.update(part.encode("utf-8") if isinstance(part, str) else bytes(part))
+    spec = {"preset": "byte_bpe", "pattern": pattern, "source": "gpt2 vocab.json + merges.txt", "source_sha256": digest.hexdigest()}
+    return _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec)
+
+
+def tiktoken_merges(ranks):
+    """Merges derived from tiktoken ranks as HF's converters do: every split of a token
+    into two tokens is a merge, ordered by the rank of the result, then of its parts.
+
+    ``ranks``: ``{token_bytes: rank}``. Returns ``[(left_bytes, right_bytes)]``.
+    Example: {a:0, b:1, c:2, ab:3, bc:4, abc:5} -> [(a,b), (b,c), (ab,c), (a,bc)].
+    """
+    merges = []
+    for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+        if len(token) < 2:
+            continue
+        local = [(token[:k], token[k:]) for k in range(1, len(token)) if token[:k] in ranks and token[k:] in ranks]
+        local.sort(key=lambda lr: (ranks[lr[0]], ranks[lr[1]]))
+        merges.extend(local)
+    return merges
+
+
+def from_tiktoken(rank_file_text, pattern="cl100k", special_tokens=None):
+    """A byte-level BPE tokenizer from a tiktoken rank file (``<base64 token> <rank>`` per line).
+
+    Ids are the ranks, exactly. ``pattern``: "gpt2", "cl100k", "o200k" or a regex (tiktoken's
+    ``pat_str``). ``special_tokens``: ``{str: id}`` as tiktoken gives them (ids in a gap are
+    kept, the gap filled with unused placeholders), or a list (appended).
+    """
+    if isinstance(rank_file_text, (bytes, bytearray)):
+        rank_file_text = bytes(rank_file_text).decode("ascii", errors="replace")
+    if not isinstance(rank_file_text, str):
+        raise ModelFileError(f"a tiktoken rank file is text, not {type(rank_file_text).__name__}")
+    from .serialize import MAX_FILE_BYTES
+
+    if len(rank_file_text) > MAX_FILE_BYTES:
+        raise ModelFileError(f"the rank file is {len(rank_file_text):,} characters; the limit is {MAX_FILE_BYTES:,}")
+    ranks, by_rank = {}, {}
+    for n, line in enumerate(rank_file_text.splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            raise ModelFileError(f"rank file line {n}: expected '<base64 token> <rank>', got {line[:60]!r}")
+        try:
+            token = base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            raise ModelFileError(f"rank file line {n}: {parts[0][:40]!r} is not base64") from None
+        rank = int(parts[1])
+        if not token:
+            raise ModelFileError(f"rank file line {n}: an empty token")
+        if token in ranks:
+            raise ModelFileError(f"rank file line {n}: the token {token!r} also has rank {ranks[token]}")
+        if rank in by_rank:
+            raise ModelFileError(f"rank file line {n}: rank {rank} is also the token {by_rank[rank]!r}")
+        ranks[token] = rank
+        by_rank[rank] = token
+    if not ranks:
+        raise ModelFileError("the rank file is empty")
+    if max(by_rank) != len(by_rank) - 1:
+        gap = next(i for i in range(len(by_rank)) if i not in by_rank)
+        raise ModelFileError(f"rank file: the ranks are not 0..{max(by_rank)}: rank {gap} is missing")
+    vocab = [bytes_to_text(by_rank[i]) for i in range(len(by_rank))]
+    index = {t: i for i, t in enumerate(vocab)}
+    merges = [(index[bytes_to_text(a)], index[bytes_to_text(b)]) for a, b in tiktoken_merges(ranks)]
+    specials = _add_specials(vocab, special_tokens, "rank file")
+    spec = {"preset": "byte_bpe", "pattern": pattern, "source": "tiktoken rank file",
+            "source_sha256": hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()}
+    return _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec)

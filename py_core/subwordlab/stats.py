@@ -1,0 +1,167 @@
+"""Statistics of a tokenizer on named texts: what the comparison view and ``subwordlab stats`` show.
+
+Pure functions, no printing. Definitions (the denominators are stated, since papers differ):
+
+- ``tokens``: ids of the text, special tokens encoded as ordinary text, no BOS/EOS added;
+- ``code_points``: ``len(text)``; ``bytes``: its UTF-8 length;
+- ``words``: runs of characters between Unicode White_Space (``text.split()``, except that
+  U+001C..U+001F are not spaces) — a rough unit for languages written without spaces;
+- ``tokens_per_word`` (fertility): tokens / words;
+- ``chars_per_token``: code points / tokens; ``bytes_per_token``: bytes / tokens;
+- ``split_words``: share of words covered by more than one token (tokens whose character
+  offsets overlap the word, in context);
+- ``unknown_rate``: share of tokens that are the model's unknown token;
+- ``round_trip``: whether ``decode(encode(text))`` equals the normalized text, and if not
+  the first difference;
+- ``parity``: tokens / the reference text's tokens (for translations of the same text).
+
+A ratio whose denominator is 0 is None.
+
+>>> samples = {"en": "cat", "ko": "고양이", "digits": "1234", "empty": ""}
+>>> report = tokenization_stats(lambda text: list(text.encode("utf-8")), samples)
+>>> report["ko"]
+{'tokens': 9, 'code_points': 3, 'tokens_per_code_point': 3.0}
+>>> embedding_parameters(32_000, 1_024)
+32768000
+"""
+
+import bisect
+
+from .pre_tokenizers import _NON_SPACE
+
+
+def tokenization_stats(encode_ids, samples):
+    """The seed's baseline: for each named sample, tokens, code points and tokens per
+    code point (None for an empty text). ``encode_ids(text)`` returns ids without BOS/EOS.
+
+    Example (UTF-8 bytes as tokens): 'cat' -> 3 tokens, 3 code points, 1.0.
+    """
+    result = {}
+    for name, text in samples.items():
+        ids = encode_ids(text)
+        chars = len(text)
+        result[name] = {"tokens": len(ids), "code_points": chars,
+                        "tokens_per_code_point": len(ids) / chars if chars else None}
+    return result
+
+
+def embedding_parameters(vocab_size, d_model, separate_output=False):
+    """Parameters of the embedding table, V·d; with a separate (untied) output projection
+    another V·d. Example: 32,000 x 1,024 -> 32,768,000 (65,536,000 untied)."""
+    for name, v in (("vocab_size", vocab_size), ("d_model", d_model)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a non-negative integer, not {v!r}")
+    return vocab_size * d_model * (2 if separate_output else 1)
+
+
+def vocab_size_calculator(vocab_size, d_model):
+    """``{"embedding", "tied", "untied"}`` parameter counts for a vocabulary and width:
+    the input table, the total with the output projection tied to it, and untied."""
+    e = embedding_parameters(vocab_size, d_model)
+    return {"vocab_size": vocab_size, "d_model": d_model, "embedding": e, "tied": e, "untied": 2 * e}
+
+
+def _ratio(a, b):
+    return a / b if b else None
+
+
+def first_difference(expected, got):
+    """Where two strings first differ: ``{"index", "expected", "got"}`` with a few
+    characters of context, or None if equal. Example: ('abc', 'abd') -> index 2."""
+    if expected == got:
+        return None
+    i = next((k for k, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got)))
+    return {"index": i, "expected": expected[max(0, i - 10):i + 10], "got": got[max(0, i - 10):i + 10]}
+
+
+def text_stats(tok, text):
+    """The statistics of one text (see the module docstring for every definition)."""
+    n_bytes = len(text.encode("utf-8"))
+    words = [m.span() for m in _NON_SPACE.finditer(text)]
+    row = {"tokens": None, "code_points": len(text), "bytes": n_bytes, "words": len(words)}
+    try:
+        enc = tok.encode_full(text, disallowed_special=())
+    except ValueError as exc:  # e.g. a character outside the vocabulary and no unk token
+        row["error"] = str(exc)
+        return row
+    n = len(enc.ids)
+    unk = getattr(tok.model, "unk_id", None)
+    # tokens per word, in context: tokens whose offsets overlap the word's span (a
+    # zero-width token, e.g. an end-of-word marker, counts for the word it touches)
+    starts, ends = [a for a, _ in words], [b for _, b in words]
+    per_word = [0] * len(words)
+    for s, e in enc.offsets:
+        if e > s:
+            for k in range(bisect.bisect_right(ends, s), bisect.bisect_left(starts, e)):
+                per_word[k] += 1
+        else:
+            k = bisect.bisect_left(ends, s)
+            if k < len(words) and starts[k] <= s:
+                per_word[k] += 1
+    decoded = tok.decode(enc.ids)
+    normalized = tok.normalize_str(text)
+    row.update(
+        tokens=n,
+        tokens_per_word=_ratio(n, len(words)),
+        chars_per_token=_ratio(len(text), n),
+        bytes_per_token=_ratio(n_bytes, n),
+        split_words=_ratio(sum(1 for c in per_word if c > 1), len(words)),
+        unknown_rate=_ratio(sum(1 for i in enc.ids if i == unk), n) if unk is not None else (0.0 if n else None),
+        round_trip=decoded == normalized,
+        round_trip_difference=first_difference(normalized, decoded),
+    )
+    return row
+
+
+def compare_texts(tok, texts, reference=None):
+    """``{name: text_stats + parity}`` for named texts. ``reference``: the name of the
+    text the others are compared to (default: the first); parity = tokens / its tokens.
+
+    Example: {'en': ..., 'de': ...} with reference 'en' -> rows['de']['parity'] = 1.3
+    when the German text takes 30% more tokens.
+    """
+    rows = {name: text_stats(tok, text) for name, text in texts.items()}
+    if not rows:
+        return rows
+    ref = reference if reference is not None else next(iter(rows))
+    if ref not in rows:
+        raise ValueError(f"the reference text {ref!r} is not one of {', '.join(map(repr, rows))}")
+    base = rows[ref]["tokens"]
+    for row in rows.values():
+        row["parity"] = _ratio(row["tokens"], base) if row["tokens"] is not None and base is not None else None
+    return rows
+
+
+COLUMNS = (("tokens", "tokens"), ("code_points", "chars"), ("bytes", "bytes"), ("words", "words"),
+           ("tokens_per_word", "tok/word"), ("chars_per_token", "chars/tok"), ("bytes_per_token", "bytes/tok"),
+           ("split_words", "split"), ("unknown_rate", "unk"), ("parity", "parity"), ("round_trip", "round trip"))
+
+
+def _cell(key, value):
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "ok" if value else "FAILS"
+    if key in ("split_words", "unknown_rate"):
+        return f"{100 * value:.1f}%"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return f"{value:,}"
+
+
+def format_table(rows):
+    """The rows of ``compare_texts`` as an aligned text table (one line per text), then
+    the first difference of every failed round trip and every error."""
+    head = ["text"] + [label for _, label in COLUMNS]
+    lines = [head]
+    notes = []
+    for name, row in rows.items():
+        lines.append([name] + [_cell(k, row.get(k)) for k, _ in COLUMNS])
+        if row.get("error"):
+            notes.append(f"{name}: {row['error']}")
+        elif row.get("round_trip_difference"):
+            d = row["round_trip_difference"]
+            notes.append(f"{name}: round trip differs at character {d['index']}: expected {d['expected']!r}, got {d['got']!r}")
+    widths = [max(len(r[k]) for r in lines) for k in range(len(head))]
+    out = ["  ".join(c.ljust(widths[k]) if k == 0 else c.rjust(widths[k]) for k, c in enumerate(r)).rstrip() for r in lines]
+    return "\n".join(out + notes)
