@@ -96,16 +96,72 @@ def count_words(corpus, split_words, remove_specials=None):
     ``remove_specials(text) -> list of texts`` cuts out special tokens first.
     Returns ``(Counter, provenance dict)``.
     """
+    steps = iter_count_words(corpus, split_words, remove_specials)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+SLICE_CHARS = 1 << 16  # characters counted between two progress reports (a few ms of work)
+
+
+def iter_count_words(corpus, split_words, remove_specials=None, slicer=None):
+    """``count_words`` in slices: a generator that yields ``(chars_done, chars_total)``
+    each time about ``SLICE_CHARS`` more characters are counted and returns what
+    ``count_words`` returns (the same counts, in the same order).
+
+    ``slicer(text) -> list of texts`` cuts one long text into slices that split into the
+    same words as the whole text (see ``slices_at_spaces``); None counts each text at once.
+    ``chars_total`` is 0 when the corpus is a stream of unknown length.
+    """
     counts, stats = Counter(), CorpusStats()
+    if isinstance(corpus, str):
+        total = len(corpus)
+    elif isinstance(corpus, (list, tuple)):
+        total = sum(len(d) for d in corpus if isinstance(d, str))
+    else:
+        total = 0
+    done = pending = 0
     for doc in documents(corpus):
         if not isinstance(doc, str):
             raise CorpusError(f"every document must be a str, got {type(doc).__name__}")
         stats.add(doc)
         for part in (remove_specials(doc) if remove_specials else [doc]):
-            counts.update(split_words(part))
+            for piece in (slicer(part) if slicer and len(part) > SLICE_CHARS else [part]):
+                counts.update(split_words(piece))
+                pending += len(piece)
+                if pending >= SLICE_CHARS:
+                    done, pending = done + pending, 0
+                    yield done, total
     if not counts:
         raise CorpusError("the corpus is empty (no words after pre-tokenization): give some text")
     return counts, stats.to_dict("text")
+
+
+def slices_at_spaces(text, size=None):
+    """Cut ``text`` into slices of about ``size`` characters, each cut just before a space
+    with a non-space character on both sides (where every pre-tokenizer of the presets
+    starts a new word; a literal ▁ counts as a space, as Metaspace reads it). Text without
+    such a space stays whole.
+
+    Example (size 2): 'ab cd ef  gh' -> ['ab', ' cd', ' ef  gh']
+    """
+    size = SLICE_CHARS if size is None else size
+    out, start, n = [], 0, len(text)
+    while n - start > size:
+        p = text.find(" ", start + max(1, size))
+        # subtle: a space next to other white space may be collapsed or stripped by a
+        # normalizer, or glued to a neighbouring run by a pattern: only cut at a lone one
+        while p != -1 and not (p + 1 < n and not _spacelike(text[p - 1]) and not _spacelike(text[p + 1])):
+            p = text.find(" ", p + 1)
+        if p == -1:
+            break
+        out.append(text[start:p])
+        start = p
+    out.append(text[start:])
+    return out
 
 
 def word_counts_provenance(counts):
@@ -116,3 +172,8 @@ def word_counts_provenance(counts):
     out["chars"] = sum(len(w) * n for w, n in counts.items())
     out["bytes"] = sum(len(w.encode("utf-8")) * n for w, n in counts.items())
     return out
+
+
+def _spacelike(ch):
+    """White space, or the ▁ that SentencePiece-style pipelines read as a space."""
+    return ch.isspace() or ch == "\u2581"

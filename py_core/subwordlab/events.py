@@ -5,6 +5,10 @@ A trainer is a generator: ``AlphabetReady`` first, then one ``MergeStep`` per me
 (BPE, WordPiece) or ``EmStep``/``PruneStep`` per round (Unigram), and finally ``Done``
 whose ``tokenizer`` is the trained tokenizer.
 
+Asked for with ``iter_train(..., progress=True)``, a trainer also yields ``Progress``
+events between slices of its preparation (counting a big corpus, indexing its pairs), so a
+caller such as a web page can hand control back to the browser between them.
+
 >>> MergeStep(rank=0, pair=("e", "s"), count=9, new_token="es", candidates=[(("e", "s"), 9)], vocab_size=12).new_token
 'es'
 """
@@ -72,3 +76,16 @@ class Done:
     tokenizer: Any
     steps: int
     kind: str = "done"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Preparation in slices (only with ``iter_train(..., progress=True)``): ``phase`` is
+    ``"count"`` (``done``/``total`` in characters of the corpus; ``total`` is 0 when the
+    corpus is a stream of unknown length), ``"words"`` (distinct words turned into symbols)
+    or ``"index"`` (words whose pairs are counted)."""
+
+    phase: str
+    done: int
+    total: int
+    kind: str = "progress"

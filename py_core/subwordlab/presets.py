@@ -11,9 +11,9 @@ UI and the CLI show them). WordPiece and Unigram presets are added by their modu
 """
 
 from .bytes_map import BYTE_TO_CHAR, text_to_bytes
-from .corpus import CorpusError, count_words, validate_word_counts, word_counts_provenance
+from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder
-from .events import AlphabetReady, Done
+from .events import AlphabetReady, Done, Progress
 from .models.bpe import BPE
 from .normalizers import Collapse, Lowercase, Sequence, Unicode
 from .pre_tokenizers import ByteLevel, MetaspaceWithSymbols, WhitespaceSplit
@@ -130,6 +130,35 @@ def sentencepiece_pipeline(spec):
 
 def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     """Word counts (ordered by first appearance) and provenance of any corpus."""
+    steps = iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+_LATIN1_TO_BYTE_CHARS = str.maketrans({chr(b): ch for b, ch in enumerate(BYTE_TO_CHAR)})
+
+
+def corpus_slicer(spec, pre_tokenizer):
+    """How a long text may be cut to count it in slices with exactly the words of the whole
+    text (``corpus.slices_at_spaces``), or None when this pipeline has no safe cut."""
+    preset = spec["preset"]
+    if preset == "byte_bpe":
+        # the built-in patterns never glue a space to the non-space before it (ByteLevel.segments)
+        return slices_at_spaces if getattr(pre_tokenizer, "pattern_name", None) else None
+    if preset.startswith("sentencepiece"):
+        # subtle: a slice starts with the space of the cut; it must become exactly the ▁ the
+        # whole text has there: stripped and replaced by the dummy prefix, or kept as is
+        if spec.get("user_defined_symbols") or spec["add_dummy_prefix"] != spec["remove_extra_whitespaces"]:
+            return None
+    return slices_at_spaces  # white space always ends a word (bpe, wordpiece, unigram)
+
+
+def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
+    """``corpus_word_counts`` in slices: yields ``Progress("count", ...)`` events between
+    slices of a long raw-text corpus and returns ``(counts, provenance)``."""
     if isinstance(corpus, dict):
         counts = validate_word_counts(corpus, spec.get("end_of_word"))
         provenance = word_counts_provenance(counts)
@@ -141,14 +170,17 @@ def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     specials = spec.get("special_tokens") or []
     cut = _alternation(specials).split if specials else None
 
+    slicer = corpus_slicer(spec, pre_tokenizer)
+
     if spec["preset"] == "byte_bpe":
-        raw, provenance = count_words(corpus, pre_tokenizer.chunks, cut)
-        return {"".join(BYTE_TO_CHAR[b] for b in w.encode("utf-8")): n for w, n in raw.items()}, provenance
+        raw, provenance = yield from _progress("count", iter_count_words(corpus, pre_tokenizer.chunks, cut, slicer))
+        # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
+        return {w.encode("utf-8").decode("latin-1").translate(_LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}, provenance
 
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
 
-    counts, provenance = count_words(corpus, split_words, cut)
+    counts, provenance = yield from _progress("count", iter_count_words(corpus, split_words, cut, slicer))
     eow = spec.get("end_of_word")
     if eow and any(eow in w for w in counts):
         bad = next(w for w in counts if eow in w)
@@ -156,9 +188,21 @@ def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     return dict(counts), provenance
 
 
+def _progress(phase, steps):
+    """Turn a slicing generator's ``(done, total)`` into ``Progress`` events; returns its value."""
+    while True:
+        try:
+            done, total = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        yield Progress(phase, done, total)
+
+
 def covered_characters(counts, coverage):
     """The characters kept by ``character_coverage``: most frequent first until that share
     of all character occurrences is covered. Example: coverage 1.0 keeps all."""
+    if coverage >= 1.0:
+        return set("".join(counts))  # every character of every word (a C-speed join)
     freq = {}
     for word, n in counts.items():
         for ch in word:
@@ -175,11 +219,36 @@ def covered_characters(counts, coverage):
     return kept
 
 
+def _symbol_runs(counts, alphabet, token_to_id, eow, slice_words=4000):
+    """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
+    that yields ``(words_done, words_total)`` between slices and returns ``(runs, freqs)``.
+
+    Example (alphabet a-z, eow '</w>'): {'low': 5} -> ([[l, o, w, </w>]], [5]); an uncovered
+    character ends a run: 'lo?w' -> [l, o], [w, </w>].
+    """
+    words, freqs = [], []
+    for k, (word, n) in enumerate(counts.items()):
+        if k and k % slice_words == 0:
+            yield k, len(counts)
+        run = []
+        for ch in word:
+            if ch in alphabet:
+                run.append(token_to_id[ch])
+            elif run:
+                words.append(run), freqs.append(n)
+                run = []
+        if eow and run and word[-1] in alphabet:
+            run.append(token_to_id[eow])
+        if run:
+            words.append(run), freqs.append(n)
+    return words, freqs
+
+
 def train_bpe_family(corpus, spec):
     """Generator of events for the ``bpe``, ``byte_bpe`` and ``sentencepiece_bpe`` presets."""
     preset = spec["preset"]
     normalizer, pre_tokenizer, decoder = bpe_pipeline(spec)
-    counts, provenance = corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
     symbols = getattr(pre_tokenizer, "user_defined_symbols", [])
     if symbols:
         # user-defined symbols are pieces of their own (the pre-tokenizer isolates them): never merged
@@ -210,23 +279,11 @@ def train_bpe_family(corpus, spec):
                          f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
 
     # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
-    words, freqs = [], []
-    for word, n in counts.items():
-        run = []
-        for ch in word:
-            if ch in alphabet:
-                run.append(token_to_id[ch])
-            elif run:
-                words.append(run), freqs.append(n)
-                run = []
-        if eow and run and word[-1] in alphabet:
-            run.append(token_to_id[eow])
-        if run:
-            words.append(run), freqs.append(n)
+    words, freqs = yield from _progress("words", _symbol_runs(counts, alphabet, token_to_id, eow))
     sym_len = [1] * len(vocab)
     if eow:
         sym_len[token_to_id[eow]] = 1
-    index = PairIndex(words, freqs, sym_len)
+    index = yield from _progress("index", PairIndex.in_slices(words, freqs, sym_len))
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
 
     # step 3: the merge loop
@@ -290,7 +347,7 @@ def wordpiece_pipeline(spec):
 def train_wordpiece(corpus, spec):
     """Generator of events for the ``wordpiece`` preset."""
     normalizer, pre_tokenizer, decoder = wordpiece_pipeline(spec)
-    counts, provenance = corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
     prefix, unk, max_chars = spec["continuing_subword_prefix"], spec["unk_token"], spec["max_input_chars_per_word"]
     if not isinstance(prefix, str):
         raise ValueError(f"continuing_subword_prefix must be a string such as '##', not {prefix!r}")
@@ -381,7 +438,7 @@ def train_unigram(corpus, spec):
     if spec["vocab_size"] is None:
         raise ValueError("give vocab_size=... (the number of pieces to prune down to)")
     normalizer, pre_tokenizer, decoder = unigram_pipeline(spec)
-    counts, provenance = corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
     if isinstance(corpus, dict) and spec["preset"] == "unigram":
         counts = {"\u2581" + w: n for w, n in counts.items()}
     symbols = list(getattr(pre_tokenizer, "user_defined_symbols", []))

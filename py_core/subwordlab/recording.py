@@ -18,7 +18,7 @@ browser between slices; ``run()`` drains it.
 """
 
 from .api import iter_train
-from .events import AlphabetReady, Done
+from .events import AlphabetReady, Done, Progress
 
 
 class Recording:
@@ -28,9 +28,13 @@ class Recording:
     (1-based) is ``steps[k - 1]``; step 0 is the starting vocabulary.
     """
 
-    def __init__(self, corpus, preset="bpe", *, vocab_size=None, num_merges=None, **options):
-        self._events = iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges, **options)
+    def __init__(self, corpus, preset="bpe", *, vocab_size=None, num_merges=None, progress=False, **options):
+        # progress=True: the preparation of a big corpus comes in slices too (each a
+        # ``Progress`` event, kept in ``self.progress``), so ``advance`` never runs long
+        self._events = iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges,
+                                  progress=progress, **options)
         self.preset = preset
+        self.progress = None
         self.alphabet = None
         self.steps = []
         self.tokenizer = None  # the final tokenizer, once done
@@ -50,7 +54,9 @@ class Recording:
         while n < max_events and not self.done:
             event = next(self._events)
             n += 1
-            if isinstance(event, AlphabetReady):
+            if isinstance(event, Progress):
+                self.progress = event
+            elif isinstance(event, AlphabetReady):
                 self.alphabet = event
             elif isinstance(event, Done):
                 self.tokenizer = event.tokenizer

@@ -23,10 +23,30 @@ class PairIndex:
         self.words = words
         self.freqs = freqs
         self.sym_len = sym_len
-        counts, where = {}, {}
+        self.counts, self.where = {}, {}
         self.first = {}  # pair -> (first word, base-symbol offset in it): "first encountered"
-        first = self.first
-        for w, syms in enumerate(words):
+        self._add_words(0, len(words))
+
+    @classmethod
+    def in_slices(cls, words, freqs, sym_len, slice_words=2000):
+        """``PairIndex(words, freqs, sym_len)`` built ``slice_words`` words at a time: a
+        generator that yields ``(words_done, words_total)`` between slices and returns the
+        index (the same index, so a caller can yield to a browser while a big corpus is
+        indexed). Example: 5000 words, slice 2000 -> yields (2000, 5000), (4000, 5000)."""
+        index = cls([], [], sym_len)
+        index.words, index.freqs = words, freqs
+        for lo in range(0, len(words), slice_words):
+            if lo:
+                yield lo, len(words)
+            index._add_words(lo, min(lo + slice_words, len(words)))
+        return index
+
+    def _add_words(self, lo, hi):
+        """Count the pairs of words ``lo..hi-1`` (in order: first occurrences stay first)."""
+        words, freqs, sym_len = self.words, self.freqs, self.sym_len
+        counts, where, first = self.counts, self.where, self.first
+        for w in range(lo, hi):
+            syms = words[w]
             f = freqs[w]
             off = 0
             for i in range(len(syms) - 1):
@@ -39,8 +59,6 @@ class PairIndex:
                 else:
                     ow[w] = ow.get(w, 0) + 1
                 off += sym_len[syms[i]]
-        self.counts = counts
-        self.where = where
 
     def first_occurrence(self, pair):
         """(word index, base-symbol offset) where the textbook scan meets ``pair`` first."""

@@ -1,0 +1,143 @@
+"""Training prepared in slices (iter_train(..., progress=True)): the same words, the same
+events, with Progress events between slices so a browser page can breathe."""
+
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import subwordlab
+from subwordlab import corpus as corpus_mod
+from subwordlab import presets
+from subwordlab.corpus import slices_at_spaces
+from subwordlab.events import Progress
+from subwordlab.recording import Recording
+from subwordlab.trainers.pairs import PairIndex
+
+from corpora import UDHR, read
+
+# Pipelines whose counting may be cut (and a few that must refuse to be).
+CONFIGS = [
+    ("bpe", {}),
+    ("bpe", {"lowercase": True, "end_of_word": None}),
+    ("byte_bpe", {}),
+    ("byte_bpe", {"pattern": "cl100k", "special_tokens": ["<|endoftext|>"]}),
+    ("byte_bpe", {"pattern": "o200k"}),
+    ("sentencepiece_bpe", {}),
+    ("sentencepiece_bpe", {"add_dummy_prefix": False, "remove_extra_whitespaces": False, "split_digits": True}),
+    ("sentencepiece_bpe", {"normalization": "none", "lowercase": True}),
+    ("wordpiece", {}),
+    ("wordpiece", {"lowercase": True, "strip_accents": True}),
+    ("unigram", {"lowercase": True}),
+    ("sentencepiece_unigram", {"special_tokens": ["<s>", "</s>", "<sep>"]}),
+]
+
+ALPHABET = list("ab Z.1'\n\t") + ["  ", "\u00a0", "\u3000", "é", "e\u0301", "\u00a8", "Ａ", "ß", "▁", "<s>", "<|endoftext|>", "?!", "\r\n", "字"]
+texts = st.lists(st.sampled_from(ALPHABET), max_size=60).map("".join)
+
+
+def counts_of(text, preset, options, slice_chars):
+    spec = presets.resolve_options(preset, 100_000, None, options) if preset in ("unigram", "sentencepiece_unigram") \
+        else presets.resolve_options(preset, None, 10, options)
+    pipeline = {"wordpiece": presets.wordpiece_pipeline, "unigram": presets.unigram_pipeline,
+                "sentencepiece_unigram": presets.unigram_pipeline}.get(preset, presets.bpe_pipeline)
+    normalizer, pre_tokenizer, _ = pipeline(spec)
+    with mock.patch.object(corpus_mod, "SLICE_CHARS", slice_chars):
+        steps = presets.iter_corpus_word_counts(text, spec, normalizer, pre_tokenizer)
+        events = []
+        while True:
+            try:
+                events.append(next(steps))
+            except StopIteration as stop:
+                counts, provenance = stop.value
+                return list(counts.items()), provenance, events
+
+
+@pytest.mark.parametrize("preset,options", CONFIGS)
+@settings(max_examples=60)
+@given(text=texts)
+def test_sliced_counting_finds_the_same_words_in_the_same_order(preset, options, text):
+    try:
+        whole = counts_of(text, preset, options, 1 << 30)
+    except subwordlab.CorpusError:
+        with pytest.raises(subwordlab.CorpusError):
+            counts_of(text, preset, options, 3)
+        return
+    sliced = counts_of(text, preset, options, 3)
+    assert sliced[:2] == whole[:2]
+    assert whole[2] == []  # one slice: no progress at all
+
+
+def test_sentencepiece_with_a_dummy_prefix_but_no_collapsing_is_never_cut():
+    spec = presets.resolve_options("sentencepiece_bpe", None, 1, {"remove_extra_whitespaces": False})
+    assert presets.corpus_slicer(spec, presets.bpe_pipeline(spec)[1]) is None
+    spec = presets.resolve_options("byte_bpe", None, 1, {"pattern": r"\S+|\s+"})
+    assert presets.corpus_slicer(spec, presets.bpe_pipeline(spec)[1]) is None
+
+
+@given(st.lists(st.sampled_from(list("ab \n") + ["  "]), max_size=80).map("".join), st.integers(1, 12))
+def test_slices_put_back_together_are_the_text(text, size):
+    slices = slices_at_spaces(text, size)
+    assert "".join(slices) == text
+    for s in slices[1:]:
+        assert s[0] == " " and not s[1].isspace()
+
+
+def test_slices_example():
+    assert slices_at_spaces("ab cd ef  gh", 2) == ["ab", " cd", " ef  gh"]
+    assert slices_at_spaces("漢字漢字漢字", 2) == ["漢字漢字漢字"]
+
+
+def test_pair_index_in_slices_is_the_same_index():
+    words = [[0, 1, 2], [0, 1], [2, 2, 2], [1, 0, 1], [2, 0]] * 3
+    freqs = list(range(1, 16))
+    whole = PairIndex(words, freqs, [1, 1, 1])
+    steps = PairIndex.in_slices(words, freqs, [1, 1, 1], slice_words=4)
+    seen = []
+    while True:
+        try:
+            seen.append(next(steps))
+        except StopIteration as stop:
+            sliced = stop.value
+            break
+    assert seen == [(4, 15), (8, 15), (12, 15)]
+    assert (sliced.counts, sliced.where, sliced.first) == (whole.counts, whole.where, whole.first)
+
+
+def test_a_big_corpus_trains_to_the_same_events_with_progress_between_slices():
+    text = read("tinyshakespeare.txt")[:300_000]
+    plain = list(subwordlab.iter_train(text, "byte_bpe", num_merges=40))
+    with_progress = list(subwordlab.iter_train(text, "byte_bpe", num_merges=40, progress=True))
+    progress = [e for e in with_progress if isinstance(e, Progress)]
+    rest = [e for e in with_progress if not isinstance(e, Progress)]
+    assert [e.kind for e in plain] == [e.kind for e in rest]
+    assert [e for e in plain if e.kind == "merge"] == [e for e in rest if e.kind == "merge"]
+    assert plain[-1].tokenizer.merges == rest[-1].tokenizer.merges
+    assert plain[-1].tokenizer.spec == rest[-1].tokenizer.spec  # provenance included
+    # progress comes first, counting then indexing, each phase moving forward
+    assert with_progress[: len(progress)] == progress
+    phases = [p.phase for p in progress]
+    assert phases == sorted(phases, key=["count", "words", "index"].index) and phases[0] == "count"
+    counted = [p.done for p in progress if p.phase == "count"]
+    assert counted == sorted(counted) and all(p.total == len(text) for p in progress if p.phase == "count")
+    assert len(counted) >= len(text) // corpus_mod.SLICE_CHARS - 1
+
+
+def test_a_list_of_documents_reports_progress_across_documents():
+    docs = [path.read_text(encoding="utf-8") for path in UDHR] * 3  # six small files, three times
+    events = list(subwordlab.iter_train(docs, "bpe", num_merges=5, progress=True))
+    progress = [e for e in events if e.kind == "progress" and e.phase == "count"]
+    assert progress and all(p.total == sum(map(len, docs)) for p in progress)
+    plain = subwordlab.train(docs, "bpe", num_merges=5)
+    assert events[-1].tokenizer.merges == plain.merges
+
+
+def test_recording_keeps_progress_out_of_the_steps():
+    text = read("tinyshakespeare.txt")[:200_000]
+    rec = Recording(text, "bpe", num_merges=5, progress=True)
+    rec.advance(1)
+    assert rec.progress is not None and rec.progress.phase == "count" and rec.alphabet is None
+    rec.run()
+    assert [s.kind for s in rec.steps] == ["merge"] * 5
+    assert rec.tokenizer.merges == subwordlab.train(text, "bpe", num_merges=5).merges
