@@ -171,7 +171,9 @@ class _Lattices:
 
     def __init__(self, words, prefixes, max_len):
         self.prefixes, self.max_len = prefixes, max_len
-        self.edges = [self.piece_edges(w, None) for w in words]
+        # subtle: many words share an edge (the same piece at the same offset): one tuple each
+        shared = {}
+        self.edges = [[shared.setdefault(t, t) for t in self.piece_edges(w, None)] for w in words]
         self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
 
     def alternatives(self, i, piece, alive):
