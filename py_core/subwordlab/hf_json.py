@@ -402,7 +402,14 @@ class _Export:
                 if not top:
                     raise HFExportError("ByteLevel with add_prefix_space and a custom pattern inside a Sequence has no tokenizer.json equivalent")
                 self.extra_normalizers.append(_replace_regex(r"\A(?=[^ ])", " "))
-            return {"type": "Sequence", "pretokenizers": [_split(to_onig(p.pattern), "Isolated"), _byte_level(False, False)]}
+            if p.pattern_name:
+                # the built-in patterns match every character: Isolated keeps exactly the matches
+                split = _split(to_onig(p.pattern), "Isolated")
+            else:
+                # subtle: like tiktoken we drop text a custom pattern does not match; HF's
+                # Isolated would keep it, so the matches are kept by inverting a removal
+                split = dict(_split(to_onig(p.pattern), "Removed"), invert=True)
+            return {"type": "Sequence", "pretokenizers": [split, _byte_level(False, False)]}
         if t is P.Metaspace or (hasattr(P, "MetaspaceWithSymbols") and t is P.MetaspaceWithSymbols):
             symbols = list(getattr(p, "user_defined_symbols", ()))
             if not symbols:
@@ -795,13 +802,18 @@ class _Import:
             raw = f.get("pretokenizers", "list")
             items = [self.pre_tokenizer(v, f"{path}.pretokenizers[{i}]") for i, v in enumerate(raw)]
             items = [x for x in items if x is not None]
-            # subtle: Split(regex, Isolated) + ByteLevel(no regex) is our byte-level pre-tokenizer
-            if (len(items) == 2 and type(items[0]) is P.Split and items[0].is_regex and items[0].behavior == "Isolated"
-                    and not items[0].invert and type(items[1]) is P.ByteLevel and items[1].pattern is None
-                    and not items[1].add_prefix_space):
-                pattern = items[0].pattern
-                name = next((k for k, v in PATTERNS.items() if from_onig(to_onig(v), path) == pattern), None)
-                p = P.ByteLevel(name or pattern)
+            # subtle: Split(regex) + ByteLevel(no regex) is our byte-level pre-tokenizer when the
+            # split keeps exactly the regex's matches: inverted Removed, or Isolated with a
+            # built-in pattern (those match every character)
+            first, name = (items[0] if items else None), None
+            byte_level = (len(items) == 2 and type(first) is P.Split and first.is_regex and type(items[1]) is P.ByteLevel
+                          and items[1].pattern is None and not items[1].add_prefix_space)
+            if byte_level:
+                name = next((k for k, v in PATTERNS.items() if from_onig(to_onig(v), path) == first.pattern), None)
+            if byte_level and name and first.behavior == "Isolated" and not first.invert:
+                p = P.ByteLevel(name)
+            elif byte_level and first.behavior == "Removed" and first.invert:
+                p = P.ByteLevel(name or first.pattern)
             else:
                 p = P.Sequence(items)
         else:
@@ -907,6 +919,8 @@ def _dense(by_id, added, path):
 
 def _hf_merges(f, token_to_id):
     raw = f.get("merges", "list")
+    if any(isinstance(m, str) for m in raw) and not all(isinstance(m, str) for m in raw):
+        raise f.error("merges", "mixes 'left right' strings and [left, right] pairs; use one form (HF refuses a mix too)")
     out = []
     for r, m in enumerate(raw):
         if isinstance(m, str):
