@@ -19,11 +19,14 @@ from typing import Any, List, Optional, Tuple
 
 @dataclass(frozen=True)
 class AlphabetReady:
-    """The starting vocabulary is known. ``alphabet`` lists its token strings by id."""
+    """The starting vocabulary is known. ``alphabet`` lists its token strings by id.
+    Unigram also sets ``pieces``: the whole seed vocabulary as ``[(piece, log_prob), ...]``
+    in id order (reserved pieces first), enough to build the model of step 0."""
 
     alphabet: List[str]
     vocab_size: int
     distinct_words: int
+    pieces: Optional[List[Tuple[str, float]]] = None
     kind: str = "alphabet"
 
 
@@ -50,22 +53,26 @@ class MergeStep:
 
 @dataclass(frozen=True)
 class EmStep:
-    """One EM iteration of Unigram training: the corpus log-likelihood after it."""
+    """One EM iteration of Unigram training: the corpus log-likelihood after it, and
+    ``pieces``, the vocabulary after its M-step as ``[(piece, log_prob), ...]`` in id order."""
 
     round: int
     iteration: int
     log_likelihood: float
     vocab_size: int
+    pieces: Optional[List[Tuple[str, float]]] = None
     kind: str = "em"
 
 
 @dataclass(frozen=True)
 class PruneStep:
-    """One pruning round of Unigram: ``dropped`` lists ``(piece, loss)``, least useful first."""
+    """One pruning round of Unigram: ``dropped`` lists ``(piece, loss)``, least useful first;
+    ``pieces`` is the vocabulary after it, ``[(piece, log_prob), ...]`` in id order."""
 
     round: int
     dropped: List[Tuple[str, float]]
     vocab_size: int
+    pieces: Optional[List[Tuple[str, float]]] = None
     kind: str = "prune"
 
 

@@ -472,7 +472,7 @@ def train_unigram(corpus, spec):
         except StopIteration as stop:
             pieces = stop.value
             break
-        n_steps += event.kind != "alphabet"
+        n_steps += event.kind in ("em", "prune")
         yield event
     pieces = [(p, s) for p, s in pieces if p not in set(meta)]
 

@@ -354,3 +354,30 @@ def test_our_viterbi_on_a_sentencepiece_vocabulary_gives_its_segmentation():
     differ = [line for line in test if tok.encode(line) != sp.encode(line)]
     assert not differ, differ[:3]
     assert tok.tokenize("3 KING HENRY VI")[:2] == ["\u2581", "<unk>"]  # '3' never occurs in the training lines
+
+
+# -- snapshots and progress (the web page's player and its responsiveness) -----------------
+def test_every_step_carries_the_vocabulary_then_and_the_last_is_the_final_model():
+    from subwordlab.recording import Recording
+
+    rec = Recording(ENG, "sentencepiece_unigram", vocab_size=300).run()
+    final = rec.tokenizer.model
+    assert rec.alphabet.pieces[:3] == [("<unk>", 0.0), ("<s>", 0.0), ("</s>", 0.0)]
+    assert len(rec.alphabet.pieces) == rec.alphabet.vocab_size
+    for step in rec.steps:
+        assert len(step.pieces) == step.vocab_size
+    assert rec.steps[-1].pieces == list(zip(final.vocab, final.scores))
+    text = "Everyone has the right to life."
+    lengths = [len(rec.tokenizer_at(k).encode(text)) for k in (0, len(rec.steps) // 2, len(rec.steps))]
+    assert lengths[-1] == len(rec.tokenizer.encode(text))
+    assert all(rec.tokenizer_at(k).decode(rec.tokenizer_at(k).encode(text)) == text for k in (0, 3))
+
+
+def test_long_phases_report_progress_only_when_asked():
+    events = list(subwordlab.iter_train(ENG, preset="sentencepiece_unigram", vocab_size=300, progress=True))
+    phases = {e.phase for e in events if e.kind == "progress"}
+    assert {"seed", "lattice", "em", "prune"} <= phases
+    assert all(0 <= e.done <= e.total for e in events if e.kind == "progress" and e.phase != "count")
+    quiet = [e.kind for e in subwordlab.iter_train(ENG, preset="sentencepiece_unigram", vocab_size=300)]
+    assert "progress" not in quiet
+    assert events[-1].steps == quiet.count("em") + quiet.count("prune")

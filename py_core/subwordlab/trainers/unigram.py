@@ -36,11 +36,15 @@ words up to 30 characters, where no product can underflow, and in log space beyo
 import math
 import unicodedata
 
-from ..events import AlphabetReady, EmStep, PruneStep
+from ..events import AlphabetReady, EmStep, Progress, PruneStep
 
 SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 _PROB_SPACE_MAX = 30  # longest word the E-step handles with plain products
+# long phases yield a Progress event after this many words / suffixes (a few ms of work),
+# so a web page can hand control back to the browser
+_SLICE_WORDS = 500
+_SLICE_KEYS = 20_000
 _ANY, _INHERITED = "", "Inherited"
 
 
@@ -130,12 +134,35 @@ def frequent_substrings(words, freqs, max_len):
 
     Example: words ['▁hug', '▁pug'], freqs [1, 1] -> [('ug', 2)].
     """
-    # step 1: the sorted suffixes (cut at max_len) with their words' frequencies
-    keys = []
+    return _drain(_frequent_substrings(words, freqs, max_len))
+
+
+def _drain(steps):
+    """Run a sliced generator to its end; return its value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+def _frequent_substrings(words, freqs, max_len):
+    """``frequent_substrings`` in slices: yields ``(done, total)`` now and then."""
+    # step 1: the suffixes (cut at max_len) with their words' frequencies, sorted in runs
+    runs, run = [], []
     for w, f in zip(words, freqs):
         for i in range(len(w)):
-            keys.append((w[i:i + max_len], f))
-    keys.sort()
+            run.append((w[i:i + max_len], f))
+        if len(run) >= _SLICE_KEYS:
+            run.sort()
+            runs.append(run)
+            run = []
+            yield 0, 1
+    run.sort()
+    runs.append(run)
+    # subtle: one sorted list from the sorted runs (heapq.merge would be slower)
+    keys = runs[0] if len(runs) == 1 else sorted(k for r in runs for k in r)
+    del runs, run
     m = len(keys)
     if not m:
         return []
@@ -162,6 +189,9 @@ def frequent_substrings(words, freqs, max_len):
         if stack and h > stack[-1][0]:
             stack.append((h, lb))
         prev_key, prev_lcp = key, h
+        if not j % _SLICE_KEYS:
+            yield j, m
+    yield m, m
     return out
 
 
@@ -169,12 +199,20 @@ class _Lattices:
     """The distinct words' lattices over the seed vocabulary: ``edges[w]`` is a list of
     ``(start, end, piece_id)`` sorted by start, then end. Dead pieces are filtered out."""
 
-    def __init__(self, words, prefixes, max_len):
+    def __init__(self, prefixes, max_len):
         self.prefixes, self.max_len = prefixes, max_len
+        self.edges = []
+        self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
+
+    def build(self, words):
+        """Every word's lattice over all pieces, in slices (yields ``(done, total)``)."""
         # subtle: many words share an edge (the same piece at the same offset): one tuple each
         shared = {}
-        self.edges = [[shared.setdefault(t, t) for t in self.piece_edges(w, None)] for w in words]
-        self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
+        for k, w in enumerate(words):
+            self.edges.append([shared.setdefault(t, t) for t in self.piece_edges(w, None)])
+            if not (k + 1) % _SLICE_WORDS:
+                yield k + 1, len(words)
+        yield len(words), len(words)
 
     def alternatives(self, i, piece, alive):
         """The live edges of ``piece`` other than the piece itself (cached; pieces only die)."""
@@ -204,12 +242,15 @@ class _Lattices:
 
 
 def _e_step(lattices, lengths, freqs, scores, alive):
-    """Expected count of every piece (frequency-weighted) and the corpus log-likelihood."""
+    """Expected count of every piece (frequency-weighted) and the corpus log-likelihood,
+    in slices of words (yields ``(done, total)``)."""
     probs = [math.exp(s) if a else 0.0 for s, a in zip(scores, alive)]
     expected = [0.0] * len(scores)
     loglik = 0.0
     log, exp = math.log, math.exp
-    for edges, n, f in zip(lattices, lengths, freqs):
+    for k, (edges, n, f) in enumerate(zip(lattices, lengths, freqs)):
+        if not k % _SLICE_WORDS:
+            yield k, len(lattices)
         if n <= _PROB_SPACE_MAX:
             # forward: fwd[e] = total probability of all splits of the first e characters
             fwd = [0.0] * (n + 1)
@@ -240,6 +281,7 @@ def _e_step(lattices, lengths, freqs, scores, alive):
                 bwd[s] = _logaddexp(bwd[s], v)
                 expected[i] += f * exp(fwd[s] + v - z)
             loglik += f * z
+    yield len(lattices), len(lattices)
     return expected, loglik
 
 
@@ -314,8 +356,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
                          f"{len(meta)} special pieces; use at least {len(chars) + len(meta)} (or lower character_coverage)")
 
     # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
-    subs = [(s, f) for s, f in frequent_substrings(words, freqs, max_piece_length)
-            if is_valid_piece(s, max_piece_length, split_digits)]
+    found = yield from _progress("seed", _frequent_substrings(words, freqs, max_piece_length))
+    subs = [(s, f) for s, f in found if is_valid_piece(s, max_piece_length, split_digits)]
     subs.sort(key=lambda t: (-t[1] * len(t[0]), t[0]))
     subs = subs[:seed_size]
     pieces = chars + [s for s, _ in subs]
@@ -324,7 +366,17 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     scores = [math.log(r) - logsum for r in raw]
     n_chars = len(chars)  # ids below n_chars are the characters: never dropped
     alive = [True] * len(pieces)
-    yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts))
+    reserved = set(meta)
+
+    def snapshot():
+        """The vocabulary now, as the final model would hold it: reserved pieces first
+        (score 0), then the live pieces by probability."""
+        live = sorted((i for i in range(len(pieces)) if alive[i] and pieces[i] not in reserved),
+                      key=lambda i: (-scores[i], pieces[i]))
+        return [(m, 0.0) for m in meta] + [(pieces[i], scores[i]) for i in live]
+
+    yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts),
+                        pieces=snapshot())
 
     # step 3: the words' lattices, built once (prefix table: every prefix -> id or -1)
     prefixes = {}
@@ -332,7 +384,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         for k in range(1, len(p)):
             prefixes.setdefault(p[:k], -1)
         prefixes[p] = i
-    lattices = _Lattices(words, prefixes, max_piece_length)
+    lattices = _Lattices(prefixes, max_piece_length)
+    yield from _progress("lattice", lattices.build(words))
     lengths = [len(w) for w in words]
     total_freq = sum(freqs)
     desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
@@ -341,7 +394,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     while True:
         # step 4: EM (E-step forward-backward, M-step digamma update)
         for it in range(n_sub_iterations):
-            expected, loglik = _e_step(lattices.edges, lengths, freqs, scores, alive)
+            expected, loglik = yield from _progress("em", _e_step(lattices.edges, lengths, freqs, scores, alive))
             died = False
             for i in range(n_chars, len(pieces)):
                 if alive[i] and expected[i] < _EXPECTED_MIN:
@@ -355,12 +408,14 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
                     scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
             if died:
                 lattices.filter(alive)
-            yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + len(kept))
+            yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + len(kept),
+                         pieces=snapshot())
         size = sum(alive)
         if size <= desired or size <= target:
             break
         # step 5: prune the least useful pieces
-        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, total_freq)
+        losses = yield from _progress("prune", _prune_losses(pieces, scores, alive, n_chars, lattices, lengths,
+                                                             freqs, total_freq))
         keep_n = max(desired, int(shrinking_factor * size))
         free = sorted(i for i, loss in losses.items() if loss is None)
         ranked = sorted(((i, loss) for i, loss in losses.items() if loss is not None), key=lambda t: (-t[1], t[0]))
@@ -370,7 +425,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         for i, _ in dropped:
             alive[i] = False
         lattices.filter(alive)
-        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in dropped], vocab_size=len(meta) + sum(alive))
+        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in dropped], vocab_size=len(meta) + sum(alive),
+                        pieces=snapshot())
         rnd += 1
 
     # step 6: finalize: the characters, then the most probable pieces up to vocab_size
@@ -379,12 +435,26 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     final = list(range(n_chars)) + live[:target - n_chars]
     cut = live[target - n_chars:]
     if cut:
-        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, total_freq)
+        losses = yield from _progress("prune", _prune_losses(pieces, scores, alive, n_chars, lattices, lengths,
+                                                             freqs, total_freq))
         trimmed = sorted(((i, losses.get(i) or 0.0) for i in cut), key=lambda t: (t[1], t[0]))
-        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed], vocab_size=len(meta) + len(final))
+        for i in cut:
+            alive[i] = False
+        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed], vocab_size=len(meta) + len(final),
+                        pieces=snapshot())
     result = [(pieces[i], scores[i]) for i in final]
     result.sort(key=lambda t: (-t[1], t[0]))
     return result
+
+
+def _progress(phase, steps):
+    """Turn a sliced generator's ``(done, total)`` into ``Progress`` events; return its value."""
+    while True:
+        try:
+            done, total = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        yield Progress(phase, done, total)
 
 
 def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, total_freq):
@@ -395,7 +465,10 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, tota
     """
     # step 1: the best split of every word: how often each piece is used
     freq = [0.0] * len(pieces)
-    for edges, n, f in zip(lattices.edges, lengths, freqs):
+    total_steps = len(lengths) + len(pieces)
+    for k, (edges, n, f) in enumerate(zip(lattices.edges, lengths, freqs)):
+        if not k % _SLICE_WORDS:
+            yield k, total_steps
         path, _ = _viterbi(edges, n, scores)
         for i in path:
             freq[i] += f
@@ -407,6 +480,8 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, tota
     for i in range(n_chars, len(pieces)):
         if not alive[i]:
             continue
+        if not i % _SLICE_WORDS:
+            yield len(lengths) + i, total_steps
         p = pieces[i]
         alt, alt_score = _viterbi(lattices.alternatives(i, p, alive), len(p), scores)
         if freq[i] == 0 or alt_score > scores[i]:
@@ -418,4 +493,5 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, tota
         logsum_alt = log(total + f_i * (len(alt) - 1))
         logprob_alt = math.fsum(log(freq[j] + f_i) - logsum_alt for j in alt)
         losses[i] = f_i / total_freq * (logprob_sp - logprob_alt)
+    yield total_steps, total_steps
     return losses
