@@ -327,7 +327,7 @@ def to_onig(pattern):
     """A Python regex as Oniguruma reads it the same way (raises ``HFExportError``)."""
     try:
         return translate_regex(pattern, True)
-    except _RegexSyntaxError as exc:
+    except (ValueError, IndexError) as exc:
         raise HFExportError(f"the regex {pattern!r} cannot be written for HF tokenizers (Oniguruma): {exc}") from None
 
 
@@ -335,7 +335,7 @@ def from_onig(pattern, path):
     """An Oniguruma regex (from a tokenizer.json) as a Python regex."""
     try:
         return translate_regex(pattern, False)
-    except _RegexSyntaxError as exc:
+    except (ValueError, IndexError) as exc:
         raise ModelFileError(f"{path}: the regex {pattern!r} is not supported: {exc}") from None
 
 
@@ -997,9 +997,18 @@ def from_hf_dict(doc, source_sha256=None):
                                  "tokenizer without it")
     imp = _Import()
     added = _added_tokens(top.raw("added_tokens", []))
-    normalizer = imp.normalizer(top.raw("normalizer", None), "normalizer")
-    pre_tokenizer = imp.pre_tokenizer(top.raw("pre_tokenizer", None), "pre_tokenizer")
-    decoder = imp.decoder(top.raw("decoder", None), "decoder")
+
+    def stage(name, build):
+        try:
+            return build(top.raw(name, None), name)
+        except ModelFileError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise ModelFileError(f"{name}: {exc}") from None
+
+    normalizer = stage("normalizer", imp.normalizer)
+    pre_tokenizer = stage("pre_tokenizer", imp.pre_tokenizer)
+    decoder = stage("decoder", imp.decoder)
 
     # the model
     mf = Fields(top.raw("model"), "model")

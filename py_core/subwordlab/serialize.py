@@ -76,16 +76,21 @@ def check_size_and_depth(text, what="model file", max_bytes=MAX_FILE_BYTES, max_
     size = len(text.encode("utf-8")) if isinstance(text, str) and not text.isascii() else len(text)
     if size > max_bytes:
         raise ModelFileError(f"the {what} is {size:,} bytes; the limit is {max_bytes:,} bytes ({max_bytes // 2**20} MB)")
+    if isinstance(text, (bytes, bytearray)):
+        return  # (bytes are decoded, then checked again as text)
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     for _ in range(max_depth):
         if not brackets:
             return
         shorter = _EMPTY_PAIR.sub("", brackets)
         if shorter == brackets:
-            return  # unbalanced: the JSON parser reports it with a position
+            break
         brackets = shorter
-    if brackets and _EMPTY_PAIR.search(brackets):
-        raise ModelFileError(f"the {what} is nested more than {max_depth} levels deep; it is not a valid model file")
+    # left: brackets nested deeper than the limit, or ones that do not balance; a few
+    # unbalanced ones are the JSON parser's to report (with a position)
+    if _EMPTY_PAIR.search(brackets) or len(brackets) > max_depth:
+        raise ModelFileError(f"the {what} is nested more than {max_depth} levels deep (or its brackets do not balance); "
+                             "it is not a valid model file")
 
 
 def _no_duplicates(pairs):
