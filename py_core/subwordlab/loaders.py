@@ -128,7 +128,7 @@ def tiktoken_merges(ranks):
     into two tokens is a merge, ordered by the rank of the result, then of its parts.
 
     ``ranks``: ``{token_bytes: rank}``. Returns ``[(left_bytes, right_bytes)]``.
-    Example: {a:0, b:1, c:2, ab:3, bc:4, abc:5} -> [(a,b), (b,c), (ab,c), (a,bc)].
+    Example: {a:0, b:1, c:2, ab:3, bc:4, abc:5} -> [(a,b), (b,c), (a,bc), (ab,c)].
     """
     merges = []
     for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):

@@ -1,0 +1,118 @@
+"""Loaders: GPT-2 vocab.json + merges.txt and tiktoken rank files (ids preserved exactly,
+merges derived from ranks as HF's converters do); differentials against tiktoken and the
+tokenizers library on CPython."""
+
+import base64
+import json
+
+import pytest
+
+import subwordlab
+from subwordlab.bytes_map import BYTE_TO_CHAR, text_to_bytes
+from subwordlab.loaders import from_gpt2_files, from_tiktoken, tiktoken_merges
+from subwordlab.serialize import ModelFileError
+from subwordlab.tokenizer import Tokenizer
+
+from corpora import UDHR, read
+
+TEXTS = [p.read_text(encoding="utf-8") for p in UDHR] + ["emoji 👨‍👩‍👧 🎉", "digits 1234567", "  runs \t\n\n  "]
+
+
+def rank_file(ranks):
+    return "".join(f"{base64.b64encode(b).decode()} {r}\n" for b, r in sorted(ranks.items(), key=lambda kv: kv[1]))
+
+
+def byte_ranks():
+    return {bytes([b]): b for b in range(256)}
+
+
+def test_tiktoken_merges_like_hf_converters():
+    ranks = {b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4, b"abc": 5}
+    assert tiktoken_merges(ranks) == [(b"a", b"b"), (b"b", b"c"), (b"a", b"bc"), (b"ab", b"c")]
+
+
+def test_from_tiktoken_keeps_ids_and_specials_in_a_gap():
+    ranks = byte_ranks()
+    ranks.update({b"lo": 256, b"low": 257, b" low": 258, b"er": 259})
+    tok = from_tiktoken(rank_file(ranks), pattern="gpt2", special_tokens={"<|endoftext|>": 262})
+    assert tok.encode("low lower") == [257, 258, 259]
+    assert tok.vocab_size == 263 and tok.id_to_token(262) == "<|endoftext|>"
+    assert tok.encode("<|endoftext|>", allowed_special="all") == [262]
+    assert " " in tok.id_to_token(260)  # an unused id in the gap: never produced
+    assert tok.decode([257, 258, 262]) == "low low<|endoftext|>"
+    again = Tokenizer.from_json(tok.to_json())
+    assert again.encode("low lower") == [257, 258, 259]
+
+
+def test_from_gpt2_files_keeps_vocab_ids_and_appends_new_specials():
+    vocab = {ch: i for i, ch in enumerate(BYTE_TO_CHAR)}
+    vocab.update({"l o".replace(" ", ""): 256, "low": 257, "Ġlow": 258, "<|endoftext|>": 259})
+    merges = "#version: 0.2\nl o\nlo w\nĠ low\n"
+    tok = from_gpt2_files(json.dumps(vocab), merges)
+    assert tok.special_tokens == {"<|endoftext|>": 259}
+    assert tok.encode("low low") == [257, 258]
+    tok = from_gpt2_files(json.dumps(vocab), merges, special_tokens=["<|endoftext|>", "<|pad|>"])
+    assert tok.special_tokens == {"<|endoftext|>": 259, "<|pad|>": 260}
+    assert tok.encode("<|pad|>low", allowed_special="all") == [260, 257]
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: from_tiktoken("QQ== 0\n"), "no token for the byte 0x00"),
+    (lambda: from_tiktoken(rank_file(byte_ranks()) + "!!! 256\n"), "line 257: '!!!' is not base64"),
+    (lambda: from_tiktoken(rank_file(byte_ranks()) + "QUI= 5\n"), "rank 5 is also the token"),
+    (lambda: from_tiktoken(rank_file(byte_ranks()) + "QUI= 300\n"), "rank 256 is missing"),
+    (lambda: from_tiktoken(rank_file(byte_ranks()) + "QUI=\n"), "expected '<base64 token> <rank>'"),
+    (lambda: from_tiktoken(""), "the rank file is empty"),
+    (lambda: from_tiktoken(rank_file(byte_ranks()), special_tokens={"<s>": 5}), "id 5 of '<s>' is already"),
+    (lambda: from_gpt2_files('{"a": 0, "b": 0}', ""), "the id 0 is given to both"),
+    (lambda: from_gpt2_files('{"a": 0, "b": 2}', ""), "id 1 is missing"),
+    (lambda: from_gpt2_files('{"a": 0, "b": 1}', "#version: 0.2\na b c\n"), "line 2: expected 'left right'"),
+    (lambda: from_gpt2_files('{"a": 0, "b": 1}', "a b\n"), "the result 'ab' is not in vocab.json"),
+    (lambda: from_gpt2_files('{"a": 0, "b": 1}', "a q\n"), "'q' is not in vocab.json"),
+    (lambda: from_gpt2_files("[1]", ""), "expected an object"),
+])
+def test_bad_files_raise_model_file_error(make, match):
+    with pytest.raises(ModelFileError, match=match):
+        make()
+
+
+_TRAINED = {}
+
+
+def trained(pattern):
+    if pattern not in _TRAINED:
+        _TRAINED[pattern] = subwordlab.train(read("tinyshakespeare.txt")[:200_000], preset="byte_bpe", vocab_size=1500,
+                                             pattern=pattern)
+    return _TRAINED[pattern]
+
+
+@pytest.mark.cpython_only
+@pytest.mark.parametrize("pattern", ["gpt2", "cl100k", "o200k"])
+def test_from_tiktoken_encodes_as_tiktoken(pattern):
+    import tiktoken
+
+    from subwordlab.patterns import PATTERNS
+
+    base = trained(pattern)
+    ranks = {text_to_bytes(t): i for i, t in enumerate(base.model.vocab)}
+    specials = {"<|endoftext|>": 1501, "<|fim|>": 1502}
+    tok = from_tiktoken(rank_file(ranks), pattern=pattern, special_tokens=specials)
+    enc = tiktoken.Encoding("test", pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens=specials)
+    for text in TEXTS:
+        text = text + "<|endoftext|>" + text[:100]
+        assert tok.encode(text, allowed_special="all") == enc.encode(text, allowed_special="all")
+        assert tok.decode(tok.encode(text, allowed_special="all")) == text
+
+
+@pytest.mark.cpython_only
+def test_from_gpt2_files_encodes_as_the_original_and_as_tokenizers():
+    from tokenizers import Tokenizer as HF, models, pre_tokenizers
+
+    base = trained("gpt2")
+    vocab = {t: i for i, t in enumerate(base.model.vocab)}
+    merges = "#version: 0.2\n" + "".join(f"{base.model.vocab[a]} {base.model.vocab[b]}\n" for a, b in base.model.merges)
+    tok = from_gpt2_files(json.dumps(vocab, ensure_ascii=False), merges, special_tokens=[])
+    hf = HF(models.BPE(vocab, [tuple(line.split(" ")) for line in merges.splitlines()[1:]]))
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    for text in TEXTS:
+        assert tok.encode(text) == base.encode(text) == hf.encode(text, add_special_tokens=False).ids

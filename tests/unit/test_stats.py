@@ -1,0 +1,112 @@
+"""Statistics: the seed's UTF-8 baseline and vocabulary-size calculator, and hand-computed
+values of every per-text statistic."""
+
+import pytest
+
+import subwordlab
+from subwordlab.decoders import ConcatDecoder
+from subwordlab.models.bpe import BPE
+from subwordlab.pre_tokenizers import WhitespaceSplit
+from subwordlab.stats import (compare_texts, embedding_parameters, first_difference, format_table, text_stats,
+                              tokenization_stats, vocab_size_calculator)
+from subwordlab.tokenizer import Tokenizer
+
+SEED = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+
+
+def seed_tokenizer():
+    # seed 000: 8 merges -> es, est, est</w>, lo, low, ne, new, newest</w>
+    return subwordlab.train(SEED, preset="bpe", num_merges=8)
+
+
+def test_seed_utf8_byte_baseline():
+    samples = {"en": "cat", "ko": "고양이", "digits": "1234", "empty": ""}
+    report = tokenization_stats(lambda text: list(text.encode("utf-8")), samples)
+    assert report == {
+        "en": {"tokens": 3, "code_points": 3, "tokens_per_code_point": 1.0},
+        "ko": {"tokens": 9, "code_points": 3, "tokens_per_code_point": 3.0},
+        "digits": {"tokens": 4, "code_points": 4, "tokens_per_code_point": 1.0},
+        "empty": {"tokens": 0, "code_points": 0, "tokens_per_code_point": None},
+    }
+
+
+def test_vocab_size_calculator():
+    assert embedding_parameters(32_000, 1_024) == 32_768_000
+    assert embedding_parameters(32_000, 1_024, separate_output=True) == 65_536_000
+    assert vocab_size_calculator(32_000, 1_024) == {"vocab_size": 32_000, "d_model": 1_024, "embedding": 32_768_000,
+                                                    "tied": 32_768_000, "untied": 65_536_000}
+    with pytest.raises(ValueError, match="vocab_size must be a non-negative integer"):
+        embedding_parameters(-1, 8)
+
+
+def test_text_stats_by_hand():
+    tok = seed_tokenizer()
+    assert tok.tokenize("lowest newest") == ["low", "est</w>", "newest</w>"]
+    row = text_stats(tok, "lowest newest")
+    assert row == {
+        "tokens": 3, "code_points": 13, "bytes": 13, "words": 2,
+        "tokens_per_word": 1.5, "chars_per_token": 13 / 3, "bytes_per_token": 13 / 3,
+        "split_words": 0.5,  # 'lowest' is two tokens, 'newest' one
+        "unknown_rate": 0.0, "round_trip": True, "round_trip_difference": None,
+    }
+
+
+def test_zero_width_marker_tokens_count_for_their_word_and_round_trip_difference():
+    tok = seed_tokenizer()
+    assert tok.tokenize("low  low") == ["low", "</w>", "low", "</w>"]
+    row = text_stats(tok, "low  low")
+    assert row["tokens"] == 4 and row["words"] == 2 and row["tokens_per_word"] == 2.0
+    assert row["split_words"] == 1.0
+    # the decoder puts back one space between words: the round trip fails at the double space
+    assert row["round_trip"] is False
+    assert row["round_trip_difference"] == {"index": 4, "expected": "low  low", "got": "low low"}
+
+
+def test_unknown_rate_and_byte_counts():
+    model = BPE(["<unk>", "l", "o", "w", "é", "lo", "low"], [(1, 2), (5, 3)], unk_token="<unk>")
+    tok = Tokenizer(model, None, WhitespaceSplit(), ConcatDecoder())
+    assert tok.tokenize("lowé xw") == ["low", "é", "<unk>", "w"]
+    row = text_stats(tok, "lowé xw")
+    assert (row["tokens"], row["code_points"], row["bytes"], row["words"]) == (4, 7, 8, 2)
+    assert row["unknown_rate"] == 0.25 and row["bytes_per_token"] == 2.0 and row["chars_per_token"] == 1.75
+    assert row["split_words"] == 1.0
+    assert row["round_trip"] is False and row["round_trip_difference"]["index"] == 4
+
+
+def test_words_are_runs_between_unicode_white_space():
+    tok = subwordlab.train("a b c \x1f", preset="byte_bpe", vocab_size=256)
+    assert text_stats(tok, "a\x1fb c\u3000d")["words"] == 3  # U+001F is not white space, U+3000 is
+
+
+def test_a_text_the_tokenizer_refuses_gives_an_error_row():
+    row = text_stats(seed_tokenizer(), "lowq")
+    assert row["tokens"] is None and "not in the vocabulary" in row["error"]
+    assert row["code_points"] == 4 and row["words"] == 1
+
+
+def test_round_trip_is_against_the_normalized_text():
+    tok = subwordlab.train("Hello World " * 20, preset="sentencepiece_bpe", vocab_size=40)
+    row = text_stats(tok, "  Hello   World ")
+    assert tok.normalize_str("  Hello   World ") == "Hello World"
+    assert row["round_trip"] is True
+
+
+def test_parity_relative_to_a_reference_text():
+    tok = seed_tokenizer()
+    rows = compare_texts(tok, {"a": "lowest newest", "b": "low  low", "c": "lowq"})
+    assert rows["a"]["parity"] == 1.0 and rows["b"]["parity"] == 4 / 3 and rows["c"]["parity"] is None
+    rows = compare_texts(tok, {"a": "lowest newest", "b": "low  low"}, reference="b")
+    assert rows["a"]["parity"] == 0.75
+    with pytest.raises(ValueError, match="reference text 'z'"):
+        compare_texts(tok, {"a": "low"}, reference="z")
+    table = format_table(compare_texts(tok, {"a": "lowest newest", "b": "low  low", "c": "lowq"}))
+    lines = table.splitlines()
+    assert lines[0].split()[:3] == ["text", "tokens", "chars"]
+    assert lines[1].split()[:5] == ["a", "3", "13", "13", "2"]
+    assert "b: round trip differs at character 4" in table and "c: the character 'q'" in table
+
+
+def test_first_difference():
+    assert first_difference("abc", "abc") is None
+    assert first_difference("abc", "abd") == {"index": 2, "expected": "abc", "got": "abd"}
+    assert first_difference("ab", "abc")["index"] == 2
