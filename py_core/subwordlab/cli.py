@@ -146,7 +146,7 @@ class _Progress:
             text = f"[{bar:<24}] {done}/{self.total} merges  {rate:,.0f} merges/s  ETA {_fmt_time(eta)}"
         else:
             text = f"{self.steps} merges  {rate:,.0f} merges/s"
-        self.show(f"{text}  vocab {event.vocab_size}")
+        self.show(f"{text}  vocab {event.vocab_size}", force=self.steps == 1)
 
     def done(self, message):
         if self.enabled:
@@ -212,7 +212,8 @@ def cmd_train(args):
         elif kind == "done":
             tok = event.tokenizer
     elapsed = time.monotonic() - bar.start
-    bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s")
+    rate = f", {bar.steps / elapsed:,.0f} merges/s" if bar.steps and elapsed > 0 else ""
+    bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s{rate}")
     _write_atomic(args.output, tok.to_json())
     if not args.quiet:
         print(f"wrote {args.output} ({tok!r})", file=sys.stderr)

@@ -1,0 +1,192 @@
+"""The command line, end to end in subprocesses: every command, errors as one line without
+a traceback, and Ctrl-C (SIGINT) during a long training run leaving no file behind."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from corpora import CORPORA, UDHR
+
+pytestmark = pytest.mark.cpython_only
+
+ROOT = Path(__file__).resolve().parents[2]
+ENG = CORPORA / "udhr" / "udhr_eng.txt"
+SHAKESPEARE = CORPORA / "tinyshakespeare.txt"
+
+
+def run(*args, input=None, cwd=None, check=None):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py_core"), PYTHONIOENCODING="utf-8")
+    env.pop("SUBWORDLAB_DEBUG", None)
+    p = subprocess.run([sys.executable, "-m", "subwordlab", *map(str, args)], input=input, capture_output=True,
+                       text=True, encoding="utf-8", env=env, cwd=cwd, timeout=300)
+    assert "Traceback" not in p.stderr, p.stderr
+    if check is not None:
+        assert p.returncode == check, p.stderr
+    return p
+
+
+def one_error_line(p, fragment, code=1):
+    assert p.returncode == code
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and lines[0].startswith("subwordlab: error:"), p.stderr
+    assert fragment in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "model.json"
+    p = run("train", ENG, "--preset", "byte_bpe", "--vocab-size", 600, "--special-tokens", "<|endoftext|>", "-o", path, check=0)
+    assert "merges/s" in p.stderr and "ETA" in p.stderr and "wrote" in p.stderr
+    return path
+
+
+def test_train_writes_our_model_file(model):
+    doc = json.loads(model.read_text(encoding="utf-8"))
+    assert doc["format"] == "subwordlab" and doc["spec"]["preset"] == "byte_bpe" and doc["spec"]["vocab_size"] == 600
+    assert doc["special_tokens"]["tokens"] == [{"content": "<|endoftext|>", "id": 0}]
+
+
+def test_train_from_stdin_word_counts_and_preset_options(tmp_path):
+    out = tmp_path / "m.json"
+    run("train", "--word-counts", "--preset", "bpe", "--num-merges", 8, "-q", "-o", out,
+        input="low 5\nlower 2\nnewest 6\nwidest 3\n", check=0)
+    p = run("encode", "-m", out, "lowest", "--tokens", check=0)
+    assert p.stdout.strip() == '"low" "est</w>"'
+    out2 = tmp_path / "m2.json"
+    run("train", "-", "--preset", "sentencepiece_bpe", "--vocab-size", 400, "--byte-fallback", "--no-add-dummy-prefix",
+        "--split-digits", "--special-tokens", "<s>,</s>", "-q", "-o", out2, input=ENG.read_text(encoding="utf-8"), check=0)
+    spec = json.loads(out2.read_text(encoding="utf-8"))["spec"]
+    assert spec["byte_fallback"] is True and spec["add_dummy_prefix"] is False and spec["split_digits"] is True
+    assert spec["special_tokens"] == ["<s>", "</s>"]
+
+
+def test_train_errors_are_one_line(tmp_path):
+    one_error_line(run("train", tmp_path / "missing.txt", "--vocab-size", 300, "-o", tmp_path / "x.json"), "cannot read")
+    one_error_line(run("train", ENG, "--preset", "bpe", "--num-merges", 5, "--pattern", "gpt2", "-o", tmp_path / "x.json"),
+                   "--pattern is not an option of preset 'bpe'")
+    one_error_line(run("train", ENG, "-o", tmp_path / "x.json"), "give --vocab-size N or --num-merges N")
+    one_error_line(run("train", ENG, "--preset", "byte_bpe", "--vocab-size", 10, "-o", tmp_path / "x.json"),
+                   "smaller than the starting vocabulary")
+    one_error_line(run("train", ENG, "--preset", "byte_bpe", "--vocab-size", 300, "--top-k", "many", "-o", tmp_path / "x.json"),
+                   "--top-k takes an integer")
+    p = run("train", ENG, "--preset", "nope", "--vocab-size", 3)
+    assert p.returncode == 2 and "invalid choice" in p.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_encode_decode_and_streaming(model, tmp_path):
+    ids = run("encode", "-m", model, "Everyone has the right to life.", check=0).stdout.split()
+    text = run("decode", "-m", model, *ids, check=0).stdout
+    assert text == "Everyone has the right to life.\n"
+    assert run("decode", "-m", model, input=" ".join(ids), check=0).stdout == text
+    # a big file, streamed, equals encoding the whole text
+    big = tmp_path / "big.txt"
+    body = "".join(p.read_text(encoding="utf-8") for p in UDHR)
+    big.write_text(body, encoding="utf-8")
+    streamed = run("encode", "-m", model, "--file", big, check=0).stdout.split()
+    import subwordlab
+
+    tok = subwordlab.Tokenizer.load(model)
+    assert list(map(int, streamed)) == tok.encode(body)
+    # special tokens follow the policy
+    one_error_line(run("encode", "-m", model, "a<|endoftext|>b"), "special token '<|endoftext|>'")
+    assert run("encode", "-m", model, "<|endoftext|>", "--allow-special", check=0).stdout.split() == ["0"]
+    assert len(run("encode", "-m", model, "<|endoftext|>", "--special-as-text", check=0).stdout.split()) > 1
+    one_error_line(run("decode", "-m", model, "12", "x"), "'x' is not an id")
+    one_error_line(run("decode", "-m", model, "999999"), "not in the vocabulary")
+
+
+def test_stats_table_and_json(model):
+    p = run("stats", "-m", model, *UDHR[:2], "--text", "en=cat", "--text", "ko=고양이", "--reference", "en", "--d-model", 1024,
+            check=0)
+    lines = p.stdout.splitlines()
+    assert lines[0].split()[:3] == ["text", "tokens", "chars"]
+    assert any(line.startswith("en ") for line in lines) and "embedding parameters V*d = 600 x 1,024 = 614,400" in p.stdout
+    data = json.loads(run("stats", "-m", model, "--text", "en=cat", "--text", "ko=고양이", "--json", check=0).stdout)
+    assert data["texts"]["ko"]["bytes"] == 9 and data["texts"]["en"]["parity"] == 1.0
+    one_error_line(run("stats", "-m", model), "give files or --text")
+    one_error_line(run("stats", "-m", model, "--text", "en=cat", "--reference", "de"), "--reference 'de'")
+
+
+def test_inspect_every_stage(model):
+    p = run("inspect", "-m", model, "Héllo  world", check=0)
+    for word in ("normalized", "pre-tokens", "tokens", "chars 0-1", "bytes", "decoded", "round trip  ok"):
+        assert word in p.stdout
+    data = json.loads(run("inspect", "-m", model, "Héllo", "--json", check=0).stdout)
+    assert data["round_trip"] is True and data["tokens"][0]["start"] == 0 and data["pre_tokens"][0]["piece"] == "HÃ©llo"
+
+
+def test_vocab_listing(model):
+    p = run("vocab", "-m", model, "--limit", 3, check=0)
+    assert p.stdout.splitlines()[1].split()[:2] == ["0", "'<|endoftext|>'"]
+
+
+def test_export_and_import_hf(model, tmp_path):
+    from tokenizers import Tokenizer as HF
+
+    out = tmp_path / "tokenizer.json"
+    p = run("export", "--hf", "-m", model, "-o", out, check=0)
+    assert "warning" in p.stderr  # special tokens are always special in HF
+    hf = HF.from_file(str(out))
+    text = ENG.read_text(encoding="utf-8")[:2000]
+    ids = run("encode", "-m", model, text, check=0).stdout.split()
+    assert hf.encode(text, add_special_tokens=False).ids == list(map(int, ids))
+    back = tmp_path / "back.json"
+    run("import", "--hf", out, "-o", back, check=0)
+    assert run("encode", "-m", back, text, check=0).stdout.split() == ids
+    # errors
+    one_error_line(run("encode", "-m", out, "x"), "import --hf")
+    eow = tmp_path / "eow.json"
+    run("train", "--word-counts", "--num-merges", 3, "-q", "-o", eow, input="low 5\nlower 2\n", check=0)
+    one_error_line(run("export", "--hf", "-m", eow, "-o", tmp_path / "t2.json"), "end_of_word=None")
+    assert not (tmp_path / "t2.json").exists()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"version": "1.0", "model": {"type": "WordLevel"}}')
+    one_error_line(run("import", "--hf", bad, "-o", tmp_path / "x.json"), "model type 'WordLevel' is not supported")
+
+
+def test_bad_model_file_is_one_line(tmp_path):
+    bad = tmp_path / "m.json"
+    bad.write_text('{"format": "subwordlab", "version": 1')
+    one_error_line(run("encode", "-m", bad, "x"), "not valid JSON")
+    one_error_line(run("encode", "-m", tmp_path / "nope.json", "x"), "cannot read")
+
+
+@pytest.mark.parametrize("command", ["train", "encode", "decode", "stats", "inspect", "vocab", "export", "import"])
+def test_help_per_command_has_an_example(command):
+    p = run(command, "--help", check=0)
+    assert "example" in p.stdout and f"subwordlab {command}" in p.stdout
+
+
+def test_help_lists_every_preset_option():
+    import subwordlab
+
+    text = run("train", "--help", check=0).stdout
+    for preset, options in subwordlab.OPTIONS.items():
+        for name in options:
+            assert "--" + name.replace("_", "-") in text
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_training_writes_nothing(tmp_path):
+    out = tmp_path / "model.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py_core"))
+    args = [sys.executable, "-m", "subwordlab", "train", SHAKESPEARE, CORPORA / "taylorswift.txt", *UDHR,
+            "--preset", "bpe", "--end-of-word", "none", "--vocab-size", 60000, "-o", out]
+    p = subprocess.Popen(list(map(str, args)), stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    # wait until the merge loop runs (the progress bar shows merges/s), then press Ctrl-C
+    seen, deadline = "", time.monotonic() + 120
+    while "merges/s" not in seen and time.monotonic() < deadline:
+        seen += os.read(p.stderr.fileno(), 4096).decode("utf-8", "replace")
+    assert "merges/s" in seen
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "interrupted; nothing was written" in err and "Traceback" not in err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
