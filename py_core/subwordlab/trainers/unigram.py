@@ -24,6 +24,20 @@ piece), never contains ▁ except as its first character, and with ``split_digit
 a digit next to anything (SentencePiece's ``IsValidSentencePiece``). Scripts are read from
 character names (``unicodedata``), an approximation of Unicode's Scripts.txt.
 
+One deliberate difference from SentencePiece 0.2's seeds: it takes the right-maximal
+substrings of the running text, on UTF-8 bytes, so a frequent word that is always followed
+by a space (Hindi के, 80 times in the UDHR) is never a seed, nor is a substring that
+branches only inside a multi-byte character. We work on characters and keep a substring
+that ends a word occurring twice or more. On large English text the two agree (held-out
+tokens per character within 0.5%); on small texts in other scripts ours is markedly better.
+
+Events: ``AlphabetReady`` (the seed vocabulary), an ``EmStep`` per EM iteration and a
+``PruneStep`` per pruning round, each with ``pieces``, the whole vocabulary at that moment
+(so a player can show the tokenizer at any step). Between them, the long phases yield
+``Progress`` events (``seed``, ``lattice``, ``em``, ``prune``; ``done``/``total`` in
+suffixes, words or pieces) every few milliseconds of work, so a web page can hand control
+back to the browser; ``iter_train`` drops them unless asked with ``progress=True``.
+
 Determinism: the words are processed in their (first appearance) order, pieces by id,
 every sort has an explicit key and no set or dict of strings is iterated in hash order, so
 the same corpus gives the same pieces and scores in CPython and in Pyodide.
