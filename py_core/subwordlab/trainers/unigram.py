@@ -162,21 +162,15 @@ def _drain(steps):
 
 def _frequent_substrings(words, freqs, max_len):
     """``frequent_substrings`` in slices: yields ``(done, total)`` now and then."""
-    # step 1: the suffixes (cut at max_len) with their words' frequencies, sorted in runs
-    runs, run = [], []
-    for w, f in zip(words, freqs):
+    # step 1: the suffixes (cut at max_len) with their words' frequencies, sorted
+    # (subtle: the sort is the one step not cut in slices: ~0.2 s for 1 MB of text)
+    keys = []
+    for k, (w, f) in enumerate(zip(words, freqs)):
         for i in range(len(w)):
-            run.append((w[i:i + max_len], f))
-        if len(run) >= _SLICE_KEYS:
-            run.sort()
-            runs.append(run)
-            run = []
+            keys.append((w[i:i + max_len], f))
+        if not (k + 1) % _SLICE_WORDS:
             yield 0, 1
-    run.sort()
-    runs.append(run)
-    # subtle: one sorted list from the sorted runs (heapq.merge would be slower)
-    keys = runs[0] if len(runs) == 1 else sorted(k for r in runs for k in r)
-    del runs, run
+    keys.sort()
     m = len(keys)
     if not m:
         return []
