@@ -218,6 +218,9 @@ def test_drive_stops_at_its_budget():
 
     assert drive(slow(), budget_s=0.001) is False
     assert drive(iter(range(3))) is True
+    frozen = iter(range(10))
+    assert drive(frozen, clock=lambda: 0.0, max_items=4) is False
+    assert next(frozen) == 4
 
 
 def test_progress_fraction_for_shrinking_vocabularies():

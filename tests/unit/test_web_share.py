@@ -131,9 +131,13 @@ def experiments(draw):
         inspect_text=draw(st.text(max_size=200)),
         seed=draw(st.integers(0, 2**63 - 1)),
         alpha=draw(st.floats(0, 1000, allow_nan=False)),
+        sampled=draw(st.booleans()),
+        nbest=draw(st.integers(1, 100)),
+        special_policy=draw(st.sampled_from(share.SPECIAL_POLICIES)),
         compare=tuple(draw(configs()) for _ in range(n)),
         compare_text=draw(st.text(max_size=100)) if n else "",
         compare_reference=draw(st.one_of(st.none(), _names)) if n else None,
+        compare_heldout=draw(st.one_of(st.none(), _names)) if n else None,
     )
 
 
@@ -383,6 +387,9 @@ def _mutated(path: str, value) -> dict:
         ("inspect.alpha", "x", "inspect.alpha must be a number"),
         ("inspect.alpha", -1, "inspect.alpha must be a number between"),
         ("inspect.text", None, "inspect.text must be text"),
+        ("inspect.sampled", "yes", "inspect.sampled must be true/false"),
+        ("inspect.nbest", 0, "inspect.nbest must be between 1"),
+        ("inspect.special", "everything", "inspect.special must be one of disallowed, allowed, plain"),
         ("inspect.extra", 1, "inspect.extra is not a field of a v1 link"),
         ("evil", 1, "evil is not a field of a v1 link"),
     ],
@@ -421,8 +428,11 @@ def test_compare_configs_are_checked_one_by_one():
     doc = valid_doc()
     good = Config("bpe", {"num_merges": 1}).normalized().to_json()
     doc["compare"] = {"configs": [good, {"preset": "bpe", "options": {"num_merges": 1, "x": 2}}],
-                      "text": "", "reference": None}
+                      "text": "", "reference": None, "heldout": "../x"}
     with pytest.raises(ShareLinkError, match=r"compare.configs\[1\].options.x is not an option"):
+        decode_fragment(pack(doc))
+    doc["compare"]["configs"][1] = good
+    with pytest.raises(ShareLinkError, match=r"compare.heldout is not a valid text name"):
         decode_fragment(pack(doc))
 
 

@@ -426,13 +426,17 @@ class CompareRun:
                     yield i
 
 
-def drive(work: Iterator[Any], budget_s: float = 0.012) -> bool:
-    """Run ``work`` for about ``budget_s`` seconds; True when it is exhausted.
+def drive(work: Iterator[Any], budget_s: float = 0.012, clock: Callable[[], float] = time.perf_counter,
+          max_items: int | None = None) -> bool:
+    """Run ``work`` for about ``budget_s`` seconds (and at most ``max_items`` items, for a
+    clock that does not move, such as the fake port's); True when it is exhausted.
 
-    The page calls this, then ``await asyncio.sleep(0)``, until it returns True.
+    The page calls this, then ``await port.sleep(0)``, until it returns True.
     """
-    t0 = time.perf_counter()
+    t0 = clock()
+    n = 0
     for _ in work:
-        if time.perf_counter() - t0 >= budget_s:
+        n += 1
+        if clock() - t0 >= budget_s or (max_items is not None and n >= max_items):
             return False
     return True

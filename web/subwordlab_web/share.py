@@ -60,7 +60,8 @@ MAX_CONFIGS = 4  # the Compare panel trains 2-4 configurations
 MAX_STEP = 10_000_000
 MAX_DEPTH = 8  # deepest JSON nesting a valid payload has is 4
 
-PANELS = ("corpus", "train", "inspect", "compare", "files")
+PANELS = ("corpus", "train", "inspect", "compare", "files", "share")
+SPECIAL_POLICIES = ("disallowed", "allowed", "plain")
 CORPUS_KINDS = ("inline", "sample", "file")
 CORPUS_FORMATS = ("text", "word_counts")
 _NAME = re.compile(r"[\w.\- ()\[\]+,'&]{1,200}")  # a sample id or a file name
@@ -168,9 +169,13 @@ class Experiment:
     inspect_text: str = ""
     seed: int = 0  # the inspector's BPE-dropout / Unigram-sampling seed
     alpha: float = 0.1  # the inspector's Unigram sampling alpha (BPE: dropout probability)
+    sampled: bool = False  # the inspector shows a sampled segmentation (with seed and alpha)
+    nbest: int = 5  # Unigram: how many best segmentations the inspector lists
+    special_policy: str = "disallowed"  # special tokens in the inspector's text: disallowed, allowed, plain
     compare: tuple[Config, ...] = ()
     compare_text: str = ""
     compare_reference: str | None = None
+    compare_heldout: str | None = None  # the held-out text of the compression curve
 
     def normalized(self) -> "Experiment":
         """Every option of every configuration spelled out (what a link carries)."""
@@ -182,13 +187,15 @@ class Experiment:
             "train": self.train.to_json(),
             "step": self.step,
             "panel": self.panel,
-            "inspect": {"text": self.inspect_text, "seed": self.seed, "alpha": self.alpha},
+            "inspect": {"text": self.inspect_text, "seed": self.seed, "alpha": self.alpha,
+                        "sampled": self.sampled, "nbest": self.nbest, "special": self.special_policy},
         }
         if self.compare:
             out["compare"] = {
                 "configs": [c.to_json() for c in self.compare],
                 "text": self.compare_text,
                 "reference": self.compare_reference,
+                "heldout": self.compare_heldout,
             }
         return out
 
@@ -437,23 +444,29 @@ def _check(doc: Any) -> Experiment:
     step = top.int("step", 0, MAX_STEP, nullable=True)
     panel = top.choice("panel", PANELS)
     ins = _Reader(top.get("inspect", (dict,)), "inspect")
-    ins.only("text", "seed", "alpha")
+    ins.only("text", "seed", "alpha", "sampled", "nbest", "special")
     inspect_text = ins.text("text")
     seed = ins.int("seed", 0, 2**63 - 1)
     alpha = ins.number("alpha", 0.0, 1000.0)
-    compare, compare_text, reference = (), "", None
+    sampled = ins.get("sampled", (bool,))
+    nbest = ins.int("nbest", 1, 100)
+    special = ins.choice("special", SPECIAL_POLICIES)
+    compare, compare_text, reference, heldout = (), "", None, None
     if "compare" in top.obj:
         cmp = _Reader(top.get("compare", (dict,)), "compare")
-        cmp.only("configs", "text", "reference")
+        cmp.only("configs", "text", "reference", "heldout")
         configs = cmp.get("configs", (list,))
         if not 2 <= len(configs) <= MAX_CONFIGS:
             raise cmp.fail("configs", f"must list 2 to {MAX_CONFIGS} configurations, not {len(configs)}")
         compare = tuple(_check_config(_Reader(c, f"compare.configs[{i}]")) for i, c in enumerate(configs))
         compare_text = cmp.text("text")
         reference = cmp.text("reference", nullable=True)
-        if reference is not None and not _NAME.fullmatch(reference):
-            raise cmp.fail("reference", "is not a valid text name")
-    return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), compare, compare_text, reference)
+        heldout = cmp.text("heldout", nullable=True)
+        for key, value in (("reference", reference), ("heldout", heldout)):
+            if value is not None and not _NAME.fullmatch(value):
+                raise cmp.fail(key, "is not a valid text name")
+    return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
+                      compare, compare_text, reference, heldout)
 
 
 def _check_corpus(r: _Reader) -> CorpusRef:
