@@ -3,7 +3,8 @@
 The playground steps, plays and scrubs through training. Going back must be instant and
 must not retrain, so a ``Recording`` keeps every event and rebuilds the tokenizer *as it
 was after step k* from them (for BPE and WordPiece the vocabulary at step k is a prefix of
-the final one; for Unigram each round's event carries the surviving pieces).
+the final one, so ids are the final ones; for Unigram each round's event carries the
+surviving pieces and their scores, with ids of their own).
 
 Training advances in small slices (``advance(max_events)``), so a caller can yield to a
 browser between slices; ``run()`` drains it.
@@ -122,6 +123,11 @@ class Recording:
         if snapshot is None:
             raise TypeError("this Unigram run recorded no piece snapshots")
         m = final.model
-        model = Unigram.from_pieces(snapshot, unk_id=m.unk_id, byte_fallback=m.byte_fallback)
+        # subtle: a snapshot has its own ids; special and user-defined pieces are found by name
+        position = {piece: i for i, (piece, _) in enumerate(snapshot)}
+        control = [position[m.vocab[i]] for i in m.control_ids if m.vocab[i] in position]
+        defined = [position[m.vocab[i]] for i in m.user_defined_ids if m.vocab[i] in position]
+        model = Unigram.from_pieces(snapshot, unk_id=position.get(m.vocab[m.unk_id], m.unk_id),
+                                    byte_fallback=m.byte_fallback, control_ids=control, user_defined_ids=defined)
         specials = {t: model.token_to_id[t] for t in final.special_tokens if t in model.token_to_id}
         return Tokenizer(model, final.normalizer, final.pre_tokenizer, final.decoder, specials, final.spec)

@@ -44,3 +44,19 @@ def test_byte_level_steps_encode_like_the_final_model_truncated():
     assert rec.tokenizer.merges == full.merges
     assert rec.tokenizer_at(5).decode(rec.tokenizer_at(5).encode("the hat")) == "the hat"
     assert len(rec.tokenizer_at(5).encode(text)) > len(full.encode(text))
+
+
+def test_unigram_steps_come_from_snapshots_and_keep_specials_special():
+    from corpora import read
+
+    text = read("udhr/udhr_eng.txt")
+    rec = Recording(text, preset="sentencepiece_unigram", vocab_size=300, special_tokens=["<s>", "</s>"]).run()
+    kinds = {s.kind for s in rec.steps}
+    assert "prune" in kinds
+    early, final = rec.tokenizer_at(1), rec.tokenizer_at(len(rec.steps))
+    assert early.vocab_size >= final.vocab_size
+    assert early.decode(early.encode("lowest tokens")) == "lowest tokens"
+    # a control token is never matched inside ordinary text, at any step
+    for k in (1, len(rec.steps) // 2):
+        tok = rec.tokenizer_at(k)
+        assert tok.token_to_id("<s>") not in tok.encode("<s>", disallowed_special=())
