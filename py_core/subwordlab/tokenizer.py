@@ -238,10 +238,12 @@ class Tokenizer:
         the last ordinary run that leaves its last two pieces behind (two, because GPT-style
         regexes attach a space to the next word); never within the last few characters
         that could still become a special token."""
-        if self.normalizer:
-            # subtle: normalizers see whole runs; cut after the last line break instead
-            nl = text.rfind("\n", 0, max(0, len(text) - 1))
-            return nl + 1 if nl >= 0 else 0
+        if self.normalizer or self.added_vocab is not None or isinstance(self.pre_tokenizer, Metaspace) \
+                or getattr(self.pre_tokenizer, "add_prefix_space", False) or getattr(self.pre_tokenizer, "pattern_name", None):
+            # subtle: also the built-in byte-level patterns: no chunk of theirs goes from a
+            # non-space to a space (see ByteLevel.segments), while "the last two pieces"
+            # is not always enough (cl100k: a space run, then a space + combining mark)
+            return self._space_cut(text)
         longest = max((len(t) for t in self.special_tokens), default=1)
         limit = len(text) - (longest - 1)
         candidates = [0]
@@ -252,6 +254,28 @@ class Tokenizer:
                 pieces = self.pre_tokenize_str(part)
                 candidates.extend(start + span[0] for _, span in pieces[:-2])
         return max(c for c in candidates if c <= limit) if limit > 0 else 0
+
+    def _space_cut(self, text):
+        """A cut for pipelines that see whole runs (a normalizer may strip or collapse
+        their ends; a ▁ or a prefix space is added at their start): just before a single
+        space between two ordinary characters, where every pre-tokenizer here starts a piece
+        and the next run starts with the same space it had in the whole text. Never inside
+        a special or added token; 0 (no cut) for normalizers that are not local."""
+        if not _local_normalizer(self.normalizer):
+            return 0
+        tokens = list(self.special_tokens) + ([t.content for t in self.added_vocab.tokens] if self.added_vocab else [])
+        longest = max((len(t) for t in tokens), default=1)
+        cut = text.rfind(" ", 1, max(1, len(text) - (longest - 1)))
+        while cut > 0:
+            # subtle: a token occurrence starting less than len(t) before the cut contains it
+            inside = any(0 <= text.find(t, max(0, cut - len(t) + 1)) < cut for t in tokens)
+            # subtle: ordinary characters on both sides, so no normalizer strips or collapses
+            # the space and no ▁ (a space to Metaspace) makes an extra piece next to it
+            ordinary = all(not c.isspace() and c != "\u2581" for c in text[cut - 1:cut + 2:2])
+            if ordinary and cut + 1 < len(text) and not inside:
+                return cut
+            cut = text.rfind(" ", 1, cut)
+        return 0
 
     # -- encoding with offsets ------------------------------------------------------------
     def encode_full(self, text, allowed_special=(), disallowed_special="all"):
@@ -424,3 +448,17 @@ class Tokenizer:
     def __repr__(self):
         preset = self.spec.get("preset", "custom")
         return f"<Tokenizer {preset} {self.model.type} vocab_size={self.vocab_size}>"
+
+
+def _local_normalizer(n):
+    """Whether a normalizer treats the text on both sides of a space independently
+    (so a run can be cut just before a space)."""
+    from . import normalizers as N
+
+    if n is None:
+        return True
+    if type(n) is N.Sequence:
+        return all(_local_normalizer(x) for x in n.normalizers)
+    if type(n) is N.Replace:
+        return " " not in n.pattern
+    return type(n) in (N.Unicode, N.Lowercase, N.StripAccents, N.Strip, N.Collapse, N.BertNormalizer)
