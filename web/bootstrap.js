@@ -7,6 +7,22 @@ const times = (window.__bootTimes = { scriptStart: performance.now() });
 const $ = (id) => document.getElementById(id);
 let stage = "loading the page";
 
+// The DOM port's bulk builder (BrowserPort.build in subwordlab_web/dom.py): one call from
+// Python makes a whole table or chart from plain data, [tag, {attribute: value}, ...children]
+// with strings as text nodes and "svg:" tags in the SVG namespace. It only uses
+// createElement(NS), setAttribute and createTextNode, so data can never become markup.
+const SVG_NS = "http://www.w3.org/2000/svg";
+function build(spec) {
+  if (typeof spec === "string") return document.createTextNode(spec);
+  const [tag, attrs, ...children] = spec;
+  const el = tag.startsWith("svg:") ? document.createElementNS(SVG_NS, tag.slice(4)) : document.createElement(tag);
+  if (attrs) for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+  for (const child of children) el.appendChild(build(child));
+  return el;
+}
+window.subwordlabBuild = build;
+window.subwordlabBuildInto = (parent, specs) => parent.replaceChildren(...specs.map(build));
+
 function setStage(name, text) {
   stage = name;
   $("boot-stage").textContent = text;

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, Callable
+import time
+from typing import Any, Callable, Coroutine
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 Handler = Callable[[Any], Any]
+SVG_NS = "http://www.w3.org/2000/svg"
 
 
 class ProxyRegistry:
@@ -41,6 +43,9 @@ class ProxyRegistry:
     def add(self, element: Any, event: str, func: Callable[[Any], Any]) -> Any:
         proxy = create_proxy(func)
         element.addEventListener(event, proxy)
+        # subtle: the marker lets replace_children skip the release scan (one query instead
+        # of a `contains` call per listener per child) when nothing inside listens
+        element.setAttribute("data-listens", "")
         self._entries.append((element, event, proxy))
         return proxy
 
@@ -91,6 +96,13 @@ class BrowserPort:
             el.textContent = text
         return el
 
+    def create_svg(self, tag: str, class_name: str | None = None) -> Any:
+        """An SVG element (`svg`, `g`, `rect`, `text`, `title`, ...), made in the SVG namespace."""
+        el = self.document.createElementNS(SVG_NS, tag)
+        if class_name:
+            el.setAttribute("class", class_name)
+        return el
+
     def clone_template(self, template_id: str) -> Any:
         """A fresh copy of the first element inside `<template id=template_id>`."""
         template = self.query(f"template#{template_id}")
@@ -127,13 +139,48 @@ class BrowserPort:
     def set_value(self, el: Any, value: str) -> None:
         el.value = value
 
+    def checked(self, el: Any) -> bool:
+        return bool(el.checked)
+
+    def set_checked(self, el: Any, on: bool) -> None:
+        el.checked = bool(on)
+
+    def set_disabled(self, el: Any, disabled: bool) -> None:
+        el.disabled = bool(disabled)
+
+    def focus(self, el: Any) -> None:
+        el.focus()
+
+    def set_style(self, el: Any, prop: str, value: str) -> None:
+        """One inline style property (e.g. `width`, or a custom property `--pct`)."""
+        el.style.setProperty(prop, value)
+
+    def width(self, el: Any) -> float:
+        """The element's width in CSS pixels (0 while it is hidden)."""
+        return float(el.clientWidth)
+
     # --- tree edits (these release the listeners of what leaves the page) -----------
     def append(self, parent: Any, child: Any) -> None:
         parent.appendChild(child)
 
+    def _release_inside(self, parent: Any) -> None:
+        if parent.querySelector("[data-listens]") is not None:
+            for child in list(parent.children):
+                self.proxies.release(child)
+
+    def build(self, spec: Any) -> Any:
+        """An element made from plain data in one call: `[tag, {attr: value} or None,
+        *children]`, children being specs or strings (text nodes); an "svg:" tag makes an
+        SVG element. See `build.py` for helpers that write specs."""
+        return js.subwordlabBuild(to_js(spec, dict_converter=js.Object.fromEntries))
+
+    def build_into(self, parent: Any, specs: list[Any]) -> None:
+        """Replace `parent`'s children with elements built from `specs` (one call)."""
+        self._release_inside(parent)
+        js.subwordlabBuildInto(parent, to_js(specs, dict_converter=js.Object.fromEntries))
+
     def replace_children(self, parent: Any, children: list[Any]) -> None:
-        for child in list(parent.children):
-            self.proxies.release(child)
+        self._release_inside(parent)
         fragment = self.document.createDocumentFragment()
         for child in children:
             fragment.appendChild(child)
@@ -165,6 +212,70 @@ class BrowserPort:
                 self._report(exc)
 
         self.proxies.add(el, event, listener)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future:
+        """Run `coro` as a task (cancel it with `.cancel()`); its errors go to the sink."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    async def sleep(self, seconds: float) -> None:
+        """Hand control back to the browser (0: just long enough to paint and take input)."""
+        await asyncio.sleep(seconds)
+
+    def now(self) -> float:
+        """Seconds on a monotonic clock."""
+        return time.perf_counter()
+
+    # --- events' details, files and the network ----------------------------------------
+    def key(self, event: Any) -> str:
+        return event.key or ""
+
+    def event_target(self, event: Any) -> Any:
+        return event.target
+
+    def closest(self, el: Any, selector: str) -> Any:
+        """`el` or its nearest ancestor matching `selector`, or None."""
+        if el is None or not hasattr(el, "closest"):
+            return None
+        return el.closest(selector)
+
+    def prevent_default(self, event: Any) -> None:
+        event.preventDefault()
+
+    def input_files(self, el: Any) -> list[Any]:
+        """The files chosen in an `<input type=file>`."""
+        files = el.files
+        return [files.item(i) for i in range(files.length)] if files is not None else []
+
+    def clear_files(self, el: Any) -> None:
+        """Forget the input's files, so picking the same file again fires `change`."""
+        el.value = ""
+
+    def dropped_files(self, event: Any) -> list[Any]:
+        transfer = event.dataTransfer
+        if transfer is None or transfer.files is None:
+            return []
+        files = transfer.files
+        return [files.item(i) for i in range(files.length)]
+
+    def file_name(self, file: Any) -> str:
+        return str(file.name)
+
+    def file_size(self, file: Any) -> int:
+        return int(file.size)
+
+    async def file_bytes(self, file: Any) -> bytes:
+        buffer = await file.arrayBuffer()
+        return buffer.to_bytes()
+
+    async def fetch_text(self, url: str) -> str:
+        """The text at `url` (relative to the page). Raises OSError naming the URL on failure."""
+        response = await js.fetch(url)
+        if not response.ok:
+            raise OSError(f"could not load {url}: HTTP {response.status}")
+        return await response.text()
 
     def _task_done(self, task: asyncio.Future) -> None:
         self._tasks.discard(task)

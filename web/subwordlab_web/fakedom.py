@@ -37,6 +37,9 @@ class FakeElement:
         self.content: list[FakeElement | str] | None = [] if self.tag == "template" else None
         self.value = self.attrs.get("value", "")
         self.listeners: dict[str, list[Callable[[Any], Any]]] = {}
+        self.style: dict[str, str] = {}
+        self.svg = False  # made with create_svg (the SVG namespace)
+        self.files: list[Any] = []  # an <input type=file>'s chosen files
 
     def __repr__(self) -> str:
         ident = f"#{self.attrs['id']}" if "id" in self.attrs else ""
@@ -212,21 +215,85 @@ class _TreeBuilder(HTMLParser):
             self._add(data)
 
 
+_NON_BUBBLING = frozenset({"focus", "blur", "mouseenter", "mouseleave", "load"})
+
+
 @dataclass
 class FakeEvent:
     type: str
     target: FakeElement
     key: str | None = None
+    files: list[FakeFile] | None = None  # a drop's dataTransfer.files
+    default_prevented: bool = False
+
+
+@dataclass
+class FakeFile:
+    """A file a test "uploads" or "drops": its name and bytes."""
+
+    name: str
+    data: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+class FakeTask:
+    """A coroutine the fake port drives by hand (no event loop needed, so tests run the
+    same on CPython and inside Pyodide). Only `await port.sleep(...)` suspends it."""
+
+    def __init__(self, coro: Any) -> None:
+        self.coro = coro
+        self.finished = False
+        self.cancelled = False
+        self._cancel_requested = False
+
+    def cancel(self) -> bool:
+        if self.finished:
+            return False
+        self._cancel_requested = True
+        return True
+
+    def done(self) -> bool:
+        return self.finished
+
+    def step(self) -> None:
+        """Run the coroutine to its next suspension (or its end)."""
+        try:
+            if self._cancel_requested:
+                self.coro.throw(asyncio.CancelledError())
+            else:
+                self.coro.send(None)
+        except StopIteration:
+            self.finished = True
+        except asyncio.CancelledError:
+            self.finished = self.cancelled = True
+        except BaseException:
+            self.finished = True
+            raise
+
+
+class _Suspend:
+    """An awaitable that suspends a hand-driven coroutine once."""
+
+    def __await__(self):
+        yield None
 
 
 class FakePort:
-    """`dom.BrowserPort`'s API over `FakeElement`s. Extra helpers for tests: `dispatch`."""
+    """`dom.BrowserPort`'s API over `FakeElement`s. Extra helpers for tests: `dispatch`,
+    `input`, `click`, `drive`/`settle` (run async work by hand), `clock`, `fetchable`."""
 
     def __init__(self, document: FakeElement | None = None) -> None:
         self.document = document if document is not None else FakeElement("#document")
         self._error_sink: Callable[[BaseException], None] | None = None
         self.errors: list[BaseException] = []
-        self.pending: list[Any] = []  # awaitables returned by async handlers
+        self.tasks: list[FakeTask] = []  # async handlers and spawned work, driven by `drive`/`settle`
+        self.clock = 0.0  # seconds; `sleep` moves it on
+        self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
+        self.focused: FakeElement | None = None
+        self.default_width = 640.0  # what `width` reports (a test can set data-fake-width)
 
     @classmethod
     def from_html(cls, html: str) -> FakePort:
@@ -249,6 +316,11 @@ class FakePort:
         el = FakeElement(tag, {"class": class_name} if class_name else None)
         if text is not None:
             el.append(text)
+        return el
+
+    def create_svg(self, tag: str, class_name: str | None = None) -> FakeElement:
+        el = FakeElement(tag, {"class": class_name} if class_name else None)
+        el.svg = True
         return el
 
     def clone_template(self, template_id: str) -> FakeElement:
@@ -293,6 +365,33 @@ class FakePort:
     def set_value(self, el: FakeElement, value: str) -> None:
         el.value = value
 
+    def checked(self, el: FakeElement) -> bool:
+        return "checked" in el.attrs
+
+    def set_checked(self, el: FakeElement, on: bool) -> None:
+        if on:
+            if el.attrs.get("type") == "radio" and "name" in el.attrs:
+                for other in self.query_all(f'input[name="{el.attrs["name"]}"]'):
+                    other.attrs.pop("checked", None)
+            el.attrs["checked"] = ""
+        else:
+            el.attrs.pop("checked", None)
+
+    def set_disabled(self, el: FakeElement, disabled: bool) -> None:
+        if disabled:
+            el.attrs["disabled"] = ""
+        else:
+            el.attrs.pop("disabled", None)
+
+    def focus(self, el: FakeElement) -> None:
+        self.focused = el
+
+    def set_style(self, el: FakeElement, prop: str, value: str) -> None:
+        el.style[prop] = value
+
+    def width(self, el: FakeElement) -> float:
+        return float(el.attrs.get("data-fake-width", self.default_width))
+
     # --- tree edits -----------------------------------------------------------------
     def append(self, parent: FakeElement, child: FakeElement) -> None:
         parent.append(child)
@@ -307,6 +406,25 @@ class FakePort:
 
     def clear(self, parent: FakeElement) -> None:
         self.replace_children(parent, [])
+
+    def build(self, spec: Any) -> FakeElement | str:
+        if isinstance(spec, str):
+            return spec
+        tag, attrs, *children = spec
+        svg = tag.startswith("svg:")
+        el = FakeElement(tag[4:] if svg else tag, {k: str(v) for k, v in (attrs or {}).items()})
+        el.svg = svg
+        for child in children:
+            el.append(self.build(child))
+        return el
+
+    def build_into(self, parent: FakeElement, specs: list[Any]) -> None:
+        for child in parent.element_children:
+            self._release(child)
+            child.parent = None
+        parent.children = []
+        for spec in specs:
+            parent.append(self.build(spec))
 
     def remove(self, el: FakeElement) -> None:
         self._release(el)
@@ -323,33 +441,110 @@ class FakePort:
     def on(self, el: FakeElement, event: str, handler: Callable[[Any], Any]) -> None:
         el.listeners.setdefault(event, []).append(handler)
 
+    def spawn(self, coro: Any) -> FakeTask:
+        task = FakeTask(coro)
+        self.tasks.append(task)
+        return task
+
+    async def sleep(self, seconds: float) -> None:
+        self.clock += seconds
+        await _Suspend()
+
+    def now(self) -> float:
+        return self.clock
+
+    # --- events' details, files and the network ----------------------------------------
+    def key(self, event: FakeEvent) -> str:
+        return event.key or ""
+
+    def event_target(self, event: FakeEvent) -> FakeElement:
+        return event.target
+
+    def closest(self, el: FakeElement | None, selector: str) -> FakeElement | None:
+        compounds = _parse_selector(selector)
+        node = el
+        while node is not None:
+            if node.tag != "#document" and _matches(node, compounds):
+                return node
+            node = node.parent
+        return None
+
+    def prevent_default(self, event: FakeEvent) -> None:
+        event.default_prevented = True
+
+    def input_files(self, el: FakeElement) -> list[FakeFile]:
+        return list(getattr(el, "files", []))
+
+    def clear_files(self, el: FakeElement) -> None:
+        el.files = []
+
+    def dropped_files(self, event: FakeEvent) -> list[FakeFile]:
+        return list(event.files or [])
+
+    def file_name(self, file: FakeFile) -> str:
+        return file.name
+
+    def file_size(self, file: FakeFile) -> int:
+        return file.size
+
+    async def file_bytes(self, file: FakeFile) -> bytes:
+        return file.data
+
+    async def fetch_text(self, url: str) -> str:
+        if url not in self.fetchable:
+            raise OSError(f"could not load {url}: HTTP 404")
+        return self.fetchable[url]
+
     def listener_count(self) -> int:
         return sum(len(h) for el in self.document.iter() for h in el.listeners.values())
 
-    def dispatch(self, el: FakeElement, event: str, **props: Any) -> None:
-        """Fire `event` at `el` like a browser would (handlers' errors go to the sink)."""
+    def dispatch(self, el: FakeElement, event: str, **props: Any) -> FakeEvent:
+        """Fire `event` at `el` like a browser would (handlers' errors go to the sink);
+        async handlers start as tasks, run by `drive`/`settle`."""
         ev = FakeEvent(type=event, target=el, **props)
-        for handler in list(el.listeners.get(event, [])):
-            try:
-                result = handler(ev)
-                if inspect.isawaitable(result):
-                    self.pending.append(result)
-            except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort
-                self._report(exc)
+        node: FakeElement | None = el
+        while node is not None:
+            for handler in list(node.listeners.get(event, [])):
+                try:
+                    result = handler(ev)
+                    if inspect.iscoroutine(result):
+                        self.spawn(result)
+                except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort
+                    self._report(exc)
+            # subtle: like the browser, most events bubble up to the ancestors' listeners
+            node = node.parent if event not in _NON_BUBBLING else None
+        return ev
 
-    def input(self, el: FakeElement, value: str) -> None:
-        """Type `value` into a field: set it, then fire `input`."""
+    def input(self, el: FakeElement, value: str, event: str = "input") -> None:
+        """Type `value` into a field: set it, then fire `input` (or `change`)."""
         el.value = value
-        self.dispatch(el, "input")
+        self.dispatch(el, event)
 
-    async def settle(self) -> None:
-        """Run the awaitables that async handlers started."""
-        while self.pending:
-            awaitable = self.pending.pop(0)
-            try:
-                await asyncio.ensure_future(awaitable)
-            except Exception as exc:  # noqa: BLE001
-                self._report(exc)
+    def click(self, el: FakeElement) -> None:
+        if "disabled" in el.attrs:
+            raise AssertionError(f"{el!r} is disabled")
+        self.dispatch(el, "click")
+
+    def drive(self, rounds: int = 1) -> None:
+        """Let every live task run to its next `sleep`, `rounds` times (a browser turn each)."""
+        for _ in range(rounds):
+            for task in list(self.tasks):
+                if task.finished:
+                    continue
+                try:
+                    task.step()
+                except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort's task errors
+                    self._report(exc)
+            self.tasks = [t for t in self.tasks if not t.finished]
+
+    def settle(self, max_rounds: int = 1_000_000) -> None:
+        """Run every task (and the tasks they start) to its end."""
+        rounds = 0
+        while self.tasks:
+            self.drive()
+            rounds += 1
+            if rounds > max_rounds:
+                raise AssertionError(f"tasks still running after {max_rounds} rounds")
 
     def _report(self, exc: BaseException) -> None:
         self.errors.append(exc)
@@ -359,4 +554,11 @@ class FakePort:
     def teardown(self) -> None:
         for el in self.document.iter():
             el.listeners.clear()
-        self.pending.clear()
+        for task in self.tasks:
+            task.coro.close()
+        self.tasks.clear()
+
+    def __del__(self) -> None:
+        # subtle: a test may drop a port with tasks never driven; close them quietly
+        for task in getattr(self, "tasks", []):
+            task.coro.close()
