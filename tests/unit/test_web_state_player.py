@@ -1,0 +1,220 @@
+"""The page's pure logic: the shared state, the training player, the cooperative trainer."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import subwordlab
+from subwordlab_web import tasks
+from subwordlab_web.fakedom import FakePort
+from subwordlab_web.player import Player
+from subwordlab_web.state import AppState, Corpus, TrainSpec
+
+from corpora import read
+
+SEED0 = "low 5\nlower 2\nnewest 6\nwidest 3"
+
+
+# --- the player -------------------------------------------------------------------------
+def test_step_back_seek_reset_stay_within_what_is_recorded():
+    p = Player()
+    assert not p.step() and p.position == 0  # nothing recorded yet
+    p.set_recorded(3, final=False)
+    assert p.step() and p.step() and p.step() and not p.step()
+    assert p.position == 3 and not p.at_end  # the run is still going
+    p.set_recorded(5, final=True)
+    assert p.seek(99) and p.position == 5 and p.at_end
+    assert p.back() and p.position == 4
+    assert p.seek(-3) and p.position == 0 and not p.back()
+    p.seek(4)
+    assert p.reset() and p.position == 0 and not p.reset()
+
+
+def test_play_moves_by_speed_and_carries_fractions():
+    p = Player(speed=4)
+    p.set_recorded(10, final=True)
+    p.play()
+    assert p.advance_time(0.3) == 1  # 1.2 steps: one now, 0.2 carried
+    assert p.advance_time(0.2) == 1  # 0.2 + 0.8
+    assert p.position == 2 and p.playing
+    p.pause()
+    assert p.advance_time(5) == 0 and p.position == 2
+
+
+def test_play_stops_at_the_end_of_a_finished_run_and_restarts_from_zero():
+    p = Player(speed=100)
+    p.set_recorded(8, final=True)
+    p.play()
+    assert p.advance_time(1.0) == 8 and p.position == 8 and not p.playing and p.at_end
+    p.play()
+    assert p.position == 0 and p.playing
+
+
+def test_play_waits_at_the_newest_step_of_a_running_run():
+    p = Player(speed=10)
+    p.set_recorded(2, final=False)
+    p.play()
+    assert p.advance_time(1.0) == 2 and p.playing  # waiting for more
+    p.set_recorded(4, final=False)
+    assert p.advance_time(0.1) == 1 and p.position == 3
+
+
+def test_to_end_follows_a_running_run_until_it_ends():
+    p = Player()
+    p.set_recorded(2, final=False)
+    p.to_end()
+    assert p.following and p.position == 2
+    assert p.set_recorded(50, final=False) and p.position == 50
+    p.set_recorded(80, final=True)
+    assert p.position == 80 and not p.following
+    p.back()
+    p.set_recorded(80, final=True)
+    assert p.position == 79  # stepping back stops following
+
+
+def test_speed_must_be_positive_and_interval_is_capped():
+    with pytest.raises(ValueError, match="positive"):
+        Player(speed=0)
+    p = Player(speed=0.5)
+    assert p.interval == 2.0
+    p.set_speed(500)
+    assert p.interval == pytest.approx(1 / 30)
+
+
+@given(st.lists(st.sampled_from(["step", "back", "reset", "end", "seek", "play", "tick", "grow"]), max_size=60),
+       st.integers(0, 40))
+def test_the_position_never_leaves_the_recorded_range(actions, seek_to):
+    p = Player(speed=7)
+    recorded = 0
+    for action in actions:
+        if action == "grow":
+            recorded += 3
+            p.set_recorded(recorded, final=recorded >= 12)
+        elif action == "seek":
+            p.seek(seek_to)
+        elif action == "tick":
+            p.advance_time(0.5)
+        else:
+            {"step": p.step, "back": p.back, "reset": p.reset, "end": p.to_end, "play": p.play}[action]()
+        assert 0 <= p.position <= p.recorded == recorded
+
+
+# --- the state --------------------------------------------------------------------------
+def test_corpus_training_input_and_empty_corpus_message():
+    assert Corpus(SEED0, "word_counts").training_input() == {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+    assert Corpus("a b").training_input() == "a b"
+    with pytest.raises(subwordlab.CorpusError, match="the corpus is empty"):
+        Corpus("  \n").training_input()
+    with pytest.raises(subwordlab.CorpusError, match="line 2"):
+        Corpus("low 5\nlower", "word_counts").training_input()
+    with pytest.raises(ValueError, match="format"):
+        Corpus("x", "csv")
+
+
+def test_train_spec_checks_and_describes():
+    assert TrainSpec("byte_bpe", "vocab_size", 4000).describe() == "Byte-level BPE · vocabulary 4,000"
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        TrainSpec("bpe2")
+    with pytest.raises(ValueError, match="Unigram learns no merges"):
+        TrainSpec("unigram", "num_merges", 10)
+    spec = TrainSpec("bpe", "num_merges", 8, {"end_of_word": "_", "lowercase": True})
+    uni = spec.with_preset("unigram")
+    assert (uni.target, uni.size, dict(uni.options)) == ("vocab_size", 100, {"lowercase": True})
+    assert spec.with_preset("byte_bpe").options == {}
+
+
+def test_changes_notify_and_discard_the_run():
+    state = AppState(Corpus(SEED0, "word_counts"), TrainSpec("bpe", "num_merges", 8))
+    seen = []
+    state.subscribe(seen.append)
+    state.start_recording().run()
+    state.player.set_recorded(8, True)
+    state.seek(3)
+    assert state.step == 3 and seen == ["recording", "step"]
+    state.set_spec(TrainSpec("bpe", "num_merges", 8))  # the same spec: nothing happens
+    assert seen == ["recording", "step"]
+    state.set_spec(TrainSpec("bpe", "num_merges", 5))
+    assert state.recording is None and state.step == 0 and seen[-2:] == ["spec", "recording"]
+
+
+def test_tokenizer_at_step_explains_when_there_is_none():
+    state = AppState(Corpus(SEED0, "word_counts"), TrainSpec("bpe", "num_merges", 8))
+    tok, why = state.tokenizer_at_step()
+    assert tok is None and "Train a tokenizer first" in why
+    rec = state.start_recording()
+    rec.advance(2)
+    tok, why = state.tokenizer_at_step()
+    assert tok is None and "Training is running" in why
+    rec.run()
+    state.player.set_recorded(len(rec.steps), True)
+    state.seek(3)
+    tok, why = state.tokenizer_at_step()
+    assert why == "" and tok.tokenize("newest") == ["n", "e", "w", "est</w>"]
+
+
+# --- the cooperative trainer --------------------------------------------------------------
+def test_train_task_records_the_whole_run_in_slices_and_reports_speed():
+    port = FakePort()
+    state = AppState(Corpus(read("taylorswift.txt")[:20_000]), TrainSpec("bpe", "num_merges", 120))
+    notes = []
+    state.subscribe(notes.append)
+    state.start_recording()
+    task = port.spawn(tasks.train(port, state))
+    port.drive()
+    assert not task.done() and state.training.running  # one slice, then back to the browser
+    port.settle()
+    assert state.recording.done and state.training.phase == "done"
+    assert state.player.recorded == len(state.steps) and state.player.final
+    assert notes.count("progress") >= 1
+    assert tasks.progress_view(state.recording, state.spec).fraction == 1.0
+
+
+def test_cancelling_the_task_discards_the_run_with_a_message():
+    port = FakePort()
+    state = AppState(Corpus(read("taylorswift.txt")[:50_000]), TrainSpec("byte_bpe", "vocab_size", 600))
+    state.start_recording()
+    task = port.spawn(tasks.train(port, state))
+    port.drive(2)
+    task.cancel()
+    port.settle()
+    assert task.cancelled and state.recording is None
+    assert state.training.phase == "cancelled" and "Training cancelled after" in state.training.message
+
+
+def test_a_core_error_during_training_is_reported_not_raised():
+    port = FakePort()
+    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "vocab_size", 2))
+    state.start_recording()
+    port.spawn(tasks.train(port, state))
+    port.settle()
+    assert port.errors == [] and state.training.phase == "failed"
+    assert "smaller than the starting vocabulary" in state.training.message
+
+
+def test_progress_view_while_preparing_and_merging():
+    state = AppState(Corpus("word " * 60_000), TrainSpec("bpe", "num_merges", 3))
+    rec = state.start_recording()
+    assert tasks.progress_view(rec, state.spec) == tasks.ProgressView(None, "Preparing…")
+    rec.advance(1)
+    view = tasks.progress_view(rec, state.spec)
+    assert rec.progress.phase == "count" and 0 < view.fraction < 1 and view.label.startswith("Counting")
+    while rec.alphabet is None:
+        rec.advance(1)
+    rec.advance(1)
+    assert tasks.progress_view(rec, state.spec).label == "Merge 1 of up to 3"
+    assert tasks.expected_steps(rec, TrainSpec("bpe", "vocab_size", 10)) == 10 - rec.alphabet.vocab_size
+
+
+def test_progress_view_for_unigram_follows_the_shrinking_vocabulary():
+    state = AppState(Corpus("lowest newer wider low new wide " * 50), TrainSpec("unigram", "vocab_size", 30))
+    rec = state.start_recording()
+    labels = []
+    while not rec.done:
+        rec.advance(1)
+        if rec.alphabet is not None and not rec.done:
+            view = tasks.progress_view(rec, state.spec)
+            labels.append(view.label)
+            assert view.fraction is None or 0 <= view.fraction <= 1
+    assert any(label.startswith("Vocabulary") and "→ 30" in label for label in labels)

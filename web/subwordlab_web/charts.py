@@ -1,0 +1,246 @@
+"""Charts drawn by Python as SVG: pure geometry first, then thin renderers over the port.
+
+The geometry functions return plain numbers; the renderers turn them into element specs
+(plain data, see build.py) that the port builds in one call (`port.build`): all of it is
+tested on CPython. Every mark that carries a number is focusable (`tabindex=0`) and has a
+`<title>`, so the number shows on hover and is read out on keyboard focus; the chart as a
+whole has a role and a label.
+
+>>> nice_ticks(0, 97)
+[0, 20, 40, 60, 80, 100]
+>>> [round(b.width) for b in bar_layout([9, 6, 3], width=300, label_width=100).bars]
+[128, 85, 43]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .build import svg
+
+CHAR_W = 7.4  # width of one monospace character at the charts' 12.5px label size
+BAR_H = 22
+BAR_GAP = 6
+PAD = 8
+VALUE_W = 64  # room right of a bar for its value
+
+
+# --- geometry ----------------------------------------------------------------------
+def nice_step(span: float, target_ticks: int = 5) -> float:
+    """A round tick step (1, 2 or 5 × 10^k) for a span. Example: nice_step(97) -> 20."""
+    if span <= 0 or not math.isfinite(span):
+        return 1.0
+    raw = span / max(1, target_ticks)
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+def nice_ticks(lo: float, hi: float, target_ticks: int = 5, integer: bool = False) -> list[float]:
+    """Round tick values covering [lo, hi] (whole numbers only if `integer`).
+    Example: nice_ticks(-3.2, -1.1) -> [-3.5, -3.0, …, -1.0]; nice_ticks(1, 3, integer=True) -> [1, 2, 3]."""
+    if hi < lo:
+        lo, hi = hi, lo
+    if hi - lo <= 1e-9 * max(1.0, abs(lo), abs(hi)):
+        hi = lo + 1  # a flat line: show a unit range
+    step = nice_step(hi - lo, target_ticks)
+    if integer:
+        step = max(1.0, step)
+    digits = max(0, 1 - math.floor(math.log10(step)))  # enough decimals for the step
+
+    def tick(i: int) -> float:
+        v = (math.floor(lo / step) + i) * step
+        return round(v, digits) if step < 1 else int(round(v))
+
+    ticks = [tick(0)]
+    while ticks[-1] < hi - step * 1e-9:
+        ticks.append(tick(len(ticks)))
+    return ticks
+
+
+def short_number(v: float) -> str:
+    """Example: 1234 -> '1,234'; 0.142857 -> '0.1429'; 1.5e-05 -> '1.5e-05'; -1234.5 -> '-1,234.5'."""
+    if isinstance(v, int) or (float(v).is_integer() and abs(v) < 1e15):
+        return f"{int(v):,}"
+    if v != 0 and abs(v) < 1e-3:
+        return f"{v:.2g}"
+    if abs(v) >= 100:
+        return f"{v:,.1f}"
+    return f"{v:.4g}" if abs(v) < 1 else f"{v:,.3f}".rstrip("0").rstrip(".")
+
+
+def truncate(label: str, max_chars: int) -> str:
+    """Example: truncate('abcdefgh', 5) -> 'abcd…'."""
+    return label if len(label) <= max_chars else label[: max(1, max_chars - 1)] + "…"
+
+
+@dataclass(frozen=True)
+class BarGeom:
+    x: float
+    y: float
+    width: float
+    height: float
+    value_x: float  # where the value label starts
+    label_y: float  # text baseline of the bar's labels
+
+
+@dataclass(frozen=True)
+class BarLayout:
+    width: float
+    height: float
+    label_width: float
+    bars: list[BarGeom]
+
+
+def bar_layout(values: Sequence[float], width: float, label_width: float,
+               bar_h: float = BAR_H, gap: float = BAR_GAP) -> BarLayout:
+    """Horizontal bars from a zero baseline at `label_width + PAD`, longest = the largest
+    value; negative values draw as empty bars. Bars are at least 2 px wide if non-zero."""
+    x0 = label_width + PAD
+    usable = max(20.0, width - x0 - VALUE_W)
+    top = max((v for v in values if v > 0), default=0) or 1
+    bars = []
+    for i, v in enumerate(values):
+        w = usable * max(0.0, v) / top
+        if v > 0:
+            w = max(w, 2.0)
+        y = PAD + i * (bar_h + gap)
+        bars.append(BarGeom(x0, y, w, bar_h, x0 + w + 6, y + bar_h / 2 + 4.5))
+    height = PAD * 2 + len(values) * (bar_h + gap) - (gap if values else 0)
+    return BarLayout(width, height, label_width, bars)
+
+
+def label_width_for(labels: Sequence[str], width: float, max_share: float = 0.42) -> float:
+    """Room for the longest label, at most `max_share` of the chart. Example: ['ab'] -> 22.8."""
+    longest = max((len(x) for x in labels), default=1)
+    return min(longest * CHAR_W + 8, width * max_share)
+
+
+@dataclass(frozen=True)
+class LineLayout:
+    width: float
+    height: float
+    left: float
+    right: float
+    top: float
+    bottom: float
+    points: list[tuple[float, float]]  # in pixels (of the points asked for)
+    x_ticks: list[tuple[float, str]]  # (pixel x, label)
+    y_ticks: list[tuple[float, str]]
+    x_range: tuple[float, float] = (0.0, 1.0)  # data values at the plot's edges
+    y_range: tuple[float, float] = (0.0, 1.0)
+
+    def project(self, x: float, y: float) -> tuple[float, float]:
+        """Data to pixels (y grows upwards)."""
+        (x_lo, x_hi), (y_lo, y_hi) = self.x_range, self.y_range
+        return (self.left + (x - x_lo) / ((x_hi - x_lo) or 1) * (self.right - self.left),
+                self.bottom - (y - y_lo) / ((y_hi - y_lo) or 1) * (self.bottom - self.top))
+
+    @property
+    def path(self) -> str:
+        """SVG path data. Example: 'M10.0 90.0 L50.0 10.0'."""
+        return " ".join(f"{'M' if i == 0 else 'L'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(self.points))
+
+
+def line_layout(xs: Sequence[float], ys: Sequence[float], width: float, height: float,
+                left: float = 62, right: float = 14, top: float = 12, bottom: float = 30,
+                only: Sequence[int] | None = None) -> LineLayout:
+    """Scale points into a plot area with round ticks on both axes (y grows upwards).
+    `only`: the indices of the points to project (the ticks still cover all of them)."""
+    if len(xs) != len(ys):
+        raise ValueError(f"{len(xs)} x values but {len(ys)} y values")
+    if not xs:
+        return LineLayout(width, height, left, width - right, top, height - bottom, [], [], [])
+    xt = nice_ticks(min(xs), max(xs), 5, integer=all(float(x).is_integer() for x in (xs[0], xs[-1])))
+    yt = nice_ticks(min(ys), max(ys), 4)
+    base = LineLayout(width, height, left, width - right, top, height - bottom, [], [], [],
+                      (xt[0], xt[-1]), (yt[0], yt[-1]))
+    indices = range(len(xs)) if only is None else only
+    return LineLayout(base.width, base.height, base.left, base.right, base.top, base.bottom,
+                      [base.project(xs[i], ys[i]) for i in indices],
+                      [(base.project(t, yt[0])[0], short_number(t)) for t in xt],
+                      [(base.project(xt[0], t)[1], short_number(t)) for t in yt], base.x_range, base.y_range)
+
+
+def decimate(n: int, limit: int) -> list[int]:
+    """At most `limit` indices of range(n), evenly spread, first and last included.
+
+    Example: decimate(10, 4) -> [0, 3, 6, 9]
+    """
+    if n <= limit:
+        return list(range(n))
+    if limit < 2:
+        return [n - 1]
+    return sorted({round(i * (n - 1) / (limit - 1)) for i in range(limit)})
+
+
+# --- rendering: element specs (see build.py), built by the port in one call ----------
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    value: float
+    detail: str  # the <title>: the full numbers
+    chosen: bool = False
+    value_text: str | None = None
+
+
+def _frame(width: float, height: float, label: str) -> list[Any]:
+    return svg("svg", "chart", svg("title", None, label), viewBox=f"0 0 {width:.0f} {height:.0f}",
+               width=f"{width:.0f}", height=f"{height:.0f}", role="group", aria_label=label)
+
+
+def bar_chart(bars: Sequence[Bar], width: float, label: str, max_label_chars: int = 24) -> list[Any]:
+    """A horizontal bar chart (an SVG spec); the chosen bar is marked (class `chosen`, ★).
+    Each bar is focusable and titled with its numbers."""
+    width = max(260.0, width)
+    labels = [truncate(b.label, max_label_chars) for b in bars]
+    layout = bar_layout([b.value for b in bars], width, label_width_for(labels, width))
+    chart = _frame(width, layout.height, label)
+    for bar, text, g in zip(bars, labels, layout.bars):
+        value = ("★ " if bar.chosen else "") + (bar.value_text if bar.value_text is not None else short_number(bar.value))
+        chart.append(svg(
+            "g", "bar chosen" if bar.chosen else "bar",
+            svg("title", None, bar.detail),
+            svg("rect", "bar-hit", x=0.0, y=g.y - 3, width=width, height=g.height + 6),
+            svg("rect", "bar-track", x=g.x, y=g.y, width=layout.width - g.x - VALUE_W, height=g.height, rx=4),
+            svg("rect", "bar-fill", x=g.x, y=g.y, width=g.width, height=g.height, rx=4),
+            svg("text", "bar-label", text, x=g.x - 8, y=g.label_y, text_anchor="end"),
+            svg("text", "bar-value", value, x=g.value_x, y=g.label_y),
+            tabindex=0, role="img", aria_label=bar.detail))
+    return chart
+
+
+def line_chart(xs: Sequence[float], ys: Sequence[float], detail: Callable[[int], str], width: float,
+               height: float, label: str, x_label: str, y_label: str, current: int | None = None,
+               focusable_limit: int = 60) -> list[Any]:
+    """A line chart (an SVG spec) with axes, round ticks and a marker at point `current`
+    (an index). Up to `focusable_limit` evenly spread points are focusable dots titled
+    `detail(i)` (computed only for those), so long runs stay cheap to draw."""
+    width = max(260.0, width)
+    keep = decimate(len(xs), 600)  # the path: at most 600 points, whatever the run's length
+    layout = line_layout(xs, ys, width, height, only=keep)
+    chart = _frame(width, height, label)
+    axis: list[Any] = []
+    for y, text in layout.y_ticks:
+        axis.append(svg("rect", "gridline", x=layout.left, y=y, width=layout.right - layout.left, height=0.8))
+        axis.append(svg("text", "tick", text, x=layout.left - 6, y=y + 4, text_anchor="end"))
+    for x, text in layout.x_ticks:
+        axis.append(svg("text", "tick", text, x=x, y=layout.bottom + 16, text_anchor="middle"))
+    axis.append(svg("text", "axis-label", x_label, x=layout.right, y=layout.bottom + 28, text_anchor="end"))
+    axis.append(svg("text", "axis-label", y_label, x=layout.left - 56, y=layout.top - 2))
+    chart.append(svg("g", "axis", *axis))
+    if layout.points:
+        chart.append(svg("path", "line", d=layout.path))
+        for i in decimate(len(xs), focusable_limit):
+            x, y = layout.project(xs[i], ys[i])
+            text = detail(i)
+            chart.append(svg("circle", "dot", svg("title", None, text), cx=x, cy=y, r=3.5, tabindex=0, role="img", aria_label=text))
+    if current is not None and 0 <= current < len(xs):
+        x, y = layout.project(xs[current], ys[current])
+        chart.append(svg("rect", "cursor", x=x - 0.75, y=layout.top, width=1.5, height=layout.bottom - layout.top))
+        chart.append(svg("circle", "current", svg("title", None, detail(current)), cx=x, cy=y, r=5.5))
+    return chart

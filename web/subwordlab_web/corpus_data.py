@@ -1,0 +1,191 @@
+"""Corpus helpers with no DOM: statistics (computed in slices), reading uploaded files.
+
+>>> stats = drain(stats_in_slices("low lower low"))
+>>> stats.chars, stats.words, stats.distinct_words, stats.distinct_chars, stats.top_words[0]
+(13, 3, 2, 6, ('low', 2))
+>>> decode_upload("a.txt", "héllo".encode()).text
+'héllo'
+>>> decode_upload("b.bin", b"\\xffabc").problem
+'not_utf8'
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Generator, Iterable
+
+MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
+STATS_SLICE_CHARS = 1 << 18  # characters counted between two yields to the browser
+DECODE_SLICE_BYTES = 1 << 20
+TOP_WORDS = 12
+
+
+@dataclass
+class CorpusStats:
+    chars: int = 0
+    bytes: int = 0
+    words: int = 0
+    distinct_words: int = 0
+    distinct_chars: int = 0
+    top_words: list[tuple[str, int]] = field(default_factory=list)
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(label, value) pairs as the page shows them. Example: ('Characters', '1,115,394')."""
+        return [("Characters", f"{self.chars:,}"), ("Bytes (UTF-8)", f"{self.bytes:,}"),
+                ("Words", f"{self.words:,}"), ("Distinct words", f"{self.distinct_words:,}"),
+                ("Distinct characters", f"{self.distinct_chars:,}")]
+
+
+def drain(steps: Generator):
+    """Run a slicing generator to its end; its return value. Example: drain(stats_in_slices('a'))."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+def _slices(text: str, size: int) -> Iterable[str]:
+    """Cut at white space near every `size` characters (words never straddle a cut)."""
+    start, n = 0, len(text)
+    while n - start > size:
+        cut = start + size
+        while cut < n and not text[cut].isspace():
+            cut += 1
+        yield text[start:cut]
+        start = cut
+    yield text[start:]
+
+
+def stats_in_slices(text: str, slice_chars: int = STATS_SLICE_CHARS) -> Generator[float, None, CorpusStats]:
+    """Statistics of running text (words = white-space separated): a generator that yields
+    the share done (0..1) between slices and returns the `CorpusStats`."""
+    words, chars, n_words, n_bytes = Counter(), set(), 0, 0
+    done = 0
+    for piece in _slices(text, slice_chars):
+        split = piece.split()
+        n_words += len(split)
+        words.update(split)
+        chars.update(piece)
+        n_bytes += len(piece.encode("utf-8", errors="surrogatepass"))
+        done += len(piece)
+        if done < len(text):
+            yield done / len(text)
+    return CorpusStats(len(text), n_bytes, n_words, len(words), len(chars), words.most_common(TOP_WORDS))
+
+
+def stats_of_counts(counts: dict[str, int]) -> CorpusStats:
+    """Statistics of a word-frequency list, as if each word appeared `count` times.
+
+    Example: {'low': 5, 'lower': 2} -> 25 characters, 7 words, 2 distinct words.
+    """
+    chars = set("".join(counts))
+    order = {w: i for i, w in enumerate(counts)}
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], order[kv[0]]))[:TOP_WORDS]
+    return CorpusStats(
+        chars=sum(len(w) * n for w, n in counts.items()),
+        bytes=sum(len(w.encode("utf-8")) * n for w, n in counts.items()),
+        words=sum(counts.values()), distinct_words=len(counts), distinct_chars=len(chars), top_words=top)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One uploaded file read as text, or why it could not be. `problem`: None, "binary"
+    (NUL bytes: not a text file), "not_utf8" (`detail` says where), "too_big", "empty"."""
+
+    name: str
+    size: int
+    text: str = ""
+    problem: str | None = None
+    detail: str = ""
+
+    def message(self) -> str:
+        """What the page says about a problem, naming the file."""
+        name = f"“{self.name}”"
+        if self.problem == "binary":
+            return (f"{name} looks like a binary file, not text ({self.detail}). Nothing was loaded; "
+                    "your corpus is unchanged. You can decode it leniently anyway (invalid bytes become �).")
+        if self.problem == "not_utf8":
+            return (f"{name} is not UTF-8 text ({self.detail}). Nothing was loaded; your corpus is unchanged. "
+                    "Decode it leniently to load it anyway (invalid bytes become �), or save it as UTF-8.")
+        if self.problem == "too_big":
+            return (f"{name} is {format_size(self.size)}; the limit is {format_size(MAX_CORPUS_BYTES)} "
+                    "for the whole corpus. Nothing was loaded; your corpus is unchanged. "
+                    "For bigger corpora use the command line (python -m subwordlab).")
+        if self.problem == "empty":
+            return f"{name} is empty. Nothing was loaded; your corpus is unchanged."
+        return ""
+
+
+def format_size(n: int) -> str:
+    """Example: 1536 -> '1.5 KB'; 33554432 -> '32 MB'."""
+    if n < 1024:
+        return f"{n} bytes"
+    for unit in ("KB", "MB", "GB"):
+        n /= 1024
+        if n < 1024 or unit == "GB":
+            return f"{n:.1f} {unit}".replace(".0 ", " ")
+    raise AssertionError("unreachable")
+
+
+def decode_slices(name: str, data: bytes, lenient: bool = False) -> Generator[float, None, Upload]:
+    """Decode an uploaded file as UTF-8 in slices (a generator yielding the share done,
+    returning an `Upload`). A UTF-8 byte-order mark is dropped. Binary files (NUL bytes
+    in the first 8 KB) and invalid UTF-8 come back with a problem, unless `lenient`."""
+    size = len(data)
+    if size == 0:
+        return Upload(name, 0, problem="empty")
+    if size > MAX_CORPUS_BYTES:
+        return Upload(name, size, problem="too_big")
+    nul = data.find(b"\x00", 0, 8192)
+    if nul >= 0 and not lenient:
+        return Upload(name, size, problem="binary", detail=f"a NUL byte at position {nul:,}")
+    decoder = codecs.getincrementaldecoder("utf-8")("replace" if lenient else "strict")
+    parts, view = [], memoryview(data)
+    for start in range(0, size, DECODE_SLICE_BYTES):
+        chunk = bytes(view[start:start + DECODE_SLICE_BYTES])
+        final = start + DECODE_SLICE_BYTES >= size
+        try:
+            parts.append(decoder.decode(chunk, final))
+        except UnicodeDecodeError as exc:
+            at = start + exc.start
+            bad = data[at:at + 1].hex().upper()
+            return Upload(name, size, problem="not_utf8", detail=f"byte 0x{bad} at position {at:,} is not valid UTF-8")
+        if not final:
+            yield (start + DECODE_SLICE_BYTES) / size
+    text = "".join(parts)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return Upload(name, size, text=text)
+
+
+def decode_upload(name: str, data: bytes, lenient: bool = False) -> Upload:
+    return drain(decode_slices(name, data, lenient))
+
+
+def join_texts(texts: list[str]) -> str:
+    """Files put together as one corpus, each ending with a line break.
+
+    Example: ['a', 'b\\n'] -> 'a\\nb\\n'
+    """
+    return "".join(t if t.endswith("\n") or not t else t + "\n" for t in texts)
+
+
+def looks_like_word_counts(text: str, lines: int = 20) -> bool:
+    """Do the first non-empty lines all read `word count`? (How an upload picks its mode.)
+
+    Example: 'low 5\nlower 2' -> True; 'the cat sat' -> False.
+    """
+    seen = 0
+    for line in text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2 or not parts[1].isdigit():
+            return False
+        seen += 1
+        if seen >= lines:
+            break
+    return seen > 0

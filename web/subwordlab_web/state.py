@@ -1,0 +1,266 @@
+"""The page's state in one pure-Python object, shared by every panel.
+
+`AppState` holds what the user has chosen and what training produced:
+
+- `corpus`:    the `Corpus` (its text, whether that text is running text or a word-count
+               list, and where it came from);
+- `spec`:      the `TrainSpec` (algorithm = core preset, target size, options);
+- `recording`: the `subwordlab.recording.Recording` of the last training run (or None);
+- `player`:    the `player.Player` over that recording; `state.step` is its position;
+- `training`:  a `TrainingStatus` (running? which phase? how fast? cancelled? error?).
+
+Panels read it and subscribe to changes; they change it only through its methods, which
+notify the subscribers with a topic: "corpus", "spec", "recording" (a new or discarded
+run), "progress" (training moved on), "step" (the player moved), "stats" (the corpus's
+statistics are ready), "inspect" (the inspector's text or settings). No DOM here: everything is testable on CPython.
+
+>>> state = AppState()
+>>> seen = []
+>>> state.subscribe(seen.append)
+>>> state.set_corpus(Corpus("low 5\\nlower 2", format="word_counts", name="Textbook"))
+>>> seen, state.corpus.training_input()
+(['corpus', 'recording'], {'low': 5, 'lower': 2})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping
+
+import subwordlab
+from subwordlab.recording import Recording
+
+from .player import Player
+
+FORMATS = ("text", "word_counts")
+UNIGRAM_PRESETS = ("unigram", "sentencepiece_unigram")
+
+PRESET_NAMES = {
+    "bpe": "BPE (characters, </w>)",
+    "byte_bpe": "Byte-level BPE (GPT-2)",
+    "sentencepiece_bpe": "SentencePiece BPE",
+    "wordpiece": "WordPiece (BERT)",
+    "unigram": "Unigram",
+    "sentencepiece_unigram": "SentencePiece Unigram",
+}
+PRESET_HELP = {
+    "bpe": "The textbook algorithm: words split at white space, each ending in a </w> marker; "
+           "merge the most frequent adjacent pair, again and again.",
+    "byte_bpe": "GPT-2 and later: text cut by a regex, then BPE over its UTF-8 bytes. 256 byte tokens "
+                "to start with, so no text is ever unknown.",
+    "sentencepiece_bpe": "BPE on raw text where a space is the ▁ character, so decoding gives the text "
+                         "back exactly (after normalization).",
+    "wordpiece": "BERT's algorithm: merge the pair with the highest score count(ab) / (count(a) × count(b)); "
+                 "pieces inside a word start with ##.",
+    "unigram": "Kudo's Unigram LM on white-space words: start from many substrings, re-estimate their "
+               "probabilities (EM) and prune the least useful, round after round.",
+    "sentencepiece_unigram": "Unigram on raw text with ▁ for spaces and SentencePiece's normalization "
+                             "(the T5, ALBERT, XLNet tokenizers).",
+}
+PRESET_SHORT = {
+    "bpe": "BPE", "byte_bpe": "Byte-level BPE", "sentencepiece_bpe": "SentencePiece BPE",
+    "wordpiece": "WordPiece", "unigram": "Unigram", "sentencepiece_unigram": "SentencePiece Unigram",
+}
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """What training reads. `format` "text": running text; "word_counts": `word count` lines.
+
+    `name` says where it came from (a sample's title, file names, "Your text"); `sample`
+    is the bundled sample's id, `files` the names of uploaded files, `attribution` the
+    source/licence line shown with it.
+    """
+
+    text: str = ""
+    format: str = "text"
+    name: str = "Your text"
+    sample: str | None = None
+    files: tuple[str, ...] = ()
+    attribution: str = ""
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ValueError(f"corpus format must be one of {', '.join(FORMATS)}, not {self.format!r}")
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.text.strip()
+
+    def training_input(self) -> str | dict[str, int]:
+        """The core's corpus: the text, or the parsed word counts. Raises CorpusError
+        (a message for the user) when there is nothing to train on."""
+        if self.is_empty:
+            raise subwordlab.CorpusError(
+                "the corpus is empty: pick a sample, paste some text or upload a file first")
+        if self.format == "word_counts":
+            return subwordlab.parse_word_counts(self.text)
+        return self.text
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """One training configuration: a core preset, its target (`vocab_size` or `num_merges`)
+    and the options that differ from the core's defaults.
+
+    >>> TrainSpec("bpe", "num_merges", 8, {"end_of_word": "_"}).kwargs()
+    {'num_merges': 8, 'end_of_word': '_'}
+    """
+
+    preset: str = "bpe"
+    target: str = "num_merges"
+    size: int = 8
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.preset not in subwordlab.OPTIONS:
+            raise ValueError(f"unknown algorithm {self.preset!r}; choose one of {', '.join(subwordlab.OPTIONS)}")
+        if self.target not in ("vocab_size", "num_merges"):
+            raise ValueError(f"the target is vocab_size or num_merges, not {self.target!r}")
+        if self.target == "num_merges" and self.preset in UNIGRAM_PRESETS:
+            raise ValueError("Unigram learns no merges: give a vocabulary size")
+
+    @property
+    def is_unigram(self) -> bool:
+        return self.preset in UNIGRAM_PRESETS
+
+    def kwargs(self) -> dict[str, Any]:
+        return {self.target: self.size, **self.options}
+
+    def describe(self) -> str:
+        """Example: 'BPE · 8 merges' or 'Byte-level BPE · vocabulary 4,000'."""
+        what = f"{self.size:,} merges" if self.target == "num_merges" else f"vocabulary {self.size:,}"
+        return f"{PRESET_SHORT[self.preset]} · {what}"
+
+    def with_preset(self, preset: str) -> TrainSpec:
+        """The same target under another algorithm (Unigram needs a vocabulary size);
+        options the new algorithm lacks are dropped."""
+        known = subwordlab.OPTIONS[preset]
+        options = {k: v for k, v in self.options.items() if k in known}
+        target, size = self.target, self.size
+        if preset in UNIGRAM_PRESETS and target == "num_merges":
+            target, size = "vocab_size", max(size, 100)
+        return TrainSpec(preset, target, size, options)
+
+
+@dataclass
+class TrainingStatus:
+    """What the training task is doing. `phase`: "idle", "preparing" (counting the corpus,
+    indexing pairs), "training", "done", "cancelled" or "failed"."""
+
+    phase: str = "idle"
+    done_units: int = 0  # preparing: characters or words; training: steps
+    total_units: int = 0
+    unit: str = ""
+    steps_per_second: float = 0.0
+    elapsed: float = 0.0
+    message: str = ""  # cancelled / failed: what to tell the user
+
+    @property
+    def running(self) -> bool:
+        return self.phase in ("preparing", "training")
+
+
+@dataclass
+class InspectSettings:
+    """The inspector's text and knobs (shared so a share link can carry them)."""
+
+    text: str = "lowest newer wider tokens"
+    special_policy: str = "disallowed"  # "disallowed" | "allowed" | "plain"
+    sample_alpha: float = 0.1  # BPE-dropout probability, or Unigram's alpha
+    sample_seed: int = 0
+    sampled: bool = False  # show a sampled segmentation instead of the best one
+    nbest: int = 5
+
+
+class AppState:
+    """The one state object of the page (see the module docstring)."""
+
+    def __init__(self, corpus: Corpus | None = None, spec: TrainSpec | None = None) -> None:
+        self.corpus = corpus or Corpus()
+        self.spec = spec or TrainSpec()
+        self.recording: Recording | None = None
+        self.player = Player()
+        self.training = TrainingStatus()
+        self.inspect = InspectSettings()
+        self.corpus_stats: Any = None  # corpus_data.CorpusStats of the corpus, once computed
+        self._subscribers: list[Callable[[str], None]] = []
+
+    # --- observers -----------------------------------------------------------------
+    def subscribe(self, callback: Callable[[str], None]) -> None:
+        self._subscribers.append(callback)
+
+    def notify(self, *topics: str) -> None:
+        for topic in topics:
+            for callback in list(self._subscribers):
+                callback(topic)
+
+    # --- the current step ----------------------------------------------------------
+    @property
+    def step(self) -> int:
+        return self.player.position
+
+    @property
+    def steps(self) -> list[Any]:
+        return self.recording.steps if self.recording is not None else []
+
+    def seek(self, position: int) -> None:
+        if self.player.seek(position):
+            self.notify("step")
+
+    # --- changes -------------------------------------------------------------------
+    def set_corpus(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.corpus_stats = None
+        self.notify("corpus")
+        self.discard_recording()
+
+    def set_corpus_stats(self, stats: Any) -> None:
+        self.corpus_stats = stats
+        self.notify("stats")
+
+    def set_spec(self, spec: TrainSpec) -> None:
+        if spec == self.spec:
+            return
+        self.spec = spec
+        self.notify("spec")
+        self.discard_recording()
+
+    def set_inspect(self, **changes: Any) -> None:
+        self.inspect = replace(self.inspect, **changes)
+        self.notify("inspect")
+
+    def discard_recording(self, message: str = "") -> None:
+        """Forget the run (its settings changed, or it was cancelled)."""
+        self.recording = None
+        self.player.reset_recording()
+        self.training = TrainingStatus(phase="cancelled" if message else "idle", message=message)
+        self.notify("recording")
+
+    def start_recording(self) -> Recording:
+        """A new Recording of the current corpus and spec (not advanced yet). Raises the
+        core's errors (CorpusError, ValueError) with their messages for the user."""
+        rec = Recording(self.corpus.training_input(), self.spec.preset, progress=True, **self.spec.kwargs())
+        self.recording = rec
+        self.player.reset_recording()
+        self.training = TrainingStatus(phase="preparing")
+        self.notify("recording")
+        return rec
+
+    # --- what the inspector and the segmentation table encode with -------------------
+    def tokenizer_at_step(self) -> tuple[Any, str]:
+        """(tokenizer at the current step, "") or (None, why there is none)."""
+        rec = self.recording
+        if rec is None:
+            return None, "Train a tokenizer first: open Train and press Step or Run to end."
+        if not rec.done:
+            return None, (f"Training is running ({len(rec.steps):,} steps so far); the tokenizer "
+                          "at each step is ready when it finishes.")
+        try:
+            return rec.tokenizer_at(self.step), ""
+        except TypeError as exc:
+            # subtle: a Unigram run without piece snapshots cannot be rebuilt at a step
+            if self.step == len(rec.steps):
+                return rec.tokenizer, ""
+            return None, (f"This algorithm cannot rebuild its tokenizer at step {self.step:,} ({exc}); "
+                          f"move to the last step ({len(rec.steps):,}) to inspect the final tokenizer.")

@@ -1,0 +1,129 @@
+"""Long work as cooperative tasks: a few milliseconds of work, then back to the browser.
+
+`train(port, state)` records a training run in slices of at most `SLICE_SECONDS` (each
+slice advances the core's `Recording` event by event; the core itself reports its long
+preparation in small `Progress` events), updating `state.training` and the player, and
+notifying "progress" at most every `NOTIFY_SECONDS` so the page repaints without
+re-rendering every step. Cancelling the task discards the run.
+
+`progress_view(recording, spec)` says what to show in the progress bar (pure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from subwordlab.events import EmStep, PruneStep
+
+from .state import AppState, TrainingStatus, TrainSpec
+
+SLICE_SECONDS = 0.012  # work between two yields to the browser
+MAX_EVENTS_PER_SLICE = 64  # also bounds a slice when the clock does not move (fake port)
+NOTIFY_SECONDS = 0.15  # how often a running task asks the views to repaint
+
+PHASES = {
+    "count": "Counting the corpus's words",
+    "words": "Splitting words into symbols",
+    "index": "Counting adjacent pairs",
+    "seed": "Finding frequent substrings (the seed vocabulary)",
+    "lattice": "Building each word's lattice of pieces",
+    "em": "EM: expected piece counts",
+    "prune": "Measuring how useful each piece is",
+}
+
+
+@dataclass(frozen=True)
+class ProgressView:
+    fraction: float | None  # 0..1, None if unknown
+    label: str
+
+
+def expected_steps(rec: Any, spec: TrainSpec) -> int | None:
+    """How many merges the run will make at most (None for Unigram, whose rounds depend
+    on how fast the vocabulary shrinks). Example: vocab 4000 from 256 bytes -> 3744."""
+    if spec.is_unigram:
+        return None
+    if spec.target == "num_merges":
+        return spec.size
+    if rec.alphabet is None:
+        return None
+    return max(0, spec.size - rec.alphabet.vocab_size)
+
+
+def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
+    """The progress bar's fill and text for a running (or finished) recording."""
+    if rec.done:
+        return ProgressView(1.0, f"Done: {len(rec.steps):,} steps")
+    if rec.alphabet is None:
+        p = rec.progress
+        if p is None:
+            return ProgressView(None, "Preparing…")
+        phase = PHASES.get(p.phase, p.phase)
+        if p.total:
+            return ProgressView(p.done / p.total, f"{phase} · {p.done / p.total:.0%}")
+        return ProgressView(None, f"{phase}…")
+    total = expected_steps(rec, spec)
+    n = len(rec.steps)
+    if total:
+        return ProgressView(min(1.0, n / total), f"Merge {n:,} of up to {total:,}")
+    # Unigram: the vocabulary shrinks from the seed size towards the target
+    start = rec.alphabet.vocab_size
+    now = rec.steps[-1].vocab_size if rec.steps else start
+    target = spec.size
+    if start > target and now >= target:
+        fraction = math.log(start / now) / math.log(start / target)
+    else:
+        fraction = None
+    last = rec.steps[-1] if rec.steps else None
+    what = (f"EM round {last.round + 1}" if isinstance(last, EmStep) else
+            f"pruned round {last.round + 1}" if isinstance(last, PruneStep) else "seeded")
+    if rec.progress is not None and rec.progress.phase in ("em", "prune") and rec.progress.total:
+        what += f" · {PHASES[rec.progress.phase]} {rec.progress.done / rec.progress.total:.0%}"
+    return ProgressView(fraction, f"Vocabulary {now:,} → {target:,} · {what}")
+
+
+async def train(port: Any, state: AppState) -> None:
+    """Record the run `state.recording` (already created) to its end, cooperatively."""
+    rec = state.recording
+    if rec is None:
+        raise RuntimeError("train() needs state.start_recording() first")
+    status = state.training
+    started = port.now()
+    merge_started: float | None = None
+    last_notify = started
+    try:
+        while not rec.done:
+            t0 = port.now()
+            n = 0
+            while not rec.done and n < MAX_EVENTS_PER_SLICE and port.now() - t0 < SLICE_SECONDS:
+                rec.advance(1)
+                n += 1
+            now = port.now()
+            if rec.alphabet is not None and merge_started is None:
+                merge_started = now
+            status.phase = "done" if rec.done else ("training" if rec.alphabet is not None else "preparing")
+            status.elapsed = now - started
+            steps_time = now - merge_started if merge_started is not None else 0.0
+            status.steps_per_second = len(rec.steps) / steps_time if steps_time > 0 else 0.0
+            status.done_units = len(rec.steps)
+            state.player.set_recorded(len(rec.steps), rec.done)
+            if rec.done or now - last_notify >= NOTIFY_SECONDS or (rec.alphabet is not None and n and len(rec.steps) <= 1):
+                last_notify = now
+                state.notify("progress")
+            if not rec.done:
+                await port.sleep(0)
+    except asyncio.CancelledError:
+        if state.recording is rec:
+            state.discard_recording(f"Training cancelled after {len(rec.steps):,} steps. "
+                                    "Change the settings or press Run to end to start again.")
+        raise
+    except ValueError as exc:  # CorpusError and bad options: the core's messages are for the user
+        if state.recording is rec:
+            state.recording = None
+            state.player.reset_recording()
+            state.training = TrainingStatus(phase="failed", message=f"{exc}")
+            state.notify("recording")
+        return

@@ -1,0 +1,139 @@
+"""How tokens look on the page: visible white space, readable byte-level tokens, colours.
+
+Pure helpers (no DOM), shared by the Train and Inspect panels.
+
+>>> visible("a b\\n\\tc")
+'a·b↵→c'
+>>> token_label("Ġthe", byte_level=True)
+'·the'
+>>> token_label("est</w>", byte_level=False)
+'est</w>'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from subwordlab.bytes_map import CHAR_TO_BYTE
+
+PALETTE_SIZE = 8  # app.css defines [data-color="0"] … [data-color="7"]
+
+_VISIBLE = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍"}
+
+
+def visible(text: str) -> str:
+    """White space made visible: space ·, line break ↵, tab →, carriage return ␍, any
+    other white space (no-break space, ideographic space, …) ␣."""
+    if text.isprintable() and " " not in text:
+        return text
+    return "".join(_VISIBLE.get(ch, "␣" if ch.isspace() else ch) for ch in text)
+
+
+def token_label(token: str, byte_level: bool) -> str:
+    """A token as a learner reads it: byte-level tokens as the text their bytes spell
+    (bytes that end mid-character as \\xNN), others as their string; white space visible.
+
+    Example: byte-level 'Ġ' -> '·'; 'ä½' (two bytes of 你) -> '\\xe4\\xbd'.
+    """
+    if byte_level and all(ch in CHAR_TO_BYTE for ch in token):
+        data = bytes(CHAR_TO_BYTE[ch] for ch in token)
+        return visible(data.decode("utf-8", errors="backslashreplace"))
+    return visible(token)
+
+
+def bytes_label(data: bytes) -> str:
+    """Example: b' th' -> '·th'; b'\\xe4' -> '\\xe4'."""
+    return visible(data.decode("utf-8", errors="backslashreplace"))
+
+
+def assign_colors(ids: Sequence[int], palette_size: int = PALETTE_SIZE) -> list[int]:
+    """A colour per token: the same id keeps its colour, but neighbours never share one.
+
+    Example: assign_colors([3, 11, 5, 5], 8) -> [3, 4, 5, 6]
+    """
+    if palette_size < 2:
+        raise ValueError(f"palette_size must be at least 2 so neighbours can differ, got {palette_size}")
+    colors: list[int] = []
+    for token_id in ids:
+        color = token_id % palette_size
+        # subtle: a clash with the left neighbour moves this chip one colour on; that can
+        # never clash again, because only the left neighbour is fixed at this point.
+        if colors and color == colors[-1]:
+            color = (color + 1) % palette_size
+        colors.append(color)
+    return colors
+
+
+def is_byte_level(tokenizer) -> bool:
+    return bool(getattr(tokenizer.model, "byte_level", False))
+
+
+@dataclass(frozen=True)
+class TokenChip:
+    """One token of an encoding, ready to draw: what it shows, where it came from."""
+
+    label: str  # what the chip shows (visible white space)
+    raw: str  # the token string in the vocabulary
+    id: int
+    color: int
+    start: int  # character offsets into the original text
+    end: int
+    byte_start: int
+    byte_end: int
+    special: bool = False
+    unknown: bool = False
+    gap_before: bool = False  # the text has characters between this token and the last
+
+    def title(self, text: str) -> str:
+        """Example: 'id 12 · chars 0–3 · bytes 0–3 · "low"'"""
+        span = text[self.start:self.end]
+        kind = " · special token" if self.special else (" · unknown" if self.unknown else "")
+        return (f"id {self.id} · chars {self.start}–{self.end} · bytes {self.byte_start}–{self.byte_end}"
+                f" · {visible(span)!r}{kind}")
+
+
+def token_chips(encoding, tokenizer) -> list[TokenChip]:
+    """The chips of a core `Encoding` (ids, tokens, offsets, byte_offsets, special)."""
+    ids, tokens = list(encoding.ids), list(encoding.tokens)
+    offsets, byte_offsets = list(encoding.offsets), list(encoding.byte_offsets)
+    specials = list(getattr(encoding, "special", [False] * len(ids)))
+    if not (len(ids) == len(tokens) == len(offsets) == len(byte_offsets)):
+        raise ValueError(
+            f"encoding has {len(ids)} ids, {len(tokens)} tokens, {len(offsets)} offsets and "
+            f"{len(byte_offsets)} byte offsets; they must be the same length")
+    byte_level = is_byte_level(tokenizer)
+    unk = getattr(tokenizer.model, "unk_token", None)
+    chips, prev_end = [], None
+    for token_id, token, (s, e), (bs, be), special, color in zip(
+            ids, tokens, offsets, byte_offsets, specials, assign_colors(ids)):
+        label = token if special else token_label(token, byte_level)
+        chips.append(TokenChip(label or "∅", token, token_id, color, s, e, bs, be, bool(special),
+                               unknown=(unk is not None and token == unk and not special),
+                               gap_before=prev_end is not None and s > prev_end))
+        prev_end = e
+    return chips
+
+
+def first_difference(expected: str, actual: str) -> int | None:
+    """Index of the first character where two strings differ, None if equal.
+
+    Example: first_difference('abc', 'abd') -> 2; ('ab', 'abc') -> 2.
+    """
+    if expected == actual:
+        return None
+    for i, (a, b) in enumerate(zip(expected, actual)):
+        if a != b:
+            return i
+    return min(len(expected), len(actual))
+
+
+def round_trip_message(expected: str, decoded: str) -> tuple[bool, str]:
+    """(ok, message) for the round-trip badge: does decode(encode(x)) give back the
+    normalized text? Example: ('a b', 'a b') -> (True, 'Round trip exact')."""
+    i = first_difference(expected, decoded)
+    if i is None:
+        return True, "Round trip exact"
+    want = visible(expected[i:i + 12]) or "(end)"
+    got = visible(decoded[i:i + 12]) or "(end)"
+    return False, f"Round trip differs at character {i}: expected “{want}”, decoded “{got}”"
