@@ -1,4 +1,4 @@
-"""The page boots from the vendored runtime and encodes text with the real core."""
+"""The page boots from the vendored runtime, opens on the textbook example, fits a phone."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import statistics
 from playwright.sync_api import expect
 
 import subwordlab
-from subwordlab_web.app import builtin_tokenizer
 
 LOADS = 3  # page loads per measurement; the median is reported
 
@@ -20,40 +19,24 @@ def test_page_boots_and_shows_the_core_version(app_page):
     expect(app_page.locator("#app-error")).to_be_hidden()
 
 
-def test_typing_shows_the_tokens_the_core_computes(app_page, screenshots_dir):
-    text = "lowest newest"
-    expected = builtin_tokenizer().encode_full(text)  # the same tokenizer, run in CPython
-    assert list(expected.tokens[:2]) == ["low", "est</w>"]
-
-    box = app_page.locator("#encode-input")
-    box.fill("")
-    box.press_sequentially(text)
-
-    chips = app_page.locator("#encode-chips .chip")
-    expect(app_page.locator("#encode-chips .chip-text")).to_have_text(list(expected.tokens))
-    expect(app_page.locator("#encode-chips .chip-id")).to_have_text([str(i) for i in expected.ids])
-    expect(app_page.locator("#encode-count")).to_have_text(str(len(expected.tokens)))
-    colors = [chips.nth(i).get_attribute("data-color") for i in range(chips.count())]
-    assert all(a != b for a, b in zip(colors, colors[1:])), colors
-
+def test_the_page_opens_on_the_textbook_example_ready_to_step(app_page, screenshots_dir):
+    expect(app_page.locator("#tab-train")).to_have_attribute("aria-selected", "true")
+    expect(app_page.locator("#panel-train")).to_have_attribute("data-status", "done")
+    expect(app_page.locator("#train-step-total")).to_have_text("8")
+    expect(app_page.locator("#context-corpus")).to_have_text("Textbook: low, lower, newest, widest")
     app_page.screenshot(path=str(screenshots_dir / "boot.png"), full_page=True)
-
-
-def test_user_text_stays_text(app_page):
-    box = app_page.locator("#encode-input")
-    box.fill("<b>lowest</b> <img src=x onerror=alert(1)>")
-    expect(app_page.locator("#encode-count")).not_to_have_text("0")
-    assert app_page.locator("#encode-chips b, #encode-chips img").count() == 0
 
 
 def test_layout_fits_a_phone(fresh_page, site_url, screenshots_dir):
     page, guard = fresh_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     page.goto(site_url)
     guard.wait_ready()
-    page.locator("#encode-input").fill("the lowest newest tokenizer tokens")
-    expect(page.locator("#encode-count")).not_to_have_text("0")
-    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"the page scrolls sideways by {overflow}px at 390px"
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done")
+    for tab in ("corpus", "train", "inspect"):
+        page.click(f"#tab-{tab}")
+        page.wait_for_timeout(150)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"the {tab} panel scrolls sideways by {overflow}px at 390px"
     page.screenshot(path=str(screenshots_dir / "boot-390.png"), full_page=True)
 
 

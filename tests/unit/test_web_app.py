@@ -1,9 +1,11 @@
-"""The page's Python UI, run against the real index.html through the fake DOM port."""
+"""The page shell (tabs, the panel registry, the context strip, errors) and the
+architecture rules of DESIGN.md §2 "Web", on the real index.html through the fake port."""
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+import doctest
+import importlib
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 
 import subwordlab
 from subwordlab_web import app as webapp
-from subwordlab_web.app import App, EncodeView, assign_colors, chips_for
+from subwordlab_web.app import App, assign_colors
 from subwordlab_web.fakedom import FakePort
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,155 +22,122 @@ WEB = REPO / "web"
 INDEX_HTML = (WEB / "index.html").read_text(encoding="utf-8")
 
 
-@dataclass
-class StubEncoding:
-    ids: list[int] = field(default_factory=list)
-    tokens: list[str] = field(default_factory=list)
-    offsets: list[tuple[int, int]] = field(default_factory=list)
-
-
-class WordTokenizer:
-    """One token per whitespace-separated word; id = length; '?' words are unknown."""
-
-    def encode_full(self, text: str) -> StubEncoding:
-        enc = StubEncoding()
-        pos = 0
-        for word in text.split():
-            start = text.index(word, pos)
-            pos = start + len(word)
-            unknown = set(word) == {"?"}
-            enc.ids.append(0 if unknown else len(word))
-            enc.tokens.append("<unk>" if unknown else word)
-            enc.offsets.append((start, pos))
-        return enc
-
-
-class BrokenTokenizer:
-    def encode_full(self, text: str) -> StubEncoding:
-        if "boom" in text:
-            raise ValueError("cannot encode 'boom': try another word")
-        return StubEncoding()
-
-
-def started(tokenizer=None) -> tuple[FakePort, App]:
+def started(sample="seed000") -> tuple[FakePort, App]:
     port = FakePort.from_html(INDEX_HTML)
-    app = App(port, tokenizer=tokenizer or WordTokenizer())
-    app.start()
+    app = App(port, warm=False)
+    app.start(sample=sample)
+    port.settle()
     return port, app
 
 
-def chip_texts(port: FakePort) -> list[str]:
-    return [port.text(el) for el in port.query_all("#encode-chips .chip-text")]
-
-
-# --- the first screen ---------------------------------------------------------------
-def test_start_shows_core_version_and_sample_text():
-    port, _ = started()
+# --- the shell -------------------------------------------------------------------------
+def test_start_shows_the_core_version_and_the_train_tab():
+    port, app = started()
     assert port.text(port.query("#core-version")) == f"core v{subwordlab.__version__}"
-    assert port.value(port.query("#encode-input")) == webapp.SAMPLE_TEXT
-    assert chip_texts(port) == webapp.SAMPLE_TEXT.split()
-    assert port.text(port.query("#encode-count")) == str(len(webapp.SAMPLE_TEXT.split()))
+    assert app.current == "train"
+    assert port.get_attr(port.query("#tab-train"), "aria-selected") == "true"
+    assert not port.query("#panel-train").hidden
+    assert port.query("#panel-corpus").hidden and port.query("#panel-inspect").hidden
+    assert port.errors == []
 
 
-def test_start_lists_the_builtin_word_counts_most_frequent_first():
-    port, _ = started()
-    words = [port.text(el) for el in port.query_all("#builtin-corpus .word")]
-    counts = [int(port.text(el)) for el in port.query_all("#builtin-corpus .count")]
-    assert dict(zip(words, counts)) == webapp.BUILTIN_COUNTS
-    assert counts == sorted(counts, reverse=True)
-    assert port.text(port.query("#builtin-merges")) == str(webapp.BUILTIN_MERGES)
+def test_tabs_switch_panels_by_click_and_arrow_keys():
+    port, app = started()
+    port.click(port.query("#tab-inspect"))
+    assert app.current == "inspect" and not port.query("#panel-inspect").hidden
+    assert port.query("#panel-train").hidden
+    ev = port.dispatch(port.query("#tab-inspect"), "keydown", key="ArrowRight")
+    assert app.current == "corpus" and ev.default_prevented  # wraps around
+    assert port.focused is port.query("#tab-corpus")
+    port.dispatch(port.query("#tab-corpus"), "keydown", key="End")
+    assert app.current == "inspect"
+    port.dispatch(port.query("#tab-inspect"), "keydown", key="Home")
+    assert app.current == "corpus"
+    port.dispatch(port.query("#tab-corpus"), "keydown", key="a")  # other keys: nothing
+    assert app.current == "corpus"
+    tabindex = {t: port.get_attr(port.query(f"#tab-{t}"), "tabindex") for t in ("corpus", "train", "inspect")}
+    assert tabindex == {"corpus": "0", "train": "-1", "inspect": "-1"}  # a roving tab stop
 
 
-def test_typing_updates_chips_ids_and_stats():
-    port, _ = started()
-    box = port.query("#encode-input")
-    port.input(box, "ab  cdef")
-    assert chip_texts(port) == ["ab", "cdef"]
-    assert [port.text(el) for el in port.query_all("#encode-chips .chip-id")] == ["2", "4"]
-    assert port.text(port.query("#encode-count")) == "2"
-    assert port.text(port.query("#encode-chars")) == "8"
-    assert port.text(port.query("#encode-ratio")) == "4.00"
-    assert port.query("#encode-empty").hidden
-    first, second = port.query_all("#encode-chips .chip")
-    assert port.get_attr(first, "title") == "id 2 · chars 0–2 · 'ab'"
-    assert "data-gap" not in first.attrs and "data-gap" in second.attrs
+def test_the_context_strip_follows_corpus_spec_and_step():
+    port, app = started()
+    assert port.text(port.query("#context-corpus")) == "Textbook: low, lower, newest, widest"
+    assert port.text(port.query("#context-spec")) == "BPE · 8 merges"
+    assert port.text(port.query("#context-step")) == "step 0 of 8"
+    port.click(port.query("#train-step"))
+    assert port.text(port.query("#context-step")) == "step 1 of 8"
 
 
-def test_empty_text_shows_the_empty_state():
-    port, _ = started()
-    port.input(port.query("#encode-input"), "   ")
-    assert chip_texts(port) == []
-    assert not port.query("#encode-empty").hidden
-    assert port.text(port.query("#encode-count")) == "0"
-    assert port.text(port.query("#encode-ratio")) == "–"
+def test_show_panel_rejects_unknown_ids():
+    _, app = started()
+    with pytest.raises(ValueError, match="no panel 'admin'"):
+        app.show_panel("admin")
 
 
-def test_user_text_is_text_never_markup():
-    port, _ = started()
-    port.input(port.query("#encode-input"), "<img src=x onerror=alert(1)>")
-    chip_text = port.query("#encode-chips .chip-text")
-    assert port.text(chip_text) == "<img"
-    assert chip_text.element_children == []
-    assert port.query_all("#encode-chips img") == []
+def test_a_registered_panel_needs_its_tab_and_section(monkeypatch):
+    class Extra:
+        def __init__(self, port, state, app):
+            self.state = state
+
+    monkeypatch.setattr(webapp, "PANELS", list(webapp.PANELS))
+    webapp.register_panel("compare", "Compare", Extra)
+    with pytest.raises(LookupError, match="panel 'compare' needs a tab"):
+        App(FakePort.from_html(INDEX_HTML), warm=False).start(sample=None)
+    html = INDEX_HTML.replace(
+        '</div>\n        <p class="context"',
+        '<button type="button" class="tab" role="tab" id="tab-compare" data-tab="compare" '
+        'aria-controls="panel-compare" aria-selected="false" tabindex="-1">Compare</button></div>\n        <p class="context"', 1,
+    ).replace('<div class="panels">', '<div class="panels"><section id="panel-compare" data-panel="compare" hidden></section>', 1)
+    port = FakePort.from_html(html)
+    app = App(port, warm=False)
+    app.start(sample=None)
+    assert isinstance(app.panels["compare"], Extra) and app.panels["compare"].state is app.state
+    app.show_panel("compare")
+    assert not port.query("#panel-compare").hidden and port.query("#panel-train").hidden
 
 
-def test_unknown_tokens_are_flagged():
-    port, _ = started()
-    port.input(port.query("#encode-input"), "ok ??? ok")
-    chips = port.query_all("#encode-chips .chip")
-    assert ["data-unk" in c.attrs for c in chips] == [False, True, False]
+def test_handler_errors_are_shown_on_the_page_without_a_traceback():
+    port, app = started()
 
+    def boom(_event):
+        raise RuntimeError("something broke: try again")
 
-def test_neighbouring_chips_never_share_a_colour():
-    port, _ = started()
-    port.input(port.query("#encode-input"), "aa bb cc dd eeeeeeeeee ff")  # ids 2,2,2,2,10,2
-    colors = [port.get_attr(c, "data-color") for c in port.query_all("#encode-chips .chip")]
-    assert all(a != b for a, b in zip(colors, colors[1:]))
-    assert all(0 <= int(c) < webapp.PALETTE_SIZE for c in colors)
-
-
-def test_long_text_is_capped_with_a_note(monkeypatch):
-    monkeypatch.setattr(webapp, "MAX_CHIPS", 5)
-    port, _ = started()
-    port.input(port.query("#encode-input"), " ".join(["w"] * 12))
-    assert len(chip_texts(port)) == 5
-    assert port.text(port.query("#encode-count")) == "12"
-    more = port.query("#encode-more")
-    assert not more.hidden and "first 5 of 12" in port.text(more)
-
-
-def test_handler_errors_are_shown_on_the_page():
-    port, _ = started(BrokenTokenizer())
-    port.input(port.query("#encode-input"), "boom")
+    port.on(port.query("#train-step"), "click", boom)
+    port.click(port.query("#train-step"))
     box = port.query("#app-error")
-    assert not box.hidden
-    assert port.text(box) == "ValueError: cannot encode 'boom': try another word"
-
-
-def test_rerender_keeps_one_listener_per_wire():
-    port, _ = started()
-    before = port.listener_count()
-    for text in ["a", "a b", "a b c", ""]:
-        port.input(port.query("#encode-input"), text)
-    assert port.listener_count() == before == 1
+    assert not box.hidden and port.text(box) == "RuntimeError: something broke: try again"
+    assert "Traceback" not in port.text(port.document)
 
 
 def test_missing_page_structure_fails_early():
     port = FakePort.from_html("<main><span id='core-version'></span><div id='app-error'></div></main>")
-    with pytest.raises(LookupError, match="#builtin-corpus|tpl-wordcount"):
-        App(port, tokenizer=WordTokenizer()).start()
-
-
-def test_view_refuses_a_page_without_the_chip_template():
-    html = INDEX_HTML.replace('id="tpl-chip"', 'id="tpl-renamed"')
-    with pytest.raises(LookupError, match="tpl-chip"):
-        EncodeView(FakePort.from_html(html), WordTokenizer())
+    with pytest.raises(LookupError, match="panel 'corpus' needs a tab"):
+        App(port, warm=False).start()
+    html = INDEX_HTML.replace('id="train-scrubber"', 'id="train-slider"')
+    with pytest.raises(LookupError, match="#train-scrubber"):
+        App(FakePort.from_html(html), warm=False).start()
 
 
 def test_teardown_releases_every_listener():
     port, app = started()
+    assert port.listener_count() > 20
     app.teardown()
     assert port.listener_count() == 0
+
+
+def test_redrawing_keeps_the_listener_count_steady():
+    port, app = started()
+    before = port.listener_count()
+    for _ in range(3):
+        port.click(port.query("#train-step"))
+        port.click(port.query("#tab-inspect"))
+        port.click(port.query("#tab-train"))
+        port.settle()
+    assert port.listener_count() == before
+
+
+def test_warm_up_builds_the_regex_tables():
+    webapp.warm_up()  # must not raise; the second call is instant
 
 
 # --- pure helpers --------------------------------------------------------------------
@@ -187,32 +156,11 @@ def test_assign_colors_keeps_an_ids_colour_when_it_can():
         assign_colors([1], 1)
 
 
-def test_chips_mark_where_the_text_has_a_gap():
-    enc = StubEncoding(ids=[1, 2, 3, 4], tokens=["low", "est", "</w>", "new"], offsets=[(0, 3), (3, 6), (6, 6), (7, 10)])
-    assert [c.gap_before for c in chips_for(enc)] == [False, False, False, True]
-
-
-def test_chips_for_rejects_ragged_encodings():
-    with pytest.raises(ValueError, match="same length"):
-        chips_for(StubEncoding(ids=[1, 2], tokens=["a"], offsets=[(0, 1)]))
-
-
-# --- the real core behind the first screen ------------------------------------------
-def test_builtin_tokenizer_segments_the_textbook_example():
-    tok = webapp.builtin_tokenizer()
-    enc = tok.encode_full("lowest newest")
-    assert enc.tokens[:2] == ["low", "est</w>"]
-    assert len(enc.ids) == len(enc.tokens) == len(enc.offsets)
-    for start, end in enc.offsets:
-        assert 0 <= start <= end <= len("lowest newest")
-
-
-def test_app_with_the_builtin_tokenizer_renders_real_chips():
-    port = FakePort.from_html(INDEX_HTML)
-    App(port).start()
-    port.input(port.query("#encode-input"), "lowest newest")
-    expected = webapp.builtin_tokenizer().encode_full("lowest newest")
-    assert chip_texts(port) == list(expected.tokens)
+@pytest.mark.parametrize("module", ["build", "charts", "corpus_data", "player", "samples", "state", "tokens"])
+def test_the_docstring_examples_hold(module):
+    mod = importlib.import_module(f"subwordlab_web.{module}")
+    failures, tried = doctest.testmod(mod)
+    assert tried > 0 and failures == 0
 
 
 # --- the architecture rules of DESIGN.md §2 "Web" ------------------------------------
@@ -243,7 +191,7 @@ def test_fake_port_offers_everything_the_browser_port_does():
 
 
 def test_no_html_injection_sinks_in_the_page_sources():
-    sinks = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write")
+    sinks = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function")
     hits = [
         f"{path.relative_to(REPO)}: {sink}"
         for path in WEB.rglob("*")

@@ -1,202 +1,160 @@
-"""The first screen: the core's version and an "encode this text" box over a built-in BPE.
+"""The page shell: tabs over panels that share one `state.AppState`.
 
 Views talk to a DOM port (`dom.BrowserPort` in the page, `fakedom.FakePort` in tests) and
-never import `js`. The helpers at the top are pure and need no port at all.
+never import `js`. Each panel is a class built as `Panel(port, state, app)`; it reads and
+changes `app.state` (see state.py: the corpus, the spec, the Recording, the player's
+step, the inspector's settings) and subscribes to its change topics.
+
+How to add a panel (e.g. "compare"):
+
+1. index.html: a tab button in `#panel-tabs`
+   `<button type="button" class="tab" role="tab" id="tab-compare" data-tab="compare"
+   aria-controls="panel-compare" aria-selected="false" tabindex="-1">Compare</button>`
+   and a section `<section id="panel-compare" class="panel-page" role="tabpanel"
+   aria-labelledby="tab-compare" data-panel="compare" hidden>…</section>` in `.panels`.
+2. A module with the view class: `__init__(self, port, state, app)` queries its elements
+   (raise early if one is missing: `port.query` does), wires events with `port.on`, and
+   `state.subscribe(...)`; optional `on_show()` / `on_hide()` run when its tab is
+   selected or left (draw charts there: a hidden panel has no width).
+3. Register it: `register_panel("compare", "Compare", ComparePanel)` — in this module's
+   PANELS list below, or from your module at import time (then import it in `_panels()`).
+
+`App.show_panel(id)` switches tabs (also from code, e.g. a share link); `App.panels[id]`
+is the live view.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable
 
 import subwordlab
 
-# The textbook word counts (Sennrich et al.'s "low lower newest widest", plus a few more)
-# the built-in tokenizer learns from.
-BUILTIN_COUNTS: dict[str, int] = {
-    "low": 5,
-    "lower": 2,
-    "newest": 6,
-    "widest": 3,
-    "the": 20,
-    "token": 8,
-    "tokens": 4,
-    "tokenizer": 3,
-}
-BUILTIN_MERGES = 20
-END_OF_WORD = "</w>"
-UNK_TOKEN = "<unk>"
-SAMPLE_TEXT = "the lowest newest tokenizer"
+from .samples import DEFAULT_SAMPLE
+from .state import AppState
+from .tokens import PALETTE_SIZE, assign_colors  # noqa: F401 - part of this module's API since the first screen
 
-PALETTE_SIZE = 8  # app.css defines .chip[data-color="0"] … [data-color="7"]
-MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
-
-
-class Encoding(Protocol):
-    ids: Sequence[int]
-    tokens: Sequence[str]
-    offsets: Sequence[tuple[int, int]]
-
-
-class Tokenizer(Protocol):
-    def encode_full(self, text: str) -> Encoding: ...
-
-
-def builtin_tokenizer() -> Tokenizer:
-    """The small BPE the first screen encodes with."""
-    return subwordlab.train(
-        BUILTIN_COUNTS,
-        preset="bpe",
-        num_merges=BUILTIN_MERGES,
-        end_of_word=END_OF_WORD,
-        unk_token=UNK_TOKEN,
-    )
-
-
-def assign_colors(ids: Sequence[int], palette_size: int = PALETTE_SIZE) -> list[int]:
-    """A colour per token: the same id keeps its colour, but neighbours never share one.
-
-    Example: assign_colors([3, 11, 5, 5], 8) -> [3, 4, 5, 6]
-    """
-    if palette_size < 2:
-        raise ValueError(f"palette_size must be at least 2 so neighbours can differ, got {palette_size}")
-    colors: list[int] = []
-    for token_id in ids:
-        color = token_id % palette_size
-        # subtle: a clash with the left neighbour moves this chip one colour on; that can
-        # never clash again, because only the left neighbour is fixed at this point.
-        if colors and color == colors[-1]:
-            color = (color + 1) % palette_size
-        colors.append(color)
-    return colors
+START_PANEL = "train"
 
 
 @dataclass(frozen=True)
-class Chip:
-    token: str
-    id: int
-    color: int
-    start: int
-    end: int
-    unknown: bool
-    gap_before: bool = False  # the text has characters (usually spaces) between this chip and the last
-
-    def title(self, text: str) -> str:
-        """Example: 'id 12 · chars 0–3 · "low"'"""
-        return f"id {self.id} · chars {self.start}–{self.end} · {text[self.start:self.end]!r}"
+class PanelDef:
+    id: str  # matches data-tab / data-panel / #panel-ID in index.html
+    title: str
+    factory: Callable[[Any, AppState, "App"], Any]
 
 
-def chips_for(encoding: Encoding, unk_token: str | None = UNK_TOKEN) -> list[Chip]:
-    """One chip per token of `encoding`, with its colour."""
-    ids, tokens, offsets = list(encoding.ids), list(encoding.tokens), list(encoding.offsets)
-    if not (len(ids) == len(tokens) == len(offsets)):
-        raise ValueError(
-            f"encoding has {len(ids)} ids, {len(tokens)} tokens and {len(offsets)} offsets; "
-            "they must be the same length"
-        )
-    colors = assign_colors(ids)
-    chips = []
-    prev_end = None
-    for token_id, token, (start, end), color in zip(ids, tokens, offsets, colors):
-        gap = prev_end is not None and start > prev_end
-        chips.append(Chip(token, token_id, color, start, end, unknown=(token == unk_token), gap_before=gap))
-        prev_end = end
-    return chips
+PANELS: list[PanelDef] = []
 
 
-@dataclass(frozen=True)
-class EncodeStats:
-    tokens: int
-    chars: int
-
-    @property
-    def chars_per_token(self) -> str:
-        return f"{self.chars / self.tokens:.2f}" if self.tokens else "–"
+def register_panel(panel_id: str, title: str, factory: Callable[[Any, AppState, "App"], Any]) -> None:
+    """Add (or replace) a panel; the page must have its tab and section (see above)."""
+    PANELS[:] = [p for p in PANELS if p.id != panel_id]
+    PANELS.append(PanelDef(panel_id, title, factory))
 
 
-class EncodeView:
-    """The "encode this text" panel: a textarea, live token chips, and counts."""
+def _panels() -> list[PanelDef]:
+    from .corpus_panel import CorpusPanel
+    from .inspect_panel import InspectPanel
+    from .train_panel import TrainPanel
 
-    def __init__(self, port: Any, tokenizer: Tokenizer, unk_token: str | None = UNK_TOKEN) -> None:
-        self.port = port
-        self.tokenizer = tokenizer
-        self.unk_token = unk_token
-        self.input = port.query("#encode-input")
-        self.chips = port.query("#encode-chips")
-        self.count = port.query("#encode-count")
-        self.chars = port.query("#encode-chars")
-        self.ratio = port.query("#encode-ratio")
-        self.empty = port.query("#encode-empty")
-        self.more = port.query("#encode-more")
-        port.clone_template("tpl-chip")  # a missing template fails now, not on first input
-        port.on(self.input, "input", self._on_input)
+    for panel_id, title, factory in (("corpus", "Corpus", CorpusPanel), ("train", "Train", TrainPanel),
+                                     ("inspect", "Inspect", InspectPanel)):
+        if not any(p.id == panel_id for p in PANELS):
+            register_panel(panel_id, title, factory)
+    return list(PANELS)
 
-    def _on_input(self, _event: Any) -> None:
-        self.render(self.port.value(self.input))
 
-    def render(self, text: str) -> list[Chip]:
-        port = self.port
-        chips = chips_for(self.tokenizer.encode_full(text), self.unk_token)
-        shown = chips[:MAX_CHIPS]
-        port.replace_children(self.chips, [self._chip_element(chip, text) for chip in shown])
+def warm_up() -> None:
+    """Build the regular-expression tables of the GPT-style patterns once, while the page
+    is still starting (a few hundred ms in Pyodide), not during the first training run."""
+    from subwordlab.pre_tokenizers import ByteLevel, BertPreTokenizer
 
-        stats = EncodeStats(tokens=len(chips), chars=len(text))
-        port.set_text(self.count, str(stats.tokens))
-        port.set_text(self.chars, str(stats.chars))
-        port.set_text(self.ratio, stats.chars_per_token)
-        port.set_hidden(self.empty, bool(chips))
-        port.set_hidden(self.more, len(chips) <= MAX_CHIPS)
-        if len(chips) > MAX_CHIPS:
-            port.set_text(self.more, f"Showing the first {MAX_CHIPS:,} of {len(chips):,} tokens.")
-        return chips
-
-    def _chip_element(self, chip: Chip, text: str) -> Any:
-        port = self.port
-        el = port.clone_template("tpl-chip")
-        port.set_text(port.query(".chip-text", el), chip.token)
-        port.set_text(port.query(".chip-id", el), str(chip.id))
-        port.set_attr(el, "data-color", str(chip.color))
-        port.set_attr(el, "title", chip.title(text))
-        if chip.unknown:
-            port.set_attr(el, "data-unk", "")
-        if chip.gap_before:
-            port.set_attr(el, "data-gap", "")
-        return el
+    ByteLevel("gpt2")
+    BertPreTokenizer()
 
 
 class App:
     """Fills the page once the runtime is up; `start()` is called by the bootstrap."""
 
-    def __init__(self, port: Any, tokenizer: Tokenizer | None = None) -> None:
+    def __init__(self, port: Any, state: AppState | None = None, warm: bool = True) -> None:
         self.port = port
-        self.tokenizer = tokenizer
-        self.encode: EncodeView | None = None
+        self.state = state or AppState()
+        self.panels: dict[str, Any] = {}
+        self.current: str | None = None
+        self.warm = warm
 
-    def start(self) -> None:
+    def start(self, sample: str | None = DEFAULT_SAMPLE) -> None:
         port = self.port
         self.error_box = port.query("#app-error")
         port.set_error_sink(self.show_error)
         port.set_text(port.query("#core-version"), f"core v{subwordlab.__version__}")
+        if self.warm:
+            warm_up()
 
-        if self.tokenizer is None:
-            self.tokenizer = builtin_tokenizer()
-        self._render_builtin_corpus()
+        self.tabs = {port.get_attr(t, "data-tab"): t for t in port.query_all("#panel-tabs [data-tab]")}
+        self.sections = {port.get_attr(s, "data-panel"): s for s in port.query_all("section[data-panel]")}
+        for panel in _panels():
+            if panel.id not in self.tabs or panel.id not in self.sections:
+                raise LookupError(f"panel {panel.id!r} needs a tab [data-tab={panel.id}] and a "
+                                  f"section[data-panel={panel.id}] in index.html")
+            self.panels[panel.id] = panel.factory(port, self.state, self)
+        for panel_id, tab in self.tabs.items():
+            port.on(tab, "click", lambda _e, pid=panel_id: self.show_panel(pid))
+            port.on(tab, "keydown", self._on_tab_key)
 
-        self.encode = EncodeView(port, self.tokenizer)
-        text = port.value(self.encode.input) or SAMPLE_TEXT
-        port.set_value(self.encode.input, text)
-        self.encode.render(text)
+        self.ctx_corpus = port.query("#context-corpus")
+        self.ctx_spec = port.query("#context-spec")
+        self.ctx_step = port.query("#context-step")
+        self.state.subscribe(self._on_state)
+        self.show_panel(START_PANEL)
+        if sample is not None:
+            port.spawn(self.panels["corpus"].load_sample(sample))
 
-    def _render_builtin_corpus(self) -> None:
+    # --- tabs -------------------------------------------------------------------------
+    def show_panel(self, panel_id: str, focus: bool = False) -> None:
+        if panel_id not in self.tabs:
+            raise ValueError(f"there is no panel {panel_id!r}; the panels are {', '.join(self.tabs)}")
         port = self.port
-        rows = []
-        for word, count in sorted(BUILTIN_COUNTS.items(), key=lambda kv: (-kv[1], kv[0])):
-            row = port.clone_template("tpl-wordcount")
-            port.set_text(port.query(".word", row), word)
-            port.set_text(port.query(".count", row), str(count))
-            rows.append(row)
-        port.replace_children(port.query("#builtin-corpus"), rows)
-        port.set_text(port.query("#builtin-merges"), str(BUILTIN_MERGES))
+        previous, self.current = self.current, panel_id
+        for pid, tab in self.tabs.items():
+            selected = pid == panel_id
+            port.set_attr(tab, "aria-selected", "true" if selected else "false")
+            port.set_attr(tab, "tabindex", "0" if selected else "-1")
+            port.set_hidden(self.sections[pid], not selected)
+        if previous and previous != panel_id:
+            hide = getattr(self.panels.get(previous), "on_hide", None)
+            if hide:
+                hide()
+        show = getattr(self.panels.get(panel_id), "on_show", None)
+        if show:
+            show()
+        if focus:
+            port.focus(self.tabs[panel_id])
+
+    def _on_tab_key(self, event: Any) -> None:
+        key = self.port.key(event)
+        order = list(self.tabs)
+        i = order.index(self.current) if self.current in order else 0
+        target = {"ArrowRight": (i + 1) % len(order), "ArrowLeft": (i - 1) % len(order),
+                  "Home": 0, "End": len(order) - 1}.get(key)
+        if target is None:
+            return
+        self.port.prevent_default(event)
+        self.show_panel(order[target], focus=True)
+
+    # --- the context strip ------------------------------------------------------------
+    def _on_state(self, topic: str) -> None:
+        if topic not in ("corpus", "spec", "recording", "progress", "step"):
+            return
+        st, port = self.state, self.port
+        port.set_text(self.ctx_corpus, st.corpus.name)
+        port.set_text(self.ctx_spec, st.spec.describe())
+        if st.recording is None:
+            port.set_text(self.ctx_step, "not trained")
+        else:
+            total = f"{st.player.recorded:,}" + ("" if st.player.final else "…")
+            port.set_text(self.ctx_step, f"step {st.step:,} of {total}")
 
     def show_error(self, exc: BaseException) -> None:
         """Show an error message as is (the core's messages say how to fix the problem)."""

@@ -1,0 +1,255 @@
+"""The Corpus panel on the real index.html through the fake port: samples, typing, the
+word-count mode, uploads and drops, and bad input that never loses the corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from subwordlab_web import corpus_panel
+from subwordlab_web.app import App
+from subwordlab_web.corpus_data import MAX_CORPUS_BYTES, decode_upload, format_size, join_texts, stats_in_slices, drain
+from subwordlab_web.fakedom import FakeFile, FakePort
+from subwordlab_web.samples import SAMPLES, strip_udhr_header
+
+from corpora import CORPORA
+
+INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+def started(sample="seed000"):
+    port = FakePort.from_html(INDEX_HTML)
+    for s in SAMPLES.values():
+        if s.url and s.id != "tinyshakespeare":
+            port.fetchable[s.url] = (CORPORA / s.url.removeprefix("samples/")).read_text(encoding="utf-8")
+    app = App(port, warm=False)
+    app.start(sample=sample)
+    port.settle()
+    app.show_panel("corpus")
+    return port, app
+
+
+def stat(port, name):
+    return port.text(port.query(f'#corpus-stats dd[data-stat="{name}"]'))
+
+
+def upload(port, *files):
+    field = port.query("#corpus-file")
+    field.files = list(files)
+    port.dispatch(field, "change")
+    port.settle()
+
+
+def message(port):
+    box = port.query("#corpus-message")
+    return None if box.hidden else port.text(port.query("#corpus-message-text"))
+
+
+# --- samples ---------------------------------------------------------------------------
+def test_the_default_sample_is_the_textbook_word_counts():
+    port, app = started()
+    state = app.state
+    assert state.corpus.format == "word_counts" and state.corpus.sample == "seed000"
+    assert port.value(port.query("#corpus-text")) == "low 5\nlower 2\nnewest 6\nwidest 3"
+    assert port.checked(port.query("#corpus-format-counts")) and not port.checked(port.query("#corpus-format-text"))
+    assert port.value(port.query("#corpus-sample")) == "seed000"
+    assert [stat(port, k) for k in ("chars", "bytes", "words", "distinct_words", "distinct_chars")] == ["79", "79", "16", "4", "10"]
+    assert [port.text(w) for w in port.query_all("#corpus-top .word")] == ["newest", "low", "widest", "lower"]
+    assert state.spec.describe() == "BPE · 8 merges"
+
+
+def test_every_sample_is_listed_and_seed_samples_set_their_options():
+    port, app = started()
+    values = [port.get_attr(o, "value") for o in port.query_all("#corpus-sample option")]
+    assert values == [""] + list(SAMPLES)
+    port.input(port.query("#corpus-sample"), "seed002", event="change")
+    port.settle()
+    assert dict(app.state.spec.options) == {"end_of_word": None, "unk_token": "<unk>"}
+    assert app.state.inspect.text == "bugs mug hugs"
+
+
+def test_a_udhr_sample_is_fetched_with_its_header_as_attribution():
+    port, app = started()
+    port.input(port.query("#corpus-sample"), "udhr_rus", event="change")
+    port.settle()
+    corpus = app.state.corpus
+    assert corpus.sample == "udhr_rus" and "---" not in corpus.text[:200]
+    attribution = port.text(port.query("#corpus-attribution"))
+    assert "OHCHR" in attribution and "UDHR in Unicode" in attribution and not port.query("#corpus-attribution").hidden
+    assert int(stat(port, "chars").replace(",", "")) == len(corpus.text)
+
+
+def test_strip_udhr_header():
+    text = (CORPORA / "udhr" / "udhr_eng.txt").read_text(encoding="utf-8")
+    body, header = strip_udhr_header(text)
+    assert body.startswith("Universal Declaration of Human Rights") and "Office of the High Commissioner" in header
+
+
+def test_a_long_corpus_shows_a_read_only_preview(monkeypatch):
+    monkeypatch.setattr(corpus_panel, "EDIT_LIMIT", 1000)
+    monkeypatch.setattr(corpus_panel, "PREVIEW_CHARS", 100)
+    port, app = started()
+    port.input(port.query("#corpus-sample"), "udhr_eng", event="change")
+    port.settle()
+    box = port.query("#corpus-text")
+    assert len(port.value(box)) == 100 and "readonly" in box.attrs
+    assert "preview of the first 100" in port.text(port.query("#corpus-text-note"))
+    assert len(app.state.corpus.text) > 1000  # training still uses all of it
+
+
+# --- typing ------------------------------------------------------------------------------
+def test_pasting_text_makes_it_the_corpus_with_stats():
+    port, app = started()
+    port.click(port.query("#corpus-format-text"))
+    port.set_checked(port.query("#corpus-format-text"), True)
+    port.dispatch(port.query("#corpus-format-text"), "change")
+    port.input(port.query("#corpus-text"), "the cat sat on the mat\nthe end")
+    port.settle()
+    c = app.state.corpus
+    assert c.text == "the cat sat on the mat\nthe end" and c.format == "text" and c.sample is None
+    assert port.value(port.query("#corpus-sample")) == ""
+    assert [stat(port, k) for k in ("chars", "words", "distinct_words", "distinct_chars")] == ["30", "8", "6", "12"]
+    assert port.text(port.query("#corpus-top .word")) == "the"
+
+
+def test_a_bad_word_count_list_says_which_line_until_it_is_fixed():
+    port, app = started()
+    port.input(port.query("#corpus-text"), "low 5\nlower two")
+    port.settle()
+    assert "line 2" in message(port) and "positive integer" in message(port)
+    port.input(port.query("#corpus-text"), "low 5\nlower 2")
+    port.settle()
+    assert message(port) is None and stat(port, "words") == "7"
+
+
+def test_an_empty_corpus_is_explained_and_training_refuses_it():
+    port, app = started()
+    port.input(port.query("#corpus-text"), "   ")
+    port.settle()
+    assert "empty" in port.text(port.query("#corpus-status"))
+    app.show_panel("train")
+    port.click(port.query("#train-step"))
+    port.settle()
+    error = port.query("#train-error")
+    assert not error.hidden and "the corpus is empty" in port.text(error)
+
+
+# --- files ---------------------------------------------------------------------------------
+def test_uploading_files_replaces_or_extends_the_corpus():
+    port, app = started()
+    upload(port, FakeFile("a.txt", "héllo wörld".encode()), FakeFile("b.txt", b"second file\n"))
+    c = app.state.corpus
+    assert c.text == "héllo wörld\nsecond file\n" and c.files == ("a.txt", "b.txt") and c.name == "2 files"
+    assert "Loaded a.txt, b.txt" in port.text(port.query("#corpus-status"))
+    port.set_checked(port.query("#corpus-append"), True)
+    upload(port, FakeFile("c.txt", "\ufeffthird".encode()))  # a byte-order mark is dropped
+    assert app.state.corpus.text.endswith("second file\nthird\n") and app.state.corpus.files[-1] == "c.txt"
+
+
+def test_a_binary_file_is_refused_by_name_and_can_be_decoded_leniently():
+    port, app = started()
+    before = app.state.corpus
+    upload(port, FakeFile("photo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
+    assert "“photo.png” looks like a binary file" in message(port) and "unchanged" in message(port)
+    assert app.state.corpus is before
+    lenient = port.query("#corpus-lenient")
+    assert not lenient.hidden
+    port.click(lenient)
+    port.settle()
+    assert message(port) is None and app.state.corpus.files == ("photo.png",)
+    assert "decoded leniently" in port.text(port.query("#corpus-status"))
+
+
+def test_a_non_utf8_file_says_where_and_lenient_decoding_replaces_bad_bytes():
+    port, app = started()
+    before = app.state.corpus
+    upload(port, FakeFile("latin1.txt", "café olé".encode("latin-1")))
+    assert "“latin1.txt” is not UTF-8 text (byte 0xE9 at position 3" in message(port)
+    assert app.state.corpus is before
+    port.click(port.query("#corpus-lenient"))
+    port.settle()
+    assert app.state.corpus.text == "caf\ufffd ol\ufffd\n"
+
+
+def test_too_big_and_empty_files_are_refused(monkeypatch):
+    monkeypatch.setattr(corpus_panel, "MAX_CORPUS_BYTES", 10)
+    port, app = started()
+    before = app.state.corpus
+    upload(port, FakeFile("big.txt", b"x" * 11))
+    assert "“big.txt” is" in message(port) and "the limit is" in message(port)
+    assert port.query("#corpus-lenient").hidden and app.state.corpus is before
+    upload(port, FakeFile("a.txt", b"x" * 6), FakeFile("b.txt", b"y" * 7))
+    assert "2 files together (b.txt is the largest)" in message(port)
+    upload(port, FakeFile("empty.txt", b""))
+    assert "“empty.txt” is empty" in message(port) and app.state.corpus is before
+    port.click(port.query("#corpus-dismiss"))
+    assert message(port) is None
+
+
+def test_dropping_files_works_like_choosing_them():
+    port, app = started()
+    zone = port.query("#corpus-drop")
+    ev = port.dispatch(zone, "dragover")
+    assert ev.default_prevented and "dragging" in zone.class_list
+    ev = port.dispatch(zone, "drop", files=[FakeFile("dropped.txt", b"dropped text")])
+    port.settle()
+    assert ev.default_prevented and "dragging" not in zone.class_list
+    assert app.state.corpus.text == "dropped text\n" and app.state.corpus.name == "dropped.txt"
+
+
+def test_file_names_and_text_are_shown_as_text_never_markup():
+    port, app = started()
+    upload(port, FakeFile(f"{EVIL}.txt", b"\xff" + EVIL.encode()))
+    assert f"“{EVIL}.txt” is not UTF-8" in message(port)
+    upload(port, FakeFile(f"{EVIL}.txt", EVIL.encode()))
+    assert port.text(port.query("#corpus-source")) == f"{EVIL}.txt"
+    assert port.value(port.query("#corpus-text")) == EVIL + "\n"
+    assert port.query_all("img") == []
+
+
+# --- the pure helpers ------------------------------------------------------------------------
+def test_decode_upload_handles_a_20_mb_file():
+    assert MAX_CORPUS_BYTES >= 20 * 1024 * 1024
+    data = ("Ünïcödé text\n" * (20 * 1024 * 1024 // 15)).encode()
+    assert len(data) > 20 * 1024 * 1024 - 100
+    up = decode_upload("big.txt", data)
+    assert up.problem is None and len(up.text) == len(data.decode())
+
+
+def test_a_multibyte_character_split_between_decode_slices_is_kept(monkeypatch):
+    from subwordlab_web import corpus_data
+
+    monkeypatch.setattr(corpus_data, "DECODE_SLICE_BYTES", 3)
+    assert decode_upload("x.txt", "aé€😀b".encode()).text == "aé€😀b"
+
+
+def test_stats_in_slices_match_stats_of_the_whole():
+    text = (CORPORA / "udhr" / "udhr_eng.txt").read_text(encoding="utf-8")
+    whole = drain(stats_in_slices(text, slice_chars=1 << 30))
+    sliced = drain(stats_in_slices(text, slice_chars=500))
+    assert whole == sliced
+    assert (whole.chars, whole.bytes, whole.words) == (len(text), len(text.encode()), len(text.split()))
+
+
+def test_small_helpers():
+    assert format_size(512) == "512 bytes" and format_size(1536) == "1.5 KB" and format_size(32 * 1024 * 1024) == "32 MB"
+    assert join_texts(["a", "b\n", ""]) == "a\nb\n"
+
+
+@pytest.mark.parametrize("sample", [s for s in SAMPLES.values() if s.format == "word_counts"])
+def test_word_count_samples_reproduce_their_seeds(sample):
+    import subwordlab
+
+    counts = subwordlab.parse_word_counts(sample.text)
+    tok = subwordlab.train(counts, sample.config.preset, **sample.config.kwargs())
+    assert tok.spec["preset"] == sample.config.preset
+    if sample.id == "seed000":
+        assert tok.tokenize("lowest") == ["low", "est</w>"]
+    if sample.id == "seed002":
+        assert tok.tokenize("bugs mug") == ["b", "ug", "s", "<unk>", "ug"]
+    if sample.id == "seed003":
+        assert tok.tokenize("lower") == ["low", "er_"]
+    if sample.id == "seed004":
+        assert tok.tokenize("stemmed") == ["stem", "m", "e", "d", "</w>"]

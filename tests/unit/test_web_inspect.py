@@ -1,0 +1,203 @@
+"""The Inspect panel on the real index.html through the fake port: tokens of the
+tokenizer at the current step, ids and offsets equal to the core's, visible white space,
+the round-trip badge, the pipeline stages, special-token policy, sampling and n-best."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import subwordlab
+from subwordlab_web.app import App
+from subwordlab_web.fakedom import FakePort
+from subwordlab_web.inspect_panel import MAX_TEXT, inspect_text
+from subwordlab_web.state import Corpus, TrainSpec
+from subwordlab_web.tokens import first_difference, round_trip_message, token_label, visible
+
+from corpora import read
+
+INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
+SEED0 = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+
+
+def started():
+    port = FakePort.from_html(INDEX_HTML)
+    app = App(port, warm=False)
+    app.start()
+    port.settle()
+    app.show_panel("inspect")
+    return port, app
+
+
+def chips(port):
+    return port.query_all("#inspect-chips .chip")
+
+
+def typed(port, text):
+    port.input(port.query("#inspect-input"), text)
+    port.settle()
+
+
+def use(app, port, corpus, spec):
+    app.state.set_spec(spec)
+    app.state.set_corpus(corpus)
+    port.settle()
+    app.state.player.to_end()
+    app.state.notify("step")
+    port.settle()
+
+
+def test_the_inspector_uses_the_tokenizer_at_the_current_step():
+    port, app = started()
+    assert port.value(port.query("#inspect-input")) == "lowest newer wider"
+    at0 = [port.text(port.query(".chip-text", c)) for c in chips(port)]
+    assert at0[:7] == ["l", "o", "w", "e", "s", "t", "</w>"]  # step 0: characters
+    app.state.seek(3)
+    port.settle()
+    at3 = [port.text(port.query(".chip-text", c)) for c in chips(port)]
+    assert at3[:4] == ["l", "o", "w", "est</w>"]
+    assert port.text(port.query("#inspect-step-now")) == "3"
+    port.input(port.query("#inspect-step"), "8")
+    port.settle()
+    assert app.state.step == 8
+    assert [port.text(port.query(".chip-text", c)) for c in chips(port)][:2] == ["low", "est</w>"]
+
+
+def test_ids_and_offsets_match_the_core():
+    port, app = started()
+    text = "newest  lowest\twidest"
+    typed(port, text)
+    expected = subwordlab.train(SEED0, "bpe", num_merges=0).encode_full(text)  # step 0
+    got = chips(port)
+    assert [int(port.get_attr(c, "data-id")) for c in got] == expected.ids
+    assert [(int(port.get_attr(c, "data-start")), int(port.get_attr(c, "data-end"))) for c in got] == expected.offsets
+    assert [port.get_attr(c, "data-bytes") for c in got] == [f"{s}-{e}" for s, e in expected.byte_offsets]
+    assert port.get_attr(got[0], "title") == f"id {expected.ids[0]} · chars 0–1 · bytes 0–1 · 'n'"
+    assert port.get_attr(got[0], "tabindex") == "0" and port.get_attr(got[0], "aria-label").startswith(f"n: id {expected.ids[0]}")
+    assert port.text(port.query("#inspect-count")) == str(len(expected.ids))
+    colors = [port.get_attr(c, "data-color") for c in got]
+    assert all(a != b for a, b in zip(colors, colors[1:]))
+    # focusing a chip shows its details
+    port.dispatch(port.query(".chip-id", got[1]), "focusin")
+    assert port.text(port.query("#inspect-detail")) == port.get_attr(got[1], "title")
+
+
+def test_byte_level_tokens_show_visible_white_space_and_byte_offsets():
+    port, app = started()
+    text = read("taylorswift.txt")[:20_000]
+    use(app, port, Corpus(text), TrainSpec("byte_bpe", "vocab_size", 300))
+    typed(port, "Swift's songs\n\té")
+    tok = app.state.recording.tokenizer
+    enc = tok.encode_full("Swift's songs\n\té")
+    labels = [port.text(port.query(".chip-text", c)) for c in chips(port)]
+    assert labels == [token_label(t, True) for t in enc.tokens]
+    assert "·" in "".join(labels) and "↵" in "".join(labels)
+    assert [port.get_attr(c, "data-bytes") for c in chips(port)] == [f"{s}-{e}" for s, e in enc.byte_offsets]
+    assert port.text(port.query("#inspect-roundtrip")) == "✓ Round trip exact"
+    stages = port.text(port.query("#stage-normalized"))
+    assert stages == "Swift's·songs↵→é"
+    assert port.text(port.query("#stage-ids")) == " ".join(map(str, enc.ids))
+    assert port.text(port.query("#stage-decoded")) == "Swift's·songs↵→é"
+
+
+def test_round_trip_differences_are_named():
+    port, app = started()
+    use(app, port, Corpus("\n".join(f"{w} {n}" for w, n in SEED0.items()), "word_counts"),
+        TrainSpec("bpe", "num_merges", 8))
+    typed(port, "low  low")  # two spaces: the </w> decoder puts back one
+    badge = port.query("#inspect-roundtrip")
+    assert port.get_attr(badge, "data-ok") == "no" and "differs at character 4" in port.text(badge)
+
+
+def test_a_character_the_vocabulary_lacks_is_an_error_message_not_a_crash():
+    port, app = started()
+    typed(port, "lowq")
+    error = port.query("#inspect-error")
+    assert not error.hidden and "not in the vocabulary" in port.text(error) and port.errors == []
+    typed(port, "low")
+    assert error.hidden
+
+
+def test_special_token_policies():
+    port, app = started()
+    use(app, port, Corpus("hello world " * 30 + "<|endoftext|>"),
+        TrainSpec("byte_bpe", "vocab_size", 280, {"special_tokens": ["<|endoftext|>"]}))
+    typed(port, "hello <|endoftext|>")
+    assert "special token" in port.text(port.query("#inspect-error"))
+    port.input(port.query("#inspect-special"), "allowed", event="change")
+    port.settle()
+    last = chips(port)[-1]
+    assert "data-special" in last.attrs and port.text(port.query(".chip-text", last)) == "<|endoftext|>"
+    port.input(port.query("#inspect-special"), "plain", event="change")
+    port.settle()
+    assert not any("data-special" in c.attrs for c in chips(port)) and len(chips(port)) > 3
+
+
+def test_bpe_dropout_sampling_is_seeded():
+    port, app = started()
+    app.state.seek(8)
+    port.settle()
+    typed(port, "lowest newest")
+    assert not port.query("#inspect-sampling").hidden and port.text(port.query("#inspect-alpha-label")) == "Dropout"
+    port.input(port.query("#inspect-alpha"), "0.5")
+    port.input(port.query("#inspect-seed"), "7")
+    port.click(port.query("#inspect-sample"))
+    port.settle()
+    tok = app.state.recording.tokenizer
+    expected = tok.sample_encode("lowest newest", 0.5, seed=7)
+    assert [int(port.get_attr(c, "data-id")) for c in chips(port)] == expected
+    assert "sampled segmentation (seed 7)" in port.text(port.query("#inspect-mode"))
+    port.click(port.query("#inspect-best"))
+    port.settle()
+    assert [int(port.get_attr(c, "data-id")) for c in chips(port)] == tok.encode("lowest newest")
+
+
+def test_unigram_shows_the_n_best_and_samples():
+    port, app = started()
+    use(app, port, Corpus(read("udhr/udhr_eng.txt")), TrainSpec("unigram", "vocab_size", 300))
+    typed(port, "rights")
+    rows = [[port.text(td) for td in port.query_all("td", tr)] for tr in port.query_all("#nbest-rows tr")]
+    tok = app.state.recording.tokenizer
+    best = tok.encode_nbest("rights", 5)
+    assert not port.query("#nbest-card").hidden and len(rows) == len(best)
+    assert rows[0][1] == " | ".join(tok.model.vocab[i] for i in best[0][0]) and rows[0][2] == f"{best[0][1]:.3f}"
+    assert sum(float(r[3].rstrip("%")) for r in rows) == pytest.approx(100, abs=0.5)
+    assert port.text(port.query("#inspect-alpha-label")) == "Alpha"
+    port.click(port.query("#inspect-sample"))
+    port.settle()
+    assert [int(port.get_attr(c, "data-id")) for c in chips(port)] == tok.sample_encode("rights", 0.1, seed=0)
+    app.state.seek(2)  # an earlier step: the vocabulary of that round
+    port.settle()
+    assert port.query("#inspect-note").hidden and chips(port)
+
+
+def test_user_text_is_text_never_markup():
+    port, app = started()
+    use(app, port, Corpus("<img src=x onerror=alert(1)> <b>bold</b> " * 5), TrainSpec("bpe", "num_merges", 10))
+    typed(port, "<img src=x onerror=alert(1)>")
+    assert port.text(port.query("#inspect-chips")).startswith("<")
+    assert port.query_all("#panel-inspect img") == [] and port.query_all("#panel-inspect b") == []
+
+
+def test_without_a_tokenizer_the_panel_says_why():
+    port, app = started()
+    app.state.discard_recording("Training cancelled.")  # (a cancelled run is not retrained by itself)
+    port.settle()
+    note = port.query("#inspect-note")
+    assert not note.hidden and "Train a tokenizer first" in port.text(note) and chips(port) == []
+
+
+def test_inspect_text_cuts_long_texts():
+    tok = subwordlab.train("ab " * 50, "bpe", num_merges=2)
+    result = inspect_text(tok, "ab " * (MAX_TEXT // 3 + 100))
+    assert result.cut and len(result.text) == MAX_TEXT
+
+
+def test_token_helpers():
+    assert visible("a b\n\tc\u00a0") == "a·b↵→c␣"
+    assert token_label("ä½", byte_level=True) == "\\xe4\\xbd"  # two bytes of 你, not a character yet
+    assert first_difference("abc", "abd") == 2 and first_difference("ab", "abc") == 2 and first_difference("a", "a") is None
+    assert round_trip_message("a b", "a b") == (True, "Round trip exact")
+    ok, msg = round_trip_message("a  b", "a b")
+    assert not ok and msg == "Round trip differs at character 2: expected “·b”, decoded “b”"

@@ -1,0 +1,287 @@
+"""The Train panel on the real index.html through the fake port: the options form, the
+player controls, the progress bar, and what each step shows (candidates, merges,
+vocabulary, segmentation, curves) for BPE, WordPiece and Unigram; plus its view models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import subwordlab
+from subwordlab.recording import Recording
+from subwordlab_web import train_panel
+from subwordlab_web.app import App
+from subwordlab_web.fakedom import FakePort
+from subwordlab_web.state import Corpus, TrainSpec
+from subwordlab_web.train_panel import (
+    candidate_bars, changed_options, current_point, curve_of, merge_rows, now_text, option_kind, option_text,
+    parse_option, vocab_items, vocabulary_at,
+)
+
+from corpora import read
+
+INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
+SEED0 = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+SEED4 = {"token": 6, "tokens": 4, "tokenize": 3, "tokenizer": 2, "stem": 4, "stems": 3, "stemming": 2}
+
+
+def started(sample="seed000"):
+    port = FakePort.from_html(INDEX_HTML)
+    app = App(port, warm=False)
+    app.start(sample=sample)
+    port.settle()
+    return port, app
+
+
+def text(port, selector):
+    return port.text(port.query(selector))
+
+
+def cells(port, selector):
+    return [[port.text(td) for td in port.query_all("td", tr)] for tr in port.query_all(f"{selector} tr")]
+
+
+def click(port, selector, times=1):
+    for _ in range(times):
+        port.click(port.query(selector))
+    port.settle()
+
+
+def use(app, port, corpus, spec):
+    app.state.set_spec(spec)
+    app.state.set_corpus(corpus)
+    port.settle()
+
+
+# --- the textbook flow --------------------------------------------------------------------
+def test_three_steps_of_seed000_show_the_textbook_merges():
+    port, app = started()
+    assert text(port, "#train-step-now") == "0" and text(port, "#train-step-total") == "8"
+    assert port.get_attr(port.query("#panel-train"), "data-status") == "done"  # trained at once (small corpus)
+    click(port, "#train-step", 3)
+    assert cells(port, "#merges-rows") == [["3", "est + </w>", "9", "est</w>"], ["2", "es + t", "9", "est"],
+                                           ["1", "e + s", "9", "es"]]
+    assert text(port, "#train-now-main") == "est  +  </w>  →  est</w>"
+    assert text(port, "#train-now-kicker") == "Merge 3 · count 9 · vocabulary 14"
+    assert port.value(port.query("#train-scrubber")) == "3" and port.get_attr(port.query("#train-scrubber"), "max") == "8"
+    # the textbook table: newest is n e w est</w> after three merges
+    rows = {r[0]: r for r in cells(port, "#segmentation-rows")}
+    chips = [port.text(c) for c in port.query_all("#segmentation-rows tr")[0].iter() if "mini-chip" in c.class_list]
+    assert rows["newest"][1:] == ["6", "newest</w>", "4"] and chips == ["n", "e", "w", "est</w>"]
+    # the candidates of merge 3, the winner first and marked
+    bars = port.query_all("#candidates-chart g.bar")
+    assert "chosen" in bars[0].class_list and port.text(port.query("title", bars[0])) == "est + </w>: count 9 (chosen)"
+    # the vocabulary, newest first, the new token marked
+    items = port.query_all("#vocab-list .vocab-item")
+    assert [port.text(port.query(".vocab-token", i)) for i in items[:3]] == ["est</w>", "est", "es"]
+    assert "data-new" in items[0].attrs and text(port, "#vocab-count") == "14"
+
+
+def test_back_reset_scrub_and_run_to_end():
+    port, app = started()
+    click(port, "#train-step", 2)
+    click(port, "#train-back")
+    assert app.state.step == 1 and text(port, "#context-step") == "step 1 of 8"
+    port.input(port.query("#train-scrubber"), "6")
+    port.settle()
+    assert app.state.step == 6 and text(port, "#train-step-now") == "6"
+    click(port, "#train-reset")
+    assert app.state.step == 0 and "disabled" in port.query("#train-back").attrs
+    assert text(port, "#merges-empty") == "Step 0: nothing merged yet."
+    assert text(port, "#candidates-title") == "Before merge 1: the pairs competing"
+    click(port, "#train-end")
+    assert app.state.step == 8 and "disabled" in port.query("#train-step").attrs
+    assert text(port, "#train-now-main") == "new  +  est</w>  →  newest</w>"
+
+
+def test_play_runs_at_the_chosen_speed_and_pauses():
+    port, app = started()
+    port.input(port.query("#train-speed"), "2", event="change")
+    port.click(port.query("#train-play"))
+    assert text(port, "#train-play .play-text") == "Pause" and port.get_attr(port.query("#train-play"), "aria-pressed") == "true"
+    start = port.clock
+    port.drive(4)  # the loop sleeps half a second per frame, then moves one step
+    assert app.state.step == 3 and port.clock - start == pytest.approx(2.0)
+    port.click(port.query("#train-play"))
+    port.settle()
+    assert app.state.step == 3 and text(port, "#train-play .play-text") == "Play"
+    port.click(port.query("#train-play"))
+    port.settle()  # plays to the end, then stops
+    assert app.state.step == 8 and not app.state.player.playing
+
+
+def test_changing_a_setting_retrains_a_small_corpus():
+    port, app = started()
+    click(port, "#train-step", 2)
+    size = port.query("#train-size")
+    port.input(size, "3", event="change")
+    port.settle()
+    assert app.state.spec.kwargs() == {"num_merges": 3} and app.state.step == 0
+    assert text(port, "#train-step-total") == "3"
+    port.input(port.query("#train-size"), "three", event="change")
+    assert "whole number" in text(port, "#train-form-error") and not port.query("#train-form-error").hidden
+
+
+def test_the_options_form_comes_from_the_core_with_its_help():
+    port, app = started()
+    names = [port.get_attr(o, "data-option") for o in port.query_all("#train-options .option")]
+    assert names == [n for n in subwordlab.OPTIONS["bpe"] if n not in ("vocab_size", "num_merges")]
+    eow = port.query('.option[data-option="end_of_word"]')
+    assert port.text(port.query(".option-help", eow)) == subwordlab.OPTIONS["bpe"]["end_of_word"][1]
+    assert port.value(port.query("#opt-end_of_word")) == "</w>"
+    port.input(port.query("#opt-end_of_word"), "_", event="change")
+    port.input(port.query("#opt-tie_break"), "lex_min", event="change")
+    port.settle()
+    assert dict(app.state.spec.options) == {"end_of_word": "_", "tie_break": "lex_min"}
+    assert text(port, "#train-options-note") == "(2 changed)"
+    click(port, "#train-step")
+    assert cells(port, "#merges-rows")[0][1:] == ["e + s", "9", "es"]
+
+
+def test_switching_algorithm_rebuilds_the_form_and_unigram_needs_a_vocabulary_size():
+    port, app = started()
+    port.input(port.query("#train-preset"), "unigram", event="change")
+    port.settle()
+    spec = app.state.spec
+    assert spec.preset == "unigram" and spec.target == "vocab_size"
+    assert "disabled" in port.query("#train-target-merges").attrs and port.checked(port.query("#train-target-vocab"))
+    assert port.query_all('#train-options .option[data-option="seed_size"]')
+    assert "EM" in text(port, "#train-preset-help")
+
+
+def test_wordpiece_candidates_are_ranked_by_score_with_their_parts():
+    port, app = started()
+    use(app, port, Corpus("\n".join(f"{w} {n}" for w, n in SEED4.items()), "word_counts"),
+        TrainSpec("wordpiece", "num_merges", 5))
+    click(port, "#train-step")
+    first = port.query_all("#candidates-chart g.bar")[0]
+    assert port.text(port.query("title", first)) == "##i + ##z: score 0.1429, count 5 = 5 / (7 × 5) (chosen)"
+    assert [port.text(th) for th in port.query_all("#merges-head th")] == ["Step", "Pair", "Count", "Score", "New token"]
+    assert cells(port, "#merges-rows")[0] == ["1", "##i + ##z", "5", "0.1429", "##iz"]
+    assert text(port, "#curve-title") == "Score of each merge"
+
+
+def test_unigram_shows_pruned_pieces_and_the_likelihood_curve():
+    port, app = started()
+    use(app, port, Corpus(read("udhr/udhr_eng.txt")), TrainSpec("unigram", "vocab_size", 300))
+    steps = app.state.steps
+    assert steps and app.state.recording.done
+    first_prune = next(k for k, e in enumerate(steps, 1) if e.kind == "prune")
+    port.input(port.query("#train-scrubber"), "1")
+    port.settle()
+    assert text(port, "#candidates-title") == "Pieces pruned" and "No pruning yet" in text(port, "#candidates-empty")
+    port.input(port.query("#train-scrubber"), str(first_prune))
+    port.settle()
+    assert text(port, "#candidates-title") == "Pieces pruned in round 1"
+    assert port.query_all("#candidates-chart g.bar")
+    assert text(port, "#curve-title") == "Corpus log-likelihood" and port.query_all("#curve-chart circle.current")
+    assert [port.text(th) for th in port.query_all("#merges-head th")] == ["Step", "What happened", "Vocabulary"]
+    assert "Pruning round 1" in cells(port, "#merges-rows")[0][1]
+    assert int(text(port, "#vocab-count").replace(",", "")) == steps[first_prune - 1].vocab_size
+
+
+def test_a_big_corpus_waits_for_the_user_then_shows_progress_and_can_be_cancelled():
+    port, app = started()
+    use(app, port, Corpus(read("tinyshakespeare.txt")[:300_000]), TrainSpec("byte_bpe", "vocab_size", 600))
+    assert app.state.recording is None and text(port, "#train-now-kicker") == "Not trained yet"
+    port.click(port.query("#train-end"))
+    port.drive(2)
+    assert not port.query("#train-progress").hidden
+    assert port.get_attr(port.query("#panel-train"), "data-status") in ("preparing", "training")
+    assert text(port, "#train-progress-label")
+    click(port, "#train-cancel")
+    assert app.state.recording is None and port.query("#train-progress").hidden
+    assert port.get_attr(port.query("#panel-train"), "data-status") == "cancelled"
+    assert "Training cancelled after" in text(port, "#train-status")
+    port.settle()
+    assert app.state.recording is None  # no automatic restart after a cancel
+
+
+def test_a_run_to_the_end_of_a_big_corpus_follows_the_newest_step():
+    port, app = started()
+    use(app, port, Corpus(read("taylorswift.txt")[:40_000]), TrainSpec("byte_bpe", "vocab_size", 300))
+    port.settle()  # small enough to train at once
+    app.state.discard_recording()
+    click(port, "#train-end")
+    assert app.state.recording.done and app.state.step == len(app.state.steps) == 44
+    assert text(port, "#train-status").startswith("Byte-level BPE · vocabulary 300 · trained: 44 steps")
+    words = [r[0] for r in cells(port, "#segmentation-rows")]
+    assert words and words[0] == "the"
+    assert "byte-level" in text(port, "#segmentation-help")
+
+
+def test_core_errors_show_in_the_panel():
+    port, app = started()
+    port.input(port.query("#train-target-vocab"), "vocab_size", event="change")
+    port.set_checked(port.query("#train-target-vocab"), True)
+    port.input(port.query("#train-size"), "5", event="change")
+    port.settle()
+    error = port.query("#train-error")
+    assert not error.hidden and "smaller than the starting vocabulary" in port.text(error)
+    assert port.errors == []
+
+
+# --- view models ------------------------------------------------------------------------------
+def test_option_fields_parse_like_the_core_expects():
+    assert [option_kind(n, d) for n, d in [("tie_break", "first"), ("lowercase", False), ("top_k", 10),
+                                            ("shrinking_factor", 0.75), ("special_tokens", ()), ("pattern", "gpt2")]] == [
+        "choice", "check", "int", "float", "list", "text"]
+    assert parse_option("top_k", 10, " 12 ") == 12
+    assert parse_option("special_tokens", (), "<s>  </s>") == ["<s>", "</s>"]
+    assert parse_option("end_of_word", "</w>", "") is None and parse_option("initial_alphabet", "", "") == ""
+    assert parse_option("unk_token", None, "<unk>") == "<unk>"
+    assert parse_option("lowercase", False, True) is True
+    for name, default, raw, msg in [("top_k", 10, "ten", "whole number"), ("shrinking_factor", 0.75, "x", "a number"),
+                                    ("shrinking_factor", 0.75, "inf", "finite"), ("tie_break", "first", "best", "one of")]:
+        with pytest.raises(ValueError, match=msg):
+            parse_option(name, default, raw)
+    assert option_text(("<s>", "</s>")) == "<s> </s>" and option_text(None) == ""
+    assert changed_options("bpe", {"top_k": 10, "special_tokens": [], "end_of_word": "_"}) == {"end_of_word": "_"}
+
+
+def test_merge_rows_vocabulary_and_candidates_from_a_recording():
+    rec = Recording(SEED0, "bpe", num_merges=8).run()
+    rows = merge_rows(rec.steps, 3, "bpe", limit=2)
+    assert [r.cells for r in rows] == [("3", "est + </w>", "9", "est</w>"), ("2", "es + t", "9", "est")]
+    assert rows[0].current and not rows[1].current
+    assert vocabulary_at(rec, 3) == list(rec.tokenizer_at(3).model.vocab)
+    assert vocabulary_at(rec, 8) == list(rec.tokenizer.model.vocab)
+    title, _, bars = candidate_bars(rec.steps, 0, "bpe")
+    assert title == "Before merge 1: the pairs competing" and bars[0].chosen and bars[0].label == "e + s"
+    assert now_text(rec, 0, "bpe") == ("Step 0 · the starting vocabulary", "11 symbols, from 4 distinct words")
+
+
+def test_vocab_items_search_by_text_or_id_and_cap():
+    vocab = ["a", "b", "ab", "Ġthe", "th"]
+    items, matched = vocab_items(vocab, byte_level=True, query="", limit=2, newest_id=4)
+    assert [(i.id, i.label, i.new) for i in items] == [(4, "th", True), (3, "·the", False)] and matched == 5
+    items, matched = vocab_items(vocab, byte_level=True, query="th")
+    assert [i.id for i in items] == [4, 3] and matched == 2
+    items, _ = vocab_items(vocab, byte_level=True, query="Ġ")  # the stored form matches too
+    assert [i.id for i in items] == [3]
+    items, _ = vocab_items(vocab, byte_level=False, query="2", newest_first=False)
+    assert [i.id for i in items] == [2]
+
+
+def test_byte_level_labels_in_tables_are_readable():
+    rec = Recording("the the the then there", "byte_bpe", num_merges=3).run()
+    assert [r.cells for r in merge_rows(rec.steps, 3, "byte_bpe")] == [
+        ("3", "· + the", "4", "·the"), ("2", "th + e", "5", "the"), ("1", "t + h", "5", "th")]  # Ġ is a space: ·
+
+
+def test_curves_and_the_current_point():
+    rec = Recording(SEED0, "bpe", num_merges=8).run()
+    curve = curve_of(rec.steps, "bpe")
+    assert curve.xs == list(range(1, 9)) and curve.ys == [9, 9, 9, 7, 7, 6, 6, 6]
+    assert curve.detail(0) == "merge 1: e + s count 9"
+    assert current_point([2, 4, 6], 5) == 1 and current_point([2, 4], 1) is None
+
+
+def test_auto_training_is_only_for_small_corpora(monkeypatch):
+    monkeypatch.setattr(train_panel, "AUTO_TRAIN_CHARS", 10)
+    port, app = started()
+    use(app, port, Corpus("the lowest newest widest"), TrainSpec("bpe", "num_merges", 3))
+    assert app.state.recording is None
+    use(app, port, Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 1))
+    assert app.state.recording is not None and app.state.recording.done

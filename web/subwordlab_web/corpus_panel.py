@@ -1,0 +1,308 @@
+"""The Corpus panel: samples, paste/edit, file upload and drag-and-drop, word-count mode,
+statistics, and clear messages for bad input that never lose the corpus already there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import subwordlab
+
+from .corpus_data import (
+    MAX_CORPUS_BYTES, CorpusStats, Upload, decode_slices, format_size, join_texts, looks_like_word_counts,
+    stats_in_slices, stats_of_counts,
+)
+from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
+from .state import AppState, Corpus
+
+EDIT_LIMIT = 300_000  # longer corpora are shown as a read-only preview of their start
+PREVIEW_CHARS = 50_000
+
+
+class CorpusPanel:
+    id = "corpus"
+
+    def __init__(self, port: Any, state: AppState, app: Any = None) -> None:
+        self.port, self.state, self.app = port, state, app
+        q = port.query
+        self.sample = q("#corpus-sample")
+        self.sample_desc = q("#corpus-sample-desc")
+        self.format_text = q("#corpus-format-text")
+        self.format_counts = q("#corpus-format-counts")
+        self.text = q("#corpus-text")
+        self.text_note = q("#corpus-text-note")
+        self.drop = q("#corpus-drop")
+        self.file = q("#corpus-file")
+        self.append_box = q("#corpus-append")
+        self.message = q("#corpus-message")
+        self.message_text = q("#corpus-message-text")
+        self.lenient = q("#corpus-lenient")
+        self.dismiss = q("#corpus-dismiss")
+        self.status = q("#corpus-status")
+        self.stats = {port.get_attr(el, "data-stat"): el for el in port.query_all("#corpus-stats dd")}
+        self.top = q("#corpus-top")
+        self.source = q("#corpus-source")
+        self.attribution = q("#corpus-attribution")
+        self.to_train = q("#corpus-to-train")
+        port.set_text(q("#corpus-limit"), format_size(MAX_CORPUS_BYTES))
+        port.clone_template("tpl-top-word")
+
+        self._fill_samples()
+        self._pending: list[tuple[str, bytes]] | None = None  # files waiting for "decode leniently"
+        self._parse_problem = False  # the message shown is about the word-count list
+        self._stats_task: Any = None
+        self._load_task: Any = None
+        self.last_stats: CorpusStats | None = None
+        self.shown_text: str | None = None  # the text the textarea holds (None: a preview)
+
+        port.on(self.sample, "change", self._on_sample)
+        port.on(self.format_text, "change", self._on_format)
+        port.on(self.format_counts, "change", self._on_format)
+        port.on(self.text, "input", self._on_text)
+        port.on(self.file, "change", self._on_file_input)
+        port.on(self.drop, "dragover", self._on_drag)
+        port.on(self.drop, "dragenter", self._on_drag)
+        port.on(self.drop, "dragleave", self._on_drag_leave)
+        port.on(self.drop, "drop", self._on_drop)
+        port.on(self.lenient, "click", self._on_lenient)
+        port.on(self.dismiss, "click", lambda _e: self.hide_message())
+        port.on(self.to_train, "click", lambda _e: app.show_panel("train", focus=True) if app else None)
+        state.subscribe(self._on_state)
+
+    # --- samples ------------------------------------------------------------------
+    def _fill_samples(self) -> None:
+        port = self.port
+        groups: dict[str, Any] = {}
+        custom = port.create("option", text="— your own text —")
+        port.set_attr(custom, "value", "")
+        options = [custom]
+        for sample in SAMPLES.values():
+            group = groups.get(sample.group)
+            if group is None:
+                group = groups[sample.group] = port.create("optgroup")
+                port.set_attr(group, "label", sample.group)
+                options.append(group)
+            option = port.create("option", text=sample.title)
+            port.set_attr(option, "value", sample.id)
+            port.append(group, option)
+        port.replace_children(self.sample, options)
+
+    def _on_sample(self, _event: Any) -> Any:
+        sample_id = self.port.value(self.sample)
+        if not sample_id:
+            return None
+        return self.load_sample(sample_id)
+
+    async def load_sample(self, sample_id: str) -> None:
+        """Fetch (if needed) and use a bundled sample, with its training settings."""
+        sample = SAMPLES[sample_id]
+        self.port.set_value(self.sample, sample_id)
+        self._say(f"Loading “{sample.title}”…")
+        if sample.text is not None:
+            text, attribution = sample.text, sample.attribution
+        else:
+            raw = await self.port.fetch_text(sample.url)
+            attribution = sample.attribution
+            if sample.udhr:
+                raw, header = strip_udhr_header(raw)
+                attribution = f"{header}. {sample.attribution}" if header else sample.attribution
+            text = excerpt(sample, raw)
+        self.use_sample(sample, text, attribution)
+
+    def use_sample(self, sample: Sample, text: str, attribution: str = "") -> None:
+        state = self.state
+        self.hide_message()
+        state.set_spec(sample.config)
+        if sample.try_text:
+            state.set_inspect(text=sample.try_text, sampled=False)
+        state.set_corpus(sample.corpus(text, attribution))
+        self._say(f"Loaded “{sample.title}”: {len(text):,} characters. Its settings are on the Train tab: "
+                  f"{sample.config.describe()}.")
+
+    # --- typing and the format switch ---------------------------------------------
+    def _format(self) -> str:
+        return "word_counts" if self.port.checked(self.format_counts) else "text"
+
+    def _on_format(self, _event: Any) -> None:
+        c = self.state.corpus
+        self.state.set_corpus(Corpus(c.text, self._format(), c.name, c.sample, c.files, c.attribution))
+
+    def _on_text(self, _event: Any) -> None:
+        text = self.port.value(self.text)
+        c = self.state.corpus
+        name = c.name if c.name.endswith("(edited)") or c.name == "Your text" else f"{c.name} (edited)"
+        self.shown_text = text
+        self.port.set_value(self.sample, "")
+        self.state.set_corpus(Corpus(text, self._format(), name, None, c.files, c.attribution))
+
+    # --- files --------------------------------------------------------------------
+    def _on_file_input(self, _event: Any) -> Any:
+        files = self.port.input_files(self.file)
+        self.port.clear_files(self.file)
+        if files:
+            return self.load_files(files)
+        return None
+
+    def _on_drag(self, event: Any) -> None:
+        self.port.prevent_default(event)
+        self.port.toggle_class(self.drop, "dragging", True)
+
+    def _on_drag_leave(self, _event: Any) -> None:
+        self.port.toggle_class(self.drop, "dragging", False)
+
+    def _on_drop(self, event: Any) -> Any:
+        self.port.prevent_default(event)
+        self.port.toggle_class(self.drop, "dragging", False)
+        files = self.port.dropped_files(event)
+        if files:
+            return self.load_files(files)
+        return None
+
+    async def load_files(self, files: list[Any]) -> None:
+        """Read files (any number) as one corpus; on any problem, say which file and keep
+        the corpus as it was."""
+        port = self.port
+        self.hide_message()
+        named = [(port.file_name(f), port.file_size(f)) for f in files]
+        total = sum(size for _, size in named)
+        if total > MAX_CORPUS_BYTES:
+            name, size = max(named, key=lambda ns: ns[1])
+            label = name if len(named) == 1 else f"{len(named)} files together ({name} is the largest)"
+            self.show_message(Upload(label, total, problem="too_big").message())
+            return
+        self._say(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}…")
+        blobs = []
+        for f, (name, _size) in zip(files, named):
+            blobs.append((name, await port.file_bytes(f)))
+            await port.sleep(0)
+        await self._decode_and_use(blobs, lenient=False)
+
+    async def _decode_and_use(self, blobs: list[tuple[str, bytes]], lenient: bool) -> None:
+        texts = []
+        for name, data in blobs:
+            steps = decode_slices(name, data, lenient)
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as stop:
+                    upload = stop.value
+                    break
+                await self.port.sleep(0)
+            if upload.problem:
+                self._pending = blobs if upload.problem in ("binary", "not_utf8") else None
+                self.show_message(upload.message(), lenient=self._pending is not None)
+                self._say("")
+                return
+            texts.append(upload.text)
+        self._pending = None
+        names = tuple(name for name, _ in blobs)
+        text = join_texts(texts)
+        c = self.state.corpus
+        if self.port.checked(self.append_box) and not c.is_empty:
+            text = join_texts([c.text, text])
+            names = c.files + names
+        label = names[0] if len(names) == 1 else f"{len(names)} files"
+        # subtle: files are running text unless they read `word count` line after line
+        fmt = "word_counts" if looks_like_word_counts(text) else "text"
+        self.port.set_value(self.sample, "")
+        self.state.set_corpus(Corpus(text, fmt, label, None, names, ""))
+        size = sum(len(d) for _, d in blobs)
+        self._say(f"Loaded {', '.join(name for name, _ in blobs)} ({format_size(size)}"
+                  f"{', decoded leniently' if lenient else ''}) as "
+                  f"{'a word-count list' if fmt == 'word_counts' else 'running text'}.")
+
+    def _on_lenient(self, _event: Any) -> Any:
+        if self._pending is None:
+            return None
+        blobs, self._pending = self._pending, None
+        self.hide_message()
+        return self._decode_and_use(blobs, lenient=True)
+
+    # --- messages -----------------------------------------------------------------
+    def show_message(self, text: str, lenient: bool = False) -> None:
+        self._parse_problem = False
+        self.port.set_text(self.message_text, text)
+        self.port.set_hidden(self.lenient, not lenient)
+        self.port.set_hidden(self.message, False)
+
+    def hide_message(self) -> None:
+        self.port.set_hidden(self.message, True)
+        self._parse_problem = False
+
+    def _say(self, text: str) -> None:
+        self.port.set_text(self.status, text)
+
+    # --- rendering ----------------------------------------------------------------
+    def _on_state(self, topic: str) -> None:
+        if topic == "corpus":
+            self.render()
+
+    def render(self) -> None:
+        port, c = self.port, self.state.corpus
+        port.set_checked(self.format_counts if c.format == "word_counts" else self.format_text, True)
+        if c.sample is not None:
+            port.set_value(self.sample, c.sample)
+            port.set_text(self.sample_desc, SAMPLES[c.sample].description)
+        else:
+            port.set_text(self.sample_desc, "Your own text: edit it freely, or pick a sample to start again.")
+        if self.shown_text != c.text:
+            if len(c.text) > EDIT_LIMIT:
+                port.set_value(self.text, c.text[:PREVIEW_CHARS])
+                port.set_attr(self.text, "readonly", "")
+                port.set_text(self.text_note, f"(a preview of the first {PREVIEW_CHARS:,} of {len(c.text):,} "
+                                              "characters; training uses all of it)")
+                self.shown_text = None
+            else:
+                port.set_value(self.text, c.text)
+                port.remove_attr(self.text, "readonly")
+                port.set_text(self.text_note, "")
+                self.shown_text = c.text
+        port.set_text(self.source, f"{c.name}" + (f" · files: {', '.join(c.files)}" if c.files and c.name != c.files[0] else ""))
+        port.set_text(self.attribution, c.attribution)
+        port.set_hidden(self.attribution, not c.attribution)
+        if self._stats_task is not None:
+            self._stats_task.cancel()
+        self._stats_task = port.spawn(self._compute_stats(c))
+
+    async def _compute_stats(self, corpus: Corpus) -> None:
+        port = self.port
+        if corpus.is_empty:
+            self._show_stats(CorpusStats())
+            self._say("The corpus is empty: pick a sample, paste text, or drop a file.")
+            return
+        if corpus.format == "word_counts":
+            try:
+                counts = subwordlab.parse_word_counts(corpus.text)
+            except subwordlab.CorpusError as exc:
+                self._show_stats(CorpusStats())
+                self.show_message(f"This word-count list cannot be used yet: {exc}")
+                self._parse_problem = True
+                return
+            if self._parse_problem:
+                self.hide_message()
+            self._show_stats(stats_of_counts(counts))
+            return
+        steps = stats_in_slices(corpus.text)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                stats = stop.value
+                break
+            await port.sleep(0)
+        self._show_stats(stats)
+
+    def _show_stats(self, stats: CorpusStats) -> None:
+        port = self.port
+        self.last_stats = stats
+        values = {"chars": stats.chars, "bytes": stats.bytes, "words": stats.words,
+                  "distinct_words": stats.distinct_words, "distinct_chars": stats.distinct_chars}
+        for key, el in self.stats.items():
+            port.set_text(el, f"{values[key]:,}")
+        rows = []
+        for word, count in stats.top_words:
+            row = port.clone_template("tpl-top-word")
+            port.set_text(port.query(".word", row), word)
+            port.set_text(port.query(".count", row), f"{count:,}")
+            rows.append(row)
+        port.replace_children(self.top, rows)
+        self.state.set_corpus_stats(stats)

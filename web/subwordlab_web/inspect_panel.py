@@ -1,0 +1,249 @@
+"""The Inspect panel: any text through the tokenizer *at the current training step* —
+coloured tokens with ids, visible white space, char and byte offsets on hover/focus, a
+token count, the round-trip badge, every pipeline stage, special-token policy, and
+sampling (BPE-dropout with a seed; Unigram n-best and sampling with alpha and seed).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .build import el
+from .state import AppState
+from .tokens import TokenChip, assign_colors, bytes_label, is_byte_level, round_trip_message, token_chips, token_label, visible
+
+MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
+MAX_TEXT = 20_000  # the inspector encodes at most this many characters (it is for looking closely)
+MAX_NBEST_TEXT = 200
+POLICIES = {
+    "disallowed": {},
+    "allowed": {"allowed_special": "all"},
+    "plain": {"disallowed_special": ()},
+}
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """Everything the panel shows for one text (pure data, built by `inspect_text`)."""
+
+    text: str  # what was encoded (maybe cut to MAX_TEXT)
+    cut: bool
+    chips: list[TokenChip]
+    ids: list[int]
+    normalized: str
+    pre_tokens: list[str]
+    decoded: str
+    round_trip_ok: bool
+    round_trip: str
+    sampled: bool = False
+    nbest: list[tuple[list[str], float, float]] | None = None  # (labels, log P, share)
+
+
+def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
+                 nbest: int = 0) -> Inspection:
+    """Run `text` through every stage of `tokenizer` (raises the core's ValueError, e.g. a
+    special token under the default policy, or a character without an unk token)."""
+    cut = len(text) > MAX_TEXT
+    text = text[:MAX_TEXT]
+    kwargs = POLICIES[policy]
+    byte_level = is_byte_level(tokenizer)
+    normalized = tokenizer.normalize_str(text)
+    pre = [token_label(p, byte_level) for p, _ in tokenizer.pre_tokenize_str(normalized)]
+    if sample is not None:
+        alpha, seed = sample
+        ids = tokenizer.sample_encode(text, alpha, seed=seed, **kwargs)
+        vocab = tokenizer.model.vocab
+        special = set(tokenizer.special_tokens.values())
+        chips = [TokenChip(token_label(vocab[i], byte_level) if i not in special else vocab[i], vocab[i], i, c,
+                           0, 0, 0, 0, special=i in special)
+                 for i, c in zip(ids, assign_colors(ids))]
+    else:
+        enc = tokenizer.encode_full(text, **kwargs)
+        ids = list(enc.ids)
+        chips = token_chips(enc, tokenizer)
+    decoded = tokenizer.decode(ids)
+    ok, message = round_trip_message(normalized, decoded)
+    best = None
+    if nbest and hasattr(tokenizer.model, "nbest") and len(text) <= MAX_NBEST_TEXT and text:
+        found = tokenizer.encode_nbest(text, nbest, **kwargs)
+        if found:
+            top = max(lp for _, lp in found)
+            z = sum(math.exp(lp - top) for _, lp in found)
+            vocab = tokenizer.model.vocab
+            best = [([token_label(vocab[i], False) for i in seg], lp, math.exp(lp - top) / z) for seg, lp in found]
+    return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best)
+
+
+class InspectPanel:
+    id = "inspect"
+
+    def __init__(self, port: Any, state: AppState, app: Any = None) -> None:
+        self.port, self.state, self.app = port, state, app
+        q = port.query
+        self.which = q("#inspect-which")
+        self.step_range, self.step_now, self.step_total = q("#inspect-step"), q("#inspect-step-now"), q("#inspect-step-total")
+        self.input = q("#inspect-input")
+        self.special = q("#inspect-special")
+        self.sampling = q("#inspect-sampling")
+        self.alpha_label, self.alpha, self.seed = q("#inspect-alpha-label"), q("#inspect-alpha"), q("#inspect-seed")
+        self.b_sample, self.b_best = q("#inspect-sample"), q("#inspect-best")
+        self.note, self.error = q("#inspect-note"), q("#inspect-error")
+        self.count, self.chars, self.ratio = q("#inspect-count"), q("#inspect-chars"), q("#inspect-ratio")
+        self.roundtrip, self.mode = q("#inspect-roundtrip"), q("#inspect-mode")
+        self.chips, self.detail, self.more = q("#inspect-chips"), q("#inspect-detail"), q("#inspect-more")
+        self.st_norm, self.st_pre, self.st_pre_count = q("#stage-normalized"), q("#stage-pretokens"), q("#stage-pretokens-count")
+        self.st_tokens, self.st_ids, self.st_decoded = q("#stage-tokens"), q("#stage-ids"), q("#stage-decoded")
+        self.nbest_card, self.nbest_rows = q("#nbest-card"), q("#nbest-rows")
+        self.visible = False
+        self.last: Inspection | None = None
+        self._key: Any = None
+
+        port.on(self.input, "input", self._on_input)
+        port.on(self.special, "change", lambda _e: state.set_inspect(special_policy=port.value(self.special)))
+        port.on(self.b_sample, "click", self._on_sample)
+        port.on(self.b_best, "click", lambda _e: state.set_inspect(sampled=False))
+        port.on(self.step_range, "input", self._on_step)
+        port.on(self.chips, "focusin", self._on_chip)
+        port.on(self.chips, "mouseover", self._on_chip)
+        state.subscribe(self._on_state)
+
+    # --- events -------------------------------------------------------------------
+    def _on_state(self, topic: str) -> None:
+        # a hidden panel draws nothing; on_show brings it up to date
+        if self.visible and topic in ("recording", "step", "inspect", "spec", "progress"):
+            self.render()
+
+    def _on_input(self, _event: Any) -> None:
+        self.state.set_inspect(text=self.port.value(self.input))
+
+    def _on_step(self, _event: Any) -> None:
+        self.state.player.pause()
+        self.state.seek(int(float(self.port.value(self.step_range) or 0)))
+
+    def _number(self, el: Any, kind: type, default: Any) -> Any:
+        try:
+            return kind(self.port.value(el))
+        except ValueError:
+            return default
+
+    def _on_sample(self, _event: Any) -> None:
+        alpha = min(1.0, max(0.0, self._number(self.alpha, float, 0.1)))
+        seed = max(0, self._number(self.seed, int, 0))
+        self.state.set_inspect(sampled=True, sample_alpha=alpha, sample_seed=seed)
+
+    def _on_chip(self, event: Any) -> None:
+        target = self.port.closest(self.port.event_target(event), ".chip")
+        if target is not None:
+            self.port.set_text(self.detail, self.port.get_attr(target, "title") or "")
+
+    # --- drawing ------------------------------------------------------------------
+    def on_show(self) -> None:
+        self.visible = True
+        self._key = None
+        self.render()
+
+    def on_hide(self) -> None:
+        self.visible = False
+
+    def render(self) -> None:
+        port, st = self.port, self.state
+        settings = st.inspect
+        if port.value(self.input) != settings.text:
+            port.set_value(self.input, settings.text)
+        port.set_value(self.special, settings.special_policy)
+        player = st.player
+        port.set_attr(self.step_range, "max", str(player.recorded))
+        port.set_value(self.step_range, str(player.position))
+        port.set_disabled(self.step_range, player.recorded == 0 or not (st.recording and st.recording.done))
+        port.set_text(self.step_now, f"{player.position:,}")
+        port.set_text(self.step_total, f"{player.recorded:,}")
+        tok, why = st.tokenizer_at_step()
+        key = (id(tok), settings, id(st.recording))
+        if key == self._key and tok is not None:
+            return
+        self._key = key
+        port.set_text(self.which, f"{st.spec.describe()} · {tok.vocab_size:,} tokens at this step" if tok is not None else st.spec.describe())
+        port.set_hidden(self.note, tok is not None)
+        port.set_text(self.note, why)
+        model = getattr(tok, "model", None)
+        bpe = model is not None and hasattr(model, "merges")
+        unigram = model is not None and hasattr(model, "nbest")
+        port.set_hidden(self.sampling, not (bpe or unigram))
+        port.set_text(self.alpha_label, "Dropout" if bpe else "Alpha")
+        port.set_attr(self.alpha, "title", "Probability of skipping each merge (BPE-dropout)" if bpe
+                      else "Sharpness: segmentations drawn with probability ∝ P^alpha")
+        port.set_value(self.alpha, f"{settings.sample_alpha:g}")
+        port.set_value(self.seed, str(settings.sample_seed))
+        port.set_hidden(self.b_best, not settings.sampled)
+        if tok is None:
+            self._show(None)
+            return
+        try:
+            result = inspect_text(tok, settings.text, settings.special_policy,
+                                  (settings.sample_alpha, settings.sample_seed) if settings.sampled and (bpe or unigram) else None,
+                                  settings.nbest if unigram else 0)
+        except ValueError as exc:
+            port.set_text(self.error, str(exc))
+            port.set_hidden(self.error, False)
+            self._show(None)
+            return
+        port.set_hidden(self.error, True)
+        self._show(result)
+
+    def _show(self, r: Inspection | None) -> None:
+        port = self.port
+        self.last = r
+        chips = r.chips if r else []
+        shown = chips[:MAX_CHIPS]
+        port.build_into(self.chips, [chip_spec(c, r.text, r.sampled) for c in shown] if r else [])
+        n_chars = len(r.text) if r else len(self.state.inspect.text)
+        port.set_text(self.count, f"{len(chips):,}")
+        port.set_text(self.chars, f"{n_chars:,}")
+        port.set_text(self.ratio, f"{n_chars / len(chips):.2f}" if chips else "–")
+        port.set_text(self.roundtrip, ("✓ " if r.round_trip_ok else "≠ ") + r.round_trip if r else "–")
+        port.set_attr(self.roundtrip, "data-ok", ("yes" if r.round_trip_ok else "no") if r else "")
+        port.set_attr(self.roundtrip, "title", "decode(encode(text)) compared with the normalized text")
+        mode = ""
+        if r and r.sampled:
+            mode = (f"A sampled segmentation (seed {self.state.inspect.sample_seed}); offsets are shown only "
+                    "for the best segmentation.")
+        port.set_text(self.mode, mode)
+        port.set_hidden(self.mode, not mode)
+        more = []
+        if len(chips) > MAX_CHIPS:
+            more.append(f"Showing the first {MAX_CHIPS:,} of {len(chips):,} tokens.")
+        if r and r.cut:
+            more.append(f"The inspector encodes the first {len(r.text):,} characters.")
+        port.set_text(self.more, " ".join(more))
+        port.set_hidden(self.more, not more)
+        port.set_text(self.detail, "Hover or focus a token to see its id and offsets." if chips else "")
+        # the stages
+        port.set_text(self.st_norm, visible(r.normalized) if r else "")
+        port.build_into(self.st_pre, [el("span", "piece", p) for p in (r.pre_tokens[:MAX_CHIPS] if r else [])])
+        port.set_text(self.st_pre_count, f"{len(r.pre_tokens):,}" if r else "0")
+        port.set_text(self.st_tokens, " ".join(c.label for c in shown) if r else "")
+        port.set_text(self.st_ids, " ".join(str(c.id) for c in shown) if r else "")
+        port.set_text(self.st_decoded, visible(r.decoded) if r else "")
+        # n-best
+        rows = [el("tr", children=[el("td", "num", str(k)), el("td", "mono", " | ".join(labels)),
+                                   el("td", "num", f"{lp:.3f}"), el("td", "num", f"{share:.1%}")])
+                for k, (labels, lp, share) in enumerate((r.nbest or []) if r else [], 1)]
+        port.build_into(self.nbest_rows, rows)
+        port.set_hidden(self.nbest_card, not rows)
+
+
+def chip_spec(chip: TokenChip, text: str, sampled: bool = False) -> list[Any]:
+    """One token chip (an element spec): label, id, colour, and its offsets as a title,
+    an accessible name and data attributes; focusable."""
+    title = f"id {chip.id} · {chip.raw!r}" if sampled else chip.title(text)
+    attrs = {"data-color": chip.color, "tabindex": 0, "title": title, "aria-label": f"{chip.label}: {title}",
+             "data-id": chip.id, "data-start": chip.start, "data-end": chip.end,
+             "data-bytes": f"{chip.byte_start}-{chip.byte_end}",
+             "data-unk": "" if chip.unknown else None, "data-special": "" if chip.special else None,
+             "data-gap": "" if chip.gap_before else None}
+    return el("span", "chip", attrs=attrs, children=[el("span", "chip-text", chip.label), el("span", "chip-id", str(chip.id))])
+
+
+__all__ = ["InspectPanel", "Inspection", "inspect_text", "bytes_label"]
