@@ -41,6 +41,25 @@ def _is_word_char(ch):
     return ch.isalnum() or ch == "_"
 
 
+def first_scheme(pre):
+    """Whether a pre-tokenizer has a Metaspace with prepend_scheme "first", whose ▁ depends
+    on where a segment starts in the original text (HF: only at original offset 0)."""
+    if getattr(pre, "prepend_scheme", None) == "first":
+        return True
+    return any(first_scheme(p) for p in getattr(pre, "pre_tokenizers", ()))
+
+
+def _pre_tokenize(tok, sub, origin, first):
+    """Pieces of a normalized segment ``[(piece, (start, end))]``, offsets in ``sub``;
+    ``origin`` is the original-text offset of its first character."""
+    if tok.pre_tokenizer is None:
+        return [(sub, (0, len(sub)))] if sub else []
+    if not first or not sub:
+        return tok.pre_tokenize_str(sub)
+    pieces = tok.pre_tokenizer.split_pieces([(sub, (origin, origin + len(sub)))])
+    return [(p, (x - origin, y - origin)) for p, (x, y) in pieces]
+
+
 class AddedVocabulary:
     """The added tokens of a tokenizer, and how text is cut at them."""
 
@@ -115,6 +134,7 @@ class AddedVocabulary:
             split_special(text, self.special_tokens, allowed_special, disallowed_special)
         active = self._active(tok, allowed_special, disallowed_special)
         raw, norm = self._matcher(tok, active, False), self._matcher(tok, active, True)
+        first = first_scheme(tok.pre_tokenizer)
         out = []
         for t, (s, e) in self._split(text, raw):
             if t is not None:
@@ -122,7 +142,7 @@ class AddedVocabulary:
                 continue
             part = text[s:e]
             # step 2: normalize the rest, then cut out the normalized added tokens
-            if offsets:
+            if offsets or first:
                 normalized, starts, ends = (tok.normalizer.normalize_aligned(part) if tok.normalizer
                                             else identity_aligned(part))
             else:
@@ -132,12 +152,17 @@ class AddedVocabulary:
                     out.append((t2.id, s + starts[a], s + ends[b - 1]) if offsets and b > a else (t2.id, s, s))
                     continue
                 sub = normalized[a:b]
+                # subtle: with prepend_scheme "first" only a segment whose first character is
+                # the text's first character gets the ▁ (HF looks at the original offset)
+                origin = s + starts[a] if first and a < len(starts) else s
                 if not offsets:
-                    for piece in (tok.pre_tokenizer.words(sub) if tok.pre_tokenizer else [sub]):
+                    pieces = ([p for p, _ in _pre_tokenize(tok, sub, origin, True)] if first else
+                              tok.pre_tokenizer.words(sub) if tok.pre_tokenizer else [sub])
+                    for piece in pieces:
                         out.extend((i, 0, 0) for i in tok._encode_piece(piece))
                     continue
                 # step 3: pre-tokenize and encode, offsets mapped back to the original text
-                for piece, (ps, pe) in tok.pre_tokenize_str(sub):
+                for piece, (ps, pe) in _pre_tokenize(tok, sub, origin, first):
                     char_spans = tok._piece_char_spans(piece, (ps, pe), sub)
                     for tid, ts, te in tok.model.tokenize_piece(piece):
                         ns = a + (char_spans[ts][0] if ts < len(char_spans) else pe)

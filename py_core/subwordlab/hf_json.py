@@ -1072,7 +1072,11 @@ def from_hf_dict(doc, source_sha256=None):
     # added tokens: plain special tokens use our special-token policy; anything else is
     # cut out of the text HF's way (added_vocab.py)
     specials = {t["content"]: t["id"] for t in added if t["special"]}
-    plain = all(t["special"] and not (t["normalized"] or t["lstrip"] or t["rstrip"] or t["single_word"]) for t in added)
+    from .added_vocab import first_scheme
+
+    # subtle: a Metaspace "first" needs to know where each segment starts in the original text
+    plain = (all(t["special"] and not (t["normalized"] or t["lstrip"] or t["rstrip"] or t["single_word"]) for t in added)
+             and not first_scheme(pre_tokenizer))
     added_vocab = None if plain else AddedVocabulary([
         AddedToken(t["content"], t["id"], t["special"], t["normalized"], t["lstrip"], t["rstrip"], t["single_word"])
         for t in added])

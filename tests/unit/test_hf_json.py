@@ -377,3 +377,23 @@ def test_custom_patterns_split_the_same_in_oniguruma(pattern):
     hf = HF.from_str(quiet_export(tok))
     for text in TEXTS:
         assert hf.encode(text, add_special_tokens=False).ids == tok.encode(text), (pattern, text[:30])
+
+
+@pytest.mark.cpython_only
+@pytest.mark.parametrize("scheme", ["first", "always", "never"])
+def test_import_metaspace_prepend_schemes_with_strip_and_specials(scheme):
+    """HF's "first" prepends ▁ only to a segment at original offset 0 (not after a special
+    token, not when a normalizer stripped leading spaces)."""
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+
+    hf = Tokenizer(models.Unigram())
+    hf.normalizer = normalizers.Strip()
+    hf.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme=scheme)
+    hf.decoder = decoders.Metaspace(prepend_scheme=scheme)
+    hf.train_from_iterator(TRAIN[:60_000].splitlines(), trainers.UnigramTrainer(
+        vocab_size=400, special_tokens=["<unk>", "<s>"], unk_token="<unk>", show_progress=False))
+    tok = from_hf_json(hf.to_str())
+    for text in ["  hello there", "<s>hello", "a<s>b", " <s> x", "hello <s>  world", "<s>", "", "  <s>x  "]:
+        ids = hf.encode(text, add_special_tokens=False).ids
+        assert tok.encode(text, allowed_special="all") == ids == tok.encode_full(text, allowed_special="all").ids
+        assert tok.decode(ids) == hf.decode(ids, skip_special_tokens=False)
