@@ -410,7 +410,7 @@ def cmd_import(args):
     else:
         data = sys.stdin.buffer.read()
     try:
-        tok = from_hf_json(data)
+        tok = from_hf_json(data, drop_post_processing=args.drop_post_processing)
     except ModelFileError as exc:
         raise CliError(f"{path}: {exc}") from None
     if not args.output:
@@ -531,6 +531,8 @@ def build_parser():
                 "subwordlab import --hf tokenizer.json -o model.json", cmd_import)
     p.add_argument("source", metavar="tokenizer.json", help="the file to import ('-' for stdin)")
     p.add_argument("--hf", action="store_true", help="the file is a Hugging Face tokenizer.json (the only format)")
+    p.add_argument("--drop-post-processing", action="store_true",
+                   help="leave out the file's post-processor (e.g. [CLS]/[SEP] around the text), truncation and padding")
     p.add_argument("-o", "--output", metavar="MODEL.json", help="where to save the model")
     return parser
 

@@ -965,7 +965,7 @@ def _added_tokens(value):
     return out
 
 
-def from_hf_dict(doc, source_sha256=None):
+def from_hf_dict(doc, source_sha256=None, drop_post_processing=False):
     """A Tokenizer from a parsed tokenizer.json (see ``from_hf_json``)."""
     from .added_vocab import AddedToken, AddedVocabulary
     from .models.hf_bpe import HFBPE
@@ -983,18 +983,26 @@ def from_hf_dict(doc, source_sha256=None):
     version = top.get("version", "str", HF_VERSION)
     if version != HF_VERSION:
         raise ModelFileError(f"tokenizer.json.version: {version!r} is not supported; this reads version {HF_VERSION!r}")
+    dropped = []
     for key in ("truncation", "padding"):
         if top.raw(key, None) is not None:
+            if drop_post_processing:
+                dropped.append(key)
+                continue
             raise ModelFileError(f"tokenizer.json.{key}: {key} is not supported (it changes the length of the output); "
-                                 f"set \"{key}\": null to import the tokenizer without it")
+                                 f"set \"{key}\": null, or import with drop_post_processing=True (CLI: "
+                                 "--drop-post-processing) to import the tokenizer without it")
     post = top.raw("post_processor", None)
     if post is not None:
         pf = Fields(post, "post_processor")
         tag = pf.get("type", "str")
         if tag != "ByteLevel":  # ByteLevel only trims offsets: ids are unchanged
-            raise ModelFileError(f"post_processor.type: post_processor type {tag!r} is not supported (it adds tokens such "
-                                 "as [CLS]/[SEP] or <s> around the text); set \"post_processor\": null to import the "
-                                 "tokenizer without it")
+            if not drop_post_processing:
+                raise ModelFileError(f"post_processor.type: post_processor type {tag!r} is not supported (it adds tokens "
+                                     "such as [CLS]/[SEP] or <s> around the text); set \"post_processor\": null, or import "
+                                     "with drop_post_processing=True (CLI: --drop-post-processing) to import the "
+                                     "tokenizer without it")
+            dropped.append(f"post_processor ({tag})")
     imp = _Import()
     added = _added_tokens(top.raw("added_tokens", []))
 
@@ -1087,16 +1095,24 @@ def from_hf_dict(doc, source_sha256=None):
     spec = {"source": "tokenizer.json"}
     if source_sha256:
         spec["source_sha256"] = source_sha256
+    if dropped:
+        spec["dropped"] = dropped  # provenance: what of the file this tokenizer does not do
     try:
         return Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, spec, added_vocab=added_vocab)
     except (ValueError, TypeError) as exc:
         raise ModelFileError(f"tokenizer.json: {exc}") from None
 
 
-def from_hf_json(text):
-    """A Tokenizer from a Hugging Face tokenizer.json (str or bytes); raises ``ModelFileError``."""
+def from_hf_json(text, drop_post_processing=False):
+    """A Tokenizer from a Hugging Face tokenizer.json (str or bytes); raises ``ModelFileError``.
+
+    A post-processor (tokens such as [CLS]/[SEP] added around the text), truncation or
+    padding is refused, unless ``drop_post_processing=True``: then the tokenizer encodes
+    like HF's ``encode(text, add_special_tokens=False)`` and ``spec["dropped"]`` says what
+    was left out."""
     import hashlib
 
     raw = text.encode("utf-8") if isinstance(text, str) else bytes(text) if isinstance(text, (bytes, bytearray)) else None
     doc = parse_json(text, "tokenizer.json")
-    return from_hf_dict(doc, hashlib.sha256(raw).hexdigest() if raw is not None and len(raw) <= MAX_FILE_BYTES else None)
+    return from_hf_dict(doc, hashlib.sha256(raw).hexdigest() if raw is not None and len(raw) <= MAX_FILE_BYTES else None,
+                        drop_post_processing)

@@ -425,11 +425,11 @@ class Tokenizer:
         return to_hf_json(self)
 
     @classmethod
-    def from_hf_json(cls, text):
+    def from_hf_json(cls, text, drop_post_processing=False):
         """A tokenizer from a Hugging Face ``tokenizer.json`` text (BPE, WordPiece, Unigram)."""
         from .hf_json import from_hf_json
 
-        return from_hf_json(text)
+        return from_hf_json(text, drop_post_processing)
 
     @classmethod
     def from_gpt2_files(cls, vocab_json_text, merges_text, special_tokens=None, pattern="gpt2"):

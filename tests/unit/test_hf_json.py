@@ -397,3 +397,19 @@ def test_import_metaspace_prepend_schemes_with_strip_and_specials(scheme):
         ids = hf.encode(text, add_special_tokens=False).ids
         assert tok.encode(text, allowed_special="all") == ids == tok.encode_full(text, allowed_special="all").ids
         assert tok.decode(ids) == hf.decode(ids, skip_special_tokens=False)
+
+
+@pytest.mark.cpython_only
+def test_bert_with_post_processor_imports_only_when_asked():
+    from tokenizers.processors import TemplateProcessing
+
+    hf = _hf_trained("wordpiece")
+    hf.post_processor = TemplateProcessing(single="[CLS] $A [SEP]", special_tokens=[("[CLS]", 1), ("[SEP]", 2)])
+    hf.enable_truncation(max_length=512)
+    with pytest.raises(ModelFileError, match="post_processor type 'TemplateProcessing' is not supported|truncation"):
+        from_hf_json(hf.to_str())
+    tok = from_hf_json(hf.to_str(), drop_post_processing=True)
+    assert tok.spec["dropped"] == ["truncation", "post_processor (TemplateProcessing)"]
+    hf.no_truncation()
+    text = TEXTS[2][:3000]
+    assert tok.encode(text, allowed_special="all") == hf.encode(text, add_special_tokens=False).ids
