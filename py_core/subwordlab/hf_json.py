@@ -457,9 +457,10 @@ class _Export:
             bert = {"type": "BertPreTokenizer"}
             if not p.handle_chinese_chars:
                 return bert
-            from .normalizers import _CJK_RANGES  # noqa: F401 - documents where the ranges come from
-
-            cjk = "".join(f"\\x{{{a:X}}}-\\x{{{b:X}}}" for a, b in _bert_cjk_ranges())
+            ranges = _bert_cjk_ranges()
+            if not ranges:
+                raise HFExportError("cannot read the CJK ranges of BertPreTokenizer(handle_chinese_chars=True)")
+            cjk = "".join(f"\\x{{{a:X}}}-\\x{{{b:X}}}" for a, b in ranges)
             return {"type": "Sequence", "pretokenizers": [bert, _split(f"[{cjk}]", "Isolated")]}
         raise HFExportError(f"the pre-tokenizer {type(p).__name__} has no tokenizer.json equivalent")
 
