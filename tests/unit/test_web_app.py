@@ -47,11 +47,14 @@ def test_tabs_switch_panels_by_click_and_arrow_keys():
     assert app.current == "inspect" and not port.query("#panel-inspect").hidden
     assert port.query("#panel-train").hidden
     ev = port.dispatch(port.query("#tab-inspect"), "keydown", key="ArrowRight")
+    assert app.current == "compare" and ev.default_prevented
+    port.click(port.query("#tab-share"))  # the last tab
+    ev = port.dispatch(port.query("#tab-share"), "keydown", key="ArrowRight")
     assert app.current == "corpus" and ev.default_prevented  # wraps around
     assert port.focused is port.query("#tab-corpus")
     port.dispatch(port.query("#tab-corpus"), "keydown", key="End")
-    assert app.current == "inspect"
-    port.dispatch(port.query("#tab-inspect"), "keydown", key="Home")
+    assert app.current == "share"
+    port.dispatch(port.query("#tab-share"), "keydown", key="Home")
     assert app.current == "corpus"
     port.dispatch(port.query("#tab-corpus"), "keydown", key="a")  # other keys: nothing
     assert app.current == "corpus"
@@ -80,20 +83,20 @@ def test_a_registered_panel_needs_its_tab_and_section(monkeypatch):
             self.state = state
 
     monkeypatch.setattr(webapp, "PANELS", list(webapp.PANELS))
-    webapp.register_panel("compare", "Compare", Extra)
-    with pytest.raises(LookupError, match="panel 'compare' needs a tab"):
+    webapp.register_panel("glossary", "Glossary", Extra)
+    with pytest.raises(LookupError, match="panel 'glossary' needs a tab"):
         App(FakePort.from_html(INDEX_HTML), warm=False).start(sample=None)
     html = INDEX_HTML.replace(
         '</div>\n        <p class="context"',
-        '<button type="button" class="tab" role="tab" id="tab-compare" data-tab="compare" '
-        'aria-controls="panel-compare" aria-selected="false" tabindex="-1">Compare</button></div>\n        <p class="context"', 1,
-    ).replace('<div class="panels">', '<div class="panels"><section id="panel-compare" data-panel="compare" hidden></section>', 1)
+        '<button type="button" class="tab" role="tab" id="tab-glossary" data-tab="glossary" '
+        'aria-controls="panel-glossary" aria-selected="false" tabindex="-1">Glossary</button></div>\n        <p class="context"', 1,
+    ).replace('<div class="panels">', '<div class="panels"><section id="panel-glossary" data-panel="glossary" hidden></section>', 1)
     port = FakePort.from_html(html)
     app = App(port, warm=False)
     app.start(sample=None)
-    assert isinstance(app.panels["compare"], Extra) and app.panels["compare"].state is app.state
-    app.show_panel("compare")
-    assert not port.query("#panel-compare").hidden and port.query("#panel-train").hidden
+    assert isinstance(app.panels["glossary"], Extra) and app.panels["glossary"].state is app.state
+    app.show_panel("glossary")
+    assert not port.query("#panel-glossary").hidden and port.query("#panel-train").hidden
 
 
 def test_handler_errors_are_shown_on_the_page_without_a_traceback():

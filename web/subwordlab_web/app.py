@@ -54,12 +54,16 @@ def register_panel(panel_id: str, title: str, factory: Callable[[Any, AppState, 
 
 
 def _panels() -> list[PanelDef]:
+    from .compare_panel import ComparePanel
     from .corpus_panel import CorpusPanel
+    from .files_panel import FilesPanel
     from .inspect_panel import InspectPanel
+    from .share_panel import SharePanel
     from .train_panel import TrainPanel
 
     for panel_id, title, factory in (("corpus", "Corpus", CorpusPanel), ("train", "Train", TrainPanel),
-                                     ("inspect", "Inspect", InspectPanel)):
+                                     ("inspect", "Inspect", InspectPanel), ("compare", "Compare", ComparePanel),
+                                     ("files", "Files", FilesPanel), ("share", "Share", SharePanel)):
         if not any(p.id == panel_id for p in PANELS):
             register_panel(panel_id, title, factory)
     return list(PANELS)
@@ -108,6 +112,10 @@ class App:
         self.ctx_step = port.query("#context-step")
         self.state.subscribe(self._on_state)
         self.show_panel(START_PANEL)
+        # a share link (#v1.…) or an embed's query may take over the first load
+        share = self.panels.get("share")
+        if share is not None and share.boot():
+            return
         if sample is not None:
             port.spawn(self.panels["corpus"].load_sample(sample))
 

@@ -21,7 +21,7 @@ import time
 from typing import Any, Callable, Coroutine
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
+from pyodide.ffi import create_once_callable, create_proxy, to_js  # type: ignore[import-not-found]
 
 Handler = Callable[[Any], Any]
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -76,6 +76,7 @@ class BrowserPort:
         self.proxies = ProxyRegistry()
         self._error_sink: Callable[[BaseException], None] | None = None
         self._tasks: set[asyncio.Future] = set()
+        self._window_listeners: list[tuple[str, Any]] = []
 
     # --- finding and making elements ------------------------------------------------
     def query(self, selector: str, root: Any = None) -> Any:
@@ -277,6 +278,64 @@ class BrowserPort:
             raise OSError(f"could not load {url}: HTTP {response.status}")
         return await response.text()
 
+    # --- the address, the clipboard and downloads (share links, embeds, model files) ---
+    def location_href(self) -> str:
+        return str(js.location.href)
+
+    def location_search(self) -> str:
+        """The query, with its `?` (e.g. `?embed=1`), or ""."""
+        return str(js.location.search)
+
+    def location_hash(self) -> str:
+        """The fragment, with its `#` (e.g. `#v1.eNo…`), or ""."""
+        return str(js.location.hash)
+
+    def on_window(self, event: str, handler: Handler) -> None:
+        """Call `handler(event)` on a `window` event (e.g. `hashchange`); removed on teardown."""
+
+        def listener(ev: Any) -> None:
+            try:
+                result = handler(ev)
+                if inspect.isawaitable(result):
+                    self.spawn(result)
+            except Exception as exc:  # noqa: BLE001 - shown to the user, then logged
+                self._report(exc)
+
+        # subtle: not in the ProxyRegistry, whose release() asks Node.contains(), and
+        # window is not a Node
+        proxy = create_proxy(listener)
+        js.window.addEventListener(event, proxy)
+        self._window_listeners.append((event, proxy))
+
+    def select(self, el: Any) -> None:
+        """Select the text of an input or textarea (so Ctrl+C copies it)."""
+        el.select()
+
+    async def copy_text(self, text: str) -> bool:
+        """Put `text` on the clipboard; False where the browser does not allow it."""
+        clipboard = getattr(js.navigator, "clipboard", None)
+        if clipboard is None:
+            return False
+        try:
+            await clipboard.writeText(text)
+        except Exception:  # noqa: BLE001 - a refused permission is not an error for the user
+            return False
+        return True
+
+    def download(self, name: str, text: str, mime: str) -> None:
+        """Save `text` as a file called `name`: a Blob, an object URL and a temporary
+        `<a download>` click; the URL is revoked a minute later."""
+        blob = js.Blob.new(to_js([text]), to_js({"type": mime}, dict_converter=js.Object.fromEntries))
+        url = js.URL.createObjectURL(blob)
+        link = self.document.createElement("a")
+        link.href = url
+        link.download = name
+        link.hidden = True
+        self.document.body.appendChild(link)
+        link.click()
+        link.remove()
+        js.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), 60_000)
+
     def _task_done(self, task: asyncio.Future) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -291,3 +350,7 @@ class BrowserPort:
         for task in list(self._tasks):
             task.cancel()
         self.proxies.destroy_all()
+        for event, proxy in self._window_listeners:
+            js.window.removeEventListener(event, proxy)
+            proxy.destroy()
+        self._window_listeners = []

@@ -294,6 +294,12 @@ class FakePort:
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
         self.focused: FakeElement | None = None
         self.default_width = 640.0  # what `width` reports (a test can set data-fake-width)
+        self.href = "http://127.0.0.1:8000/index.html"  # the page's address (query and fragment too)
+        self.window_listeners: dict[str, list[Callable[[Any], Any]]] = {}
+        self.selected: FakeElement | None = None
+        self.clipboard: str | None = None  # what `copy_text` copied
+        self.clipboard_allowed = True
+        self.downloads: list[tuple[str, str, str]] = []  # (name, text, mime) of each `download`
 
     @classmethod
     def from_html(cls, html: str) -> FakePort:
@@ -495,8 +501,46 @@ class FakePort:
             raise OSError(f"could not load {url}: HTTP 404")
         return self.fetchable[url]
 
+    # --- the address, the clipboard and downloads ---------------------------------------
+    def location_href(self) -> str:
+        return self.href
+
+    def location_search(self) -> str:
+        query = self.href.split("#", 1)[0].partition("?")[2]
+        return f"?{query}" if query else ""
+
+    def location_hash(self) -> str:
+        fragment = self.href.partition("#")[2]
+        return f"#{fragment}" if fragment else ""
+
+    def on_window(self, event: str, handler: Callable[[Any], Any]) -> None:
+        self.window_listeners.setdefault(event, []).append(handler)
+
+    def fire_window(self, event: str) -> None:
+        """Test helper: fire a `window` event (e.g. `hashchange` after changing `href`)."""
+        for handler in list(self.window_listeners.get(event, [])):
+            try:
+                result = handler(FakeEvent(type=event, target=self.document))
+                if inspect.iscoroutine(result):
+                    self.spawn(result)
+            except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort
+                self._report(exc)
+
+    def select(self, el: FakeElement) -> None:
+        self.selected = el
+
+    async def copy_text(self, text: str) -> bool:
+        if not self.clipboard_allowed:
+            return False
+        self.clipboard = text
+        return True
+
+    def download(self, name: str, text: str, mime: str) -> None:
+        self.downloads.append((name, text, mime))
+
     def listener_count(self) -> int:
-        return sum(len(h) for el in self.document.iter() for h in el.listeners.values())
+        return (sum(len(h) for el in self.document.iter() for h in el.listeners.values())
+                + sum(len(h) for h in self.window_listeners.values()))
 
     def dispatch(self, el: FakeElement, event: str, **props: Any) -> FakeEvent:
         """Fire `event` at `el` like a browser would (handlers' errors go to the sink);
@@ -554,6 +598,7 @@ class FakePort:
     def teardown(self) -> None:
         for el in self.document.iter():
             el.listeners.clear()
+        self.window_listeners.clear()
         for task in self.tasks:
             task.coro.close()
         self.tasks.clear()

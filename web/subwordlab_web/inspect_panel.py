@@ -159,12 +159,15 @@ class InspectPanel:
         port.set_disabled(self.step_range, player.recorded == 0 or not (st.recording and st.recording.done))
         port.set_text(self.step_now, f"{player.position:,}")
         port.set_text(self.step_total, f"{player.recorded:,}")
-        tok, why = st.tokenizer_at_step()
+        tok, why = st.current_tokenizer()
         key = (id(tok), settings, id(st.recording))
         if key == self._key and tok is not None:
             return
         self._key = key
-        port.set_text(self.which, f"{st.spec.describe()} · {tok.vocab_size:,} tokens at this step" if tok is not None else st.spec.describe())
+        if st.imported is not None:  # loaded on the Files tab
+            port.set_text(self.which, f"Loaded from {st.imported_name} · {tok.vocab_size:,} tokens")
+        else:
+            port.set_text(self.which, f"{st.spec.describe()} · {tok.vocab_size:,} tokens at this step" if tok is not None else st.spec.describe())
         port.set_hidden(self.note, tok is not None)
         port.set_text(self.note, why)
         model = getattr(tok, "model", None)

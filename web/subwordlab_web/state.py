@@ -184,6 +184,8 @@ class AppState:
         self.training = TrainingStatus()
         self.inspect = InspectSettings()
         self.corpus_stats: Any = None  # corpus_data.CorpusStats of the corpus, once computed
+        self.imported: Any = None  # a tokenizer loaded on the Files tab; Inspect and Compare use it
+        self.imported_name = ""
         self._subscribers: list[Callable[[str], None]] = []
 
     # --- observers -----------------------------------------------------------------
@@ -242,6 +244,7 @@ class AppState:
         core's errors (CorpusError, ValueError) with their messages for the user."""
         rec = Recording(self.corpus.training_input(), self.spec.preset, progress=True, **self.spec.kwargs())
         self.recording = rec
+        self.imported, self.imported_name = None, ""  # training again makes the trained tokenizer current
         self.player.reset_recording()
         self.training = TrainingStatus(phase="preparing")
         self.notify("recording")
@@ -264,3 +267,17 @@ class AppState:
                 return rec.tokenizer, ""
             return None, (f"This algorithm cannot rebuild its tokenizer at step {self.step:,} ({exc}); "
                           f"move to the last step ({len(rec.steps):,}) to inspect the final tokenizer.")
+
+    # --- an imported tokenizer (the Files tab) -------------------------------------------
+    def set_imported(self, tokenizer: Any, name: str = "") -> None:
+        """Make a loaded tokenizer the current one for Inspect and Compare (None: back to
+        the trained one). Notifies "tokenizer" and "step" (the views that encode redraw)."""
+        self.imported, self.imported_name = tokenizer, (name if tokenizer is not None else "")
+        self.notify("tokenizer", "step")
+
+    def current_tokenizer(self) -> tuple[Any, str]:
+        """What Inspect and Compare encode with: the imported tokenizer if there is one,
+        else the tokenizer at the current step (see `tokenizer_at_step`)."""
+        if self.imported is not None:
+            return self.imported, ""
+        return self.tokenizer_at_step()

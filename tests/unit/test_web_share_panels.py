@@ -1,0 +1,341 @@
+"""The Compare, Files and Share panels and embed mode, on the real index.html through the fake port."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+import subwordlab
+from subwordlab.stats import text_stats
+from subwordlab_web import compare as cm
+from subwordlab_web import share
+from subwordlab_web.app import App
+from subwordlab_web.fakedom import FakeFile, FakePort
+from subwordlab_web.samples import SAMPLES
+
+REPO = Path(__file__).resolve().parents[2]
+INDEX_HTML = (REPO / "web" / "index.html").read_text(encoding="utf-8")
+CORPORA = REPO.parent / "shared" / "corpora"
+PAGE = "http://127.0.0.1:8000/index.html"
+
+UDHR_FAKE = {  # tiny stand-ins for the six UDHR files (the real ones are read in the e2e tier)
+    "eng": "All human beings are born free and equal in dignity and rights.",
+    "hin": "सभी मनुष्यों को गौरव और अधिकारों के मामले में जन्मजात स्वतन्त्रता और समानता प्राप्त है।",
+    "cmn_hans": "人人生而自由,在尊严和权利上一律平等。",
+    "arb": "يولد جميع الناس أحرارًا متساوين في الكرامة والحقوق.",
+    "kor": "모든 인간은 태어날 때부터 자유로우며 그 존엄과 권리에 있어 동등하다.",
+    "rus": "Все люди рождаются свободными и равными в своем достоинстве и правах.",
+}
+
+
+def page(search: str = "", hash: str = "") -> FakePort:
+    port = FakePort.from_html(INDEX_HTML)
+    port.href = PAGE + search + hash
+    for code, text in UDHR_FAKE.items():
+        port.fetchable[f"samples/udhr/udhr_{code}.txt"] = f"Title\n© OHCHR\n---\n\n{text}\n"
+    port.fetchable["samples/taylorswift.txt"] = "Taylor Alison Swift is an American singer-songwriter. " * 20
+    return port
+
+
+def started(sample: str | None = "seed000", search: str = "", hash: str = "") -> tuple[FakePort, App]:
+    port = page(search, hash)
+    app = App(port, warm=False)
+    app.start(sample=sample)
+    port.settle()
+    assert port.errors == []
+    return port, app
+
+
+def trained(sample: str = "seed000") -> tuple[FakePort, App]:
+    port, app = started(sample)
+    app.panels["train"].start_training()
+    port.settle()
+    assert app.state.recording is not None and app.state.recording.done
+    app.state.seek(len(app.state.recording.steps))
+    return port, app
+
+
+@pytest.mark.parametrize("module", ["share", "embed", "exports", "compare"])
+def test_the_docstring_examples_hold(module):
+    mod = importlib.import_module(f"subwordlab_web.{module}")
+    failures, tried = doctest.testmod(mod)
+    assert tried > 0 and failures == 0
+
+
+def test_the_three_panels_have_tabs():
+    port, app = started(None)
+    for pid in ("compare", "files", "share"):
+        app.show_panel(pid)
+        assert not port.query(f"#panel-{pid}").hidden
+    assert port.errors == []
+
+
+# -- Files -------------------------------------------------------------------------------------
+
+def test_download_our_json_and_the_vocabulary_file():
+    port, app = trained()
+    app.show_panel("files")
+    tok, _ = app.state.tokenizer_at_step()
+    port.click(port.query("#files-dl-ours"))
+    name, text, mime = port.downloads[-1]
+    assert name == f"subwordlab-bpe-{tok.vocab_size}.json" and mime == "application/json"
+    assert text == tok.to_json()
+    port.click(port.query("#files-dl-vocab"))
+    name, text, _ = port.downloads[-1]
+    assert name.endswith("-vocab.txt") and "'est' + '</w>'" in text
+    assert "Saved" in port.text(port.query("#files-status"))
+
+
+def test_hf_export_unavailable_for_textbook_bpe_says_why():
+    port, app = trained()
+    app.show_panel("files")
+    button = port.query("#files-dl-hf")
+    assert "disabled" in button.attrs
+    assert "end_of_word" in port.text(port.query("#files-note-hf"))
+
+
+def test_hf_export_for_wordpiece():
+    port, app = started("seed004")
+    from subwordlab_web.state import TrainSpec
+
+    app.state.set_spec(TrainSpec("wordpiece", "num_merges", 10))
+    app.panels["train"].start_training()
+    port.settle()
+    app.show_panel("files")
+    port.click(port.query("#files-dl-hf"))
+    name, text, _ = port.downloads[-1]
+    assert name == "tokenizer.json" and json.loads(text)["model"]["type"] == "WordPiece"
+
+
+def _file_input(port, name, data):
+    box = port.query("#files-import")
+    box.files = [FakeFile(name, data)]
+    port.dispatch(box, "change")
+    port.settle()
+
+
+def test_import_makes_the_current_tokenizer_and_a_bad_file_changes_nothing():
+    port, app = trained()
+    st = app.state
+    other = subwordlab.train("the quick brown fox jumps over the lazy dog " * 5, preset="byte_bpe", vocab_size=270)
+    rec_before = st.recording
+    _file_input(port, "broken.json", b'{"version": "1.0", "model": {"type": "WordLevel"}, "added_tokens": []}')
+    err = port.query("#files-error")
+    assert not err.hidden and "'broken.json'" in port.text(err) and "WordLevel" in port.text(err)
+    assert getattr(st, "imported", None) is None and st.recording is rec_before
+
+    _file_input(port, "tokenizer.json", other.to_hf_json().encode())
+    assert st.imported is not None and st.imported_name == "tokenizer.json"
+    assert "Loaded tokenizer.json (Hugging Face tokenizer.json, BPE, 270 tokens)" in port.text(port.query("#files-status"))
+    assert st.current_tokenizer()[0] is st.imported
+    # the inspector now encodes with it
+    app.show_panel("inspect")
+    st.set_inspect(text="the lazy fox")
+    assert port.text(port.query("#inspect-count")) == str(len(other.encode("the lazy fox")))
+    # and the compare panel offers it as a column
+    app.show_panel("compare")
+    assert "Imported: tokenizer.json" in port.text(port.query("#cmp-current-label"))
+    # back to the trained one
+    app.show_panel("files")
+    port.click(port.query("#files-revert"))
+    assert st.imported is None and st.current_tokenizer()[0] is st.tokenizer_at_step()[0]
+
+
+# -- Share -------------------------------------------------------------------------------------
+
+def test_copy_link_encodes_the_page_state():
+    port, app = trained()
+    st = app.state
+    st.seek(3)
+    st.set_inspect(text="lowest widest", sample_seed=7)
+    app.show_panel("share")
+    port.click(port.query("#share-copy"))
+    port.settle()
+    url = port.value(port.query("#share-link"))
+    assert url.startswith(PAGE + "#v1.") and port.clipboard == url
+    exp = share.decode_fragment(url.split("#", 1)[1])
+    assert exp.step == 3 and exp.panel == "share" and exp.inspect_text == "lowest widest" and exp.seed == 7
+    assert exp.corpus.kind == "inline" and exp.corpus.text == st.corpus.text and exp.corpus.format == "word_counts"
+    assert exp.train.preset == "bpe" and exp.train.options["num_merges"] == 8
+    assert "travels inside the link" in port.text(port.query("#share-corpus"))
+    assert "Link copied" in port.text(port.query("#share-status"))
+
+
+def test_a_link_reproduces_the_experiment_byte_for_byte():
+    src_port, src = trained("seed003")
+    src.state.seek(4)
+    src.show_panel("inspect")
+    url, _ = src.panels["share"].make_link()
+    want = src.state.tokenizer_at_step()[0].to_json()
+
+    port, app = started(search="", hash="#" + url.split("#", 1)[1])
+    st = app.state
+    assert port.get_attr(port.query("body"), "data-share") == "applied"
+    assert st.step == 4 and app.current == "inspect"
+    assert st.spec == src.state.spec and st.corpus.text == src.state.corpus.text
+    assert st.tokenizer_at_step()[0].to_json() == want
+
+
+@pytest.mark.parametrize("fragment, message", [
+    ("#v1.AAAA", "damaged"),
+    ("#v9.eNo", "newer version"),
+    ("#v1." + "A" * 40_000, "too long"),
+])
+def test_a_bad_link_shows_one_message_over_the_default_page(fragment, message):
+    port, app = started(hash=fragment)
+    banner = port.query("#link-banner")
+    assert not banner.hidden and message in port.text(banner)
+    assert "Showing the default page" in port.text(banner)
+    assert port.get_attr(port.query("body"), "data-share") == "error"
+    assert app.state.corpus.sample == "seed000"  # the default page loaded as usual
+
+
+def test_a_file_corpus_waits_for_the_matching_upload():
+    text = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(30_000))  # too big to inline
+    exp = share.Experiment(share.CorpusRef.file("big.txt", text), share.Config("bpe", {"num_merges": 5}), step=2)
+    fragment = share.encode_fragment(exp)
+    port, app = started(hash="#" + fragment)
+    banner = port.query("#link-banner")
+    assert port.get_attr(port.query("body"), "data-share") == "waiting-file"
+    assert "“big.txt”" in port.text(banner) and share.sha256_text(text) in port.text(banner)
+    from subwordlab_web.state import Corpus
+
+    app.state.set_corpus(Corpus("something else"))
+    assert "different text" in port.text(banner)
+    app.state.set_corpus(Corpus(text, name="big.txt"))
+    port.settle()
+    assert port.get_attr(port.query("body"), "data-share") == "applied"
+    assert app.state.step == 2 and app.state.spec.size == 5
+
+
+def test_embed_mode_from_the_query():
+    port, app = started(search="?embed=1&panel=inspect&preset=bpe&sample=seed000&merges=8&step=3&text=lowest")
+    body = port.query("body")
+    assert port.get_attr(body, "data-embed") == "1" and port.get_attr(body, "data-share") == "applied"
+    assert app.current == "inspect" and app.state.step == 3
+    assert app.state.inspect.text == "lowest"
+    assert port.get_attr(port.query("#embed-open"), "href") == PAGE
+
+
+def test_embed_snippet_is_an_iframe_of_this_experiment():
+    port, app = trained()
+    app.show_panel("share")
+    port.input(port.query("#share-embed-panel"), "inspect", event="change")
+    port.click(port.query("#share-embed-copy"))
+    port.settle()
+    code = port.value(port.query("#share-embed-code"))
+    assert code.startswith('<iframe src="http://127.0.0.1:8000/index.html?embed=1&amp;panel=inspect#v1.')
+    assert port.clipboard == code
+
+
+# -- Compare -----------------------------------------------------------------------------------
+
+CMP_CORPUS = ("All human beings are born free and equal in dignity and rights. They are endowed with reason "
+              "and conscience and should act towards one another in a spirit of brotherhood. ") * 4
+
+
+def compared(vocab: int = 90, configs=None) -> tuple[FakePort, App]:
+    from subwordlab_web.state import Corpus
+
+    port, app = started(None)
+    app.state.set_corpus(Corpus(CMP_CORPUS, name="UDHR excerpt"))
+    panel = app.panels["compare"]
+    if configs is not None:
+        panel.configs = configs
+        panel.render_configs()
+    app.show_panel("compare")
+    port.set_value(port.query("#cmp-vocab"), str(vocab))
+    port.click(port.query("#cmp-run"))
+    port.settle()
+    assert port.errors == []
+    return port, app
+
+
+def test_compare_trains_three_columns_and_marks_disagreements():
+    port, app = compared()
+    panel = app.panels["compare"]
+    assert [c.status.split(":")[0] for c in panel.run_state.columns] == ["done", "done", "done"]
+    sizes = [c.tokenizer.vocab_size for c in panel.run_state.columns]
+    assert sizes[:2] == [90, 90] and sizes[2] <= 90  # Unigram may stop below a target its seed cannot fill
+    assert not port.query("#cmp-results").hidden
+    text = port.value(port.query("#cmp-text"))
+    cols = port.query_all("#cmp-columns .cmp-col")
+    assert len(cols) == 3
+    spans = [list(c.tokenizer.encode_full(text, disallowed_special=()).offsets) for c in panel.run_state.columns]
+    flags = cm.disagreements(spans)
+    for col, fl in zip(cols, flags):
+        chips = port.query_all(".chip", col)
+        assert ["data-disagree" in chip.attrs for chip in chips] == fl
+    assert any(any(f) for f in flags)
+    assert "differently" in port.text(port.query("#cmp-disagree"))
+
+
+def test_compare_statistics_match_the_core():
+    port, app = compared()
+    panel = app.panels["compare"]
+    text = port.value(port.query("#cmp-text"))
+    for key in ("tokens", "chars_per_token", "split_words"):
+        row = next(r for r in port.query_all("#cmp-stats-body tr") if r.attrs.get("data-stat") == key)
+        cells = [port.text(td) for td in port.query_all("td", row)]
+        want = [cm.STAT_ROWS[[s.key for s in cm.STAT_ROWS].index(key)].fmt(text_stats(c.tokenizer, text)[key])
+                for c in panel.run_state.columns]
+        assert cells == want
+
+
+def test_compare_parity_table_and_chart():
+    port, app = compared()
+    panel = app.panels["compare"]
+    rows = port.query_all("#cmp-parity-table tr")[1:]
+    assert [r.attrs["data-lang"] for r in rows] == [s.id for s in SAMPLES.values() if s.udhr]
+    eng_counts = [int(td.attrs["data-tokens"]) for td in port.query_all("td", rows[0])]
+    want = [len(c.tokenizer.encode(UDHR_FAKE["eng"])) for c in panel.run_state.columns]
+    assert eng_counts == want
+    assert all("1.00×" in port.text(td) for td in port.query_all("td", rows[0]))
+    assert len(port.query_all("#cmp-parity rect")) == 18  # 6 languages × 3 columns
+    port.input(port.query("#cmp-reference"), "udhr_hin", event="change")
+    rows = port.query_all("#cmp-parity-table tr")[1:]
+    assert all("1.00×" in port.text(td) for td in port.query_all("td", rows[1]))
+
+
+def test_compare_curve_has_a_line_per_column():
+    port, app = compared()
+    series = port.query_all("#cmp-curve g")
+    lines = [g for g in series if "cmp-series" in g.class_list]
+    assert len(lines) == 3 and all(port.query_all("circle", g) for g in lines)
+    assert len(port.query_all("#cmp-legend li")) == 3
+
+
+def test_a_failing_column_and_cancel():
+    port, app = compared(vocab=40, configs=[("bpe", {"unk_token": "<unk>"}), ("wordpiece", {})])
+    panel = app.panels["compare"]
+    bpe, wp = panel.run_state.columns
+    assert bpe.tokenizer is not None and wp.error and "smaller than the starting vocabulary" in wp.error
+    errors = [port.text(e) for e in port.query_all("#cmp-columns .cmp-col-error") if not e.hidden]
+    assert any("smaller than the starting vocabulary" in e for e in errors)
+
+    port.set_value(port.query("#cmp-vocab"), "120")
+    port.click(port.query("#cmp-run"))
+    port.drive(3)
+    assert not port.query("#cmp-cancel").hidden
+    port.click(port.query("#cmp-cancel"))
+    port.settle()
+    assert panel.run_state.cancelled and port.query("#cmp-cancel").hidden
+    assert "cancelled" in port.text(port.query("#cmp-message")).lower()
+
+
+def test_compare_setup_rides_on_a_share_link():
+    port, app = compared()
+    app.panels["compare"].configs = [("bpe", {"unk_token": "<unk>", "lowercase": True}), ("unigram", {})]
+    url, _ = app.panels["share"].make_link()
+    exp = share.decode_fragment(url.split("#", 1)[1])
+    assert [c.preset for c in exp.compare] == ["bpe", "unigram"]
+    assert exp.compare[0].options["lowercase"] is True and exp.compare[0].options["vocab_size"] == 90
+
+    port2, app2 = started(None, hash="#" + url.split("#", 1)[1])
+    assert app2.panels["compare"].configs == [("bpe", {"unk_token": "<unk>", "lowercase": True}), ("unigram", {})]
+    assert app2.current == "compare"
+    assert app2.panels["compare"].run_state is not None and app2.panels["compare"].run_state.done

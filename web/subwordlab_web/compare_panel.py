@@ -1,0 +1,799 @@
+"""The Compare panel: 2–4 configurations trained on the current corpus, side by side.
+
+One click trains every configuration at the same vocabulary size (cooperatively, round
+robin, with a progress bar per column and a Cancel button). Then:
+
+- one text, shown in each column as coloured tokens; tokens whose span is not a token
+  span in every other column are marked (``data-disagree``) — that is where the
+  algorithms split differently;
+- a statistics table on that text (``subwordlab.stats.text_stats``), the best cell of
+  each row marked;
+- tokens per language for the six UDHR translations, with parity relative to a chosen
+  reference language, as a grouped bar chart (and a table with the numbers);
+- the compression curve: tokens per character of a held-out text against vocabulary
+  size, one line per configuration, measured at recorded steps (``Recording.tokenizer_at``).
+
+The current tokenizer (trained on the Train tab, or imported on the Files tab) can join
+as a column of its own. The view model is in compare.py; this module only draws.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Sequence
+
+import subwordlab
+
+from . import compare as cm
+from .samples import SAMPLES, strip_udhr_header
+from .state import PRESET_SHORT
+from .tokens import token_chips
+from .train_panel import CHOICES, HIDDEN_OPTIONS, NULLABLE, changed_options, option_kind, option_text, parse_option
+
+DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}))
+DEFAULT_VOCAB = 1000
+DEFAULT_TEXT = ("Everyone has the right to education. Unbelievably, tokenizers disagree about "
+                "words like “untokenizable” and “counterrevolutionaries”.")
+MAX_TEXT_CHARS = 20_000
+MAX_CHIPS = 600  # per column
+SLICE_SECONDS = 0.012
+MAX_ITEMS_PER_SLICE = 64
+UDHR = [s for s in SAMPLES.values() if s.udhr]  # the six translations, in the samples' order
+HELDOUT_CHOICES = [("text", "the text above")] + [(s.id, s.title) for s in UDHR] + \
+    [("taylorswift", "Wikipedia: Taylor Swift (first 20,000 characters)")]
+OPTION_SKIP = HIDDEN_OPTIONS | {"top_k"}
+
+
+def column_labels(configs: Sequence[tuple[str, dict]]) -> list[str]:
+    """Readable, distinct labels. Example: [('bpe', {}), ('bpe', {'lowercase': True})] ->
+    ['BPE', 'BPE · lowercase']; identical configurations get '#2'."""
+    labels = []
+    for preset, options in configs:
+        bits = []
+        for k, v in options.items():
+            if k in ("unk_token", "vocab_size", "num_merges"):
+                continue
+            bits.append(k if v is True else f"{k}={option_text(v) or 'none'}")
+        label = PRESET_SHORT.get(preset, preset) + (" · " + ", ".join(bits[:2]) if bits else "")
+        n = sum(1 for existing in labels if existing == label or existing.startswith(label + " #"))
+        labels.append(label if n == 0 else f"{label} #{n + 1}")
+    return labels
+
+
+class ComparePanel:
+    """`Panel(port, state, app)`; see app.py for how panels are registered."""
+
+    def __init__(self, port: Any, state: Any, app: Any = None) -> None:
+        self.port, self.state, self.app = port, state, app
+        q = port.query
+        self.vocab = q("#cmp-vocab")
+        self.config_list = q("#cmp-configs")
+        self.add_button = q("#cmp-add")
+        self.current_box = q("#cmp-current")
+        self.current_label = q("#cmp-current-label")
+        self.run_button = q("#cmp-run")
+        self.cancel_button = q("#cmp-cancel")
+        self.message = q("#cmp-message")
+        self.progress = q("#cmp-progress")
+        self.results = q("#cmp-results")
+        self.text_box = q("#cmp-text")
+        self.disagree_note = q("#cmp-disagree")
+        self.columns_box = q("#cmp-columns")
+        self.stats_head = q("#cmp-stats-head")
+        self.stats_body = q("#cmp-stats-body")
+        self.reference = q("#cmp-reference")
+        self.parity_box = q("#cmp-parity")
+        self.parity_table = q("#cmp-parity-table")
+        self.parity_note = q("#cmp-parity-note")
+        self.heldout = q("#cmp-heldout")
+        self.curve_box = q("#cmp-curve")
+        self.curve_note = q("#cmp-curve-note")
+        self.legend = q("#cmp-legend")
+        for tpl in ("tpl-cmp-config", "tpl-cmp-progress", "tpl-cmp-column"):
+            port.clone_template(tpl)  # a missing template fails now
+
+        self.configs: list[tuple[str, dict]] = [(p, dict(o)) for p, o in DEFAULT_CONFIGS]
+        self.run_state: cm.CompareRun | None = None
+        self.labels: list[str] = []
+        self.task: Any = None
+        self.visible = False
+        self.texts: dict[str, str] = {}  # fetched samples (UDHR, held-out)
+        self.parity_counts: list[dict[str, int | None]] = []
+        self.curves: list[list[tuple[int, int, float]]] = []
+        self.encodings: list[Any] = []
+
+        port.set_value(self.vocab, str(DEFAULT_VOCAB))
+        port.set_value(self.text_box, DEFAULT_TEXT)
+        self._fill_select(self.reference, [(s.id, s.title.replace("UDHR: ", "")) for s in UDHR], UDHR[0].id)
+        self._fill_select(self.heldout, HELDOUT_CHOICES, "text")
+        port.on(self.add_button, "click", lambda _e: self.add_config())
+        port.on(self.run_button, "click", lambda _e: self.start())
+        port.on(self.cancel_button, "click", lambda _e: self.cancel())
+        port.on(self.text_box, "input", lambda _e: self.render_text())
+        port.on(self.reference, "change", lambda _e: self.render_parity())
+        port.on(self.heldout, "change", lambda _e: self._spawn(self.compute_curves()))
+        state.subscribe(self._on_state)
+        self.render_configs()
+        self._render_current_option()
+
+    # --- setup (also what a share link carries) ---------------------------------------------
+    def _fill_select(self, select: Any, items: Sequence[tuple[str, str]], value: str) -> None:
+        port = self.port
+        options = []
+        for key, label in items:
+            option = port.create("option", text=label)
+            port.set_attr(option, "value", key)
+            options.append(option)
+        port.replace_children(select, options)
+        port.set_value(select, value)
+
+    def vocab_size(self) -> int:
+        raw = self.port.value(self.vocab).strip()
+        if not raw.isdigit() or not 1 <= int(raw) <= 1_000_000:
+            raise ValueError(f"the vocabulary size must be a whole number from 1 to 1,000,000, not {raw!r}")
+        return int(raw)
+
+    def setup(self) -> tuple[tuple[Any, ...], str, str | None, str | None]:
+        """(configs as share.Config, text, reference id, held-out id) for a share link."""
+        from .share import Config
+
+        try:
+            size = self.vocab_size()
+        except ValueError:
+            size = DEFAULT_VOCAB
+        configs = tuple(Config(p, {**o, "vocab_size": size}) for p, o in self.configs)
+        return configs, self.port.value(self.text_box), self.port.value(self.reference), self.port.value(self.heldout)
+
+    def apply_setup(self, configs: Sequence[Any], text: str, reference: str | None, heldout: str | None) -> None:
+        """Take a share link's Compare setup (configs with every option spelled out)."""
+        port = self.port
+        sizes = [c.options.get("vocab_size") for c in configs if c.options.get("vocab_size")]
+        if sizes:
+            port.set_value(self.vocab, str(sizes[0]))
+        self.configs = []
+        for c in configs[: cm.MAX_COLUMNS]:
+            opts = {k: v for k, v in c.options.items() if k not in HIDDEN_OPTIONS and k in subwordlab.OPTIONS[c.preset]}
+            self.configs.append((c.preset, changed_options(c.preset, opts)))
+        port.set_value(self.text_box, text)
+        if reference in {s.id for s in UDHR}:
+            port.set_value(self.reference, reference)
+        if heldout in {k for k, _ in HELDOUT_CHOICES}:
+            port.set_value(self.heldout, heldout)
+        self.render_configs()
+
+    # --- the configuration rows ---------------------------------------------------------------
+    def add_config(self) -> None:
+        if len(self.configs) < cm.MAX_COLUMNS:
+            used = {p for p, _ in self.configs}
+            preset = next((p for p in subwordlab.OPTIONS if p not in used), "bpe")
+            self.configs.append((preset, {}))
+            self.render_configs()
+
+    def remove_config(self, i: int) -> None:
+        if len(self.configs) > 1:
+            del self.configs[i]
+            self.render_configs()
+
+    def render_configs(self) -> None:
+        port = self.port
+        rows = [self._config_row(i, preset, options) for i, (preset, options) in enumerate(self.configs)]
+        port.replace_children(self.config_list, rows)
+        port.set_disabled(self.add_button, len(self.configs) >= cm.MAX_COLUMNS)
+
+    def _config_row(self, i: int, preset: str, options: dict) -> Any:
+        port = self.port
+        row = port.clone_template("tpl-cmp-config")
+        port.set_attr(row, "data-series", str(i))
+        port.set_text(port.query(".cmp-config-n", row), str(i + 1))
+        select = port.query(".cmp-preset", row)
+        port.set_attr(select, "id", f"cmp-preset-{i}")
+        port.set_attr(port.query(".cmp-preset-label", row), "for", f"cmp-preset-{i}")
+        self._fill_select(select, [(p, PRESET_SHORT[p]) for p in subwordlab.OPTIONS], preset)
+        port.on(select, "change", lambda _e, k=i, el=select: self._on_preset(k, port.value(el)))
+        remove = port.query(".cmp-remove", row)
+        port.set_attr(remove, "aria-label", f"Remove configuration {i + 1}")
+        port.set_disabled(remove, len(self.configs) <= 1)
+        port.on(remove, "click", lambda _e, k=i: self.remove_config(k))
+        summary = port.query(".cmp-options-summary", row)
+        port.set_text(summary, f"Options ({len(options)} changed)" if options else "Options (defaults)")
+        fields = port.query(".cmp-option-fields", row)
+        items = []
+        for name, (default, help_text) in subwordlab.OPTIONS[preset].items():
+            if name in OPTION_SKIP:
+                continue
+            items.append(self._option_field(i, name, default, help_text, options.get(name, default)))
+        port.replace_children(fields, items)
+        return row
+
+    def _option_field(self, i: int, name: str, default: Any, help_text: str, value: Any) -> Any:
+        port = self.port
+        item = port.create("label", "cmp-option")
+        port.set_attr(item, "title", help_text)
+        port.append(item, port.create("span", "cmp-option-name", name))
+        kind = option_kind(name, default)
+        if kind == "check":
+            field = port.create("input")
+            port.set_attr(field, "type", "checkbox")
+            port.set_checked(field, bool(value))
+        elif kind == "choice":
+            field = port.create("select", "select select-small")
+            for choice in CHOICES[name]:
+                option = port.create("option", text=choice)
+                port.set_attr(option, "value", choice)
+                port.append(field, option)
+            port.set_value(field, str(value))
+        else:
+            field = port.create("input", "text-field")
+            port.set_attr(field, "type", "number" if kind in ("int", "float") else "text")
+            if kind == "float":
+                port.set_attr(field, "step", "any")
+            if default is None or name in NULLABLE:
+                port.set_attr(field, "placeholder", "none")
+            port.set_value(field, option_text(value))
+        port.set_attr(field, "name", name)
+        port.set_attr(field, "id", f"cmp{i}-opt-{name}")
+        port.on(field, "change", lambda _e, k=i, n=name, d=default, el=field, kd=kind:
+                self._on_option(k, n, d, port.checked(el) if kd == "check" else port.value(el)))
+        port.append(item, field)
+        return item
+
+    def _on_preset(self, i: int, preset: str) -> None:
+        old_preset, old = self.configs[i]
+        known = subwordlab.OPTIONS[preset]
+        self.configs[i] = (preset, {k: v for k, v in old.items() if k in known})
+        self.render_configs()
+
+    def _on_option(self, i: int, name: str, default: Any, raw: Any) -> None:
+        preset, options = self.configs[i]
+        try:
+            value = parse_option(name, default, raw)
+        except ValueError as exc:
+            self.say(str(exc), error=True)
+            return
+        self.configs[i] = (preset, changed_options(preset, {**options, name: value}))
+        self.say("")
+        summary = self.port.query_all(".cmp-options-summary", self.config_list)[i]
+        n = len(self.configs[i][1])
+        self.port.set_text(summary, f"Options ({n} changed)" if n else "Options (defaults)")
+
+    # --- the current tokenizer as a column --------------------------------------------------
+    def current_tokenizer(self) -> tuple[Any, str]:
+        st = self.state
+        imported = getattr(st, "imported", None)
+        if imported is not None:
+            return imported, f"Imported: {st.imported_name}"
+        tok, _why = st.tokenizer_at_step()
+        if tok is None:
+            return None, ""
+        return tok, f"Current: {st.spec.describe()}, step {st.step:,}"
+
+    def _render_current_option(self) -> None:
+        tok, label = self.current_tokenizer()
+        port = self.port
+        port.set_disabled(self.current_box, tok is None)
+        if tok is None:
+            port.set_checked(self.current_box, False)
+        port.set_text(self.current_label, f"Add the current tokenizer as a column ({label}, {tok.vocab_size:,} tokens)"
+                      if tok is not None else "Add the current tokenizer as a column (train or import one first)")
+
+    def _on_state(self, topic: str) -> None:
+        if topic in ("recording", "step", "tokenizer", "corpus"):
+            self._render_current_option()
+        if topic == "corpus" and self.run_state is not None and not self.run_state.done:
+            self.cancel("The corpus changed, so the comparison was cancelled.")
+
+    # --- showing ---------------------------------------------------------------------------------
+    def on_show(self) -> None:
+        self.visible = True
+        self._render_current_option()
+        if self.run_state is not None and self.run_state.done and not self.run_state.cancelled:
+            self.render_parity()
+            self.render_curves()
+
+    def on_hide(self) -> None:
+        self.visible = False
+
+    def say(self, text: str, error: bool = False) -> None:
+        port = self.port
+        port.set_text(self.message, text)
+        port.toggle_class(self.message, "error", error)
+        port.set_hidden(self.message, not text)
+
+    # --- running -----------------------------------------------------------------------------------
+    def _spawn(self, coro: Any) -> Any:
+        return self.port.spawn(coro)
+
+    def start(self) -> Any:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = self._spawn(self.run())
+        return self.task
+
+    def cancel(self, message: str = "Comparison cancelled.") -> None:
+        if self.run_state is not None:
+            self.run_state.cancel()
+            self._render_progress()
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self._set_running(False)
+        self.say(message)
+
+    def _set_running(self, running: bool) -> None:
+        port = self.port
+        port.set_hidden(self.cancel_button, not running)
+        port.set_disabled(self.run_button, running)
+        port.set_attr(port.query("#panel-compare"), "data-state", "running" if running else "idle")
+
+    async def run(self) -> bool:
+        """Train the configurations and show the results; False if it could not start or
+        was cancelled. Cooperative: yields to the browser every ~12 ms."""
+        port, st = self.port, self.state
+        try:
+            size = self.vocab_size()
+            corpus = st.corpus.training_input()
+        except ValueError as exc:
+            self.say(f"Cannot compare: {exc}.", error=True)
+            return False
+        fixed = []
+        if port.checked(self.current_box):
+            tok, label = self.current_tokenizer()
+            if tok is not None:
+                fixed.append((label, tok))
+        configs = self.configs[: cm.MAX_COLUMNS - len(fixed)]
+        if len(configs) + len(fixed) < cm.MIN_COLUMNS:
+            self.say("Choose at least two configurations (or one and the current tokenizer).", error=True)
+            return False
+        self.labels = column_labels(configs) + [label for label, _ in fixed]
+        from subwordlab.recording import Recording
+
+        def make_recording(corpus: Any, preset: str, **options: Any) -> Any:
+            return Recording(corpus, preset, progress=True, **options)
+
+        run = cm.CompareRun(corpus, [(label, p, {**o, "vocab_size": size}) for label, (p, o) in zip(self.labels, configs)],
+                            make_recording, fixed=fixed, events_per_slice=4)
+        self.run_state = run
+        self.parity_counts, self.curves, self.encodings = [], [], []
+        self.say(f"Training {len(configs)} configuration{'s' if len(configs) != 1 else ''} on “{st.corpus.name}” "
+                 f"at vocabulary size {size:,}…")
+        self._set_running(True)
+        port.set_hidden(self.results, True)
+        work = run.work()
+        last_paint = port.now()
+        try:
+            self._render_progress()
+            while not cm.drive(work, SLICE_SECONDS, port.now, MAX_ITEMS_PER_SLICE):
+                if port.now() - last_paint > 0.1:
+                    self._render_progress()
+                    last_paint = port.now()
+                await port.sleep(0)
+            self._render_progress()
+            if run.cancelled:
+                return False
+            failed = [c for c in run.columns if c.error]
+            short = [f"{c.label} stopped at {c.tokenizer.vocab_size:,}" for c in run.columns[: len(configs)]
+                     if c.tokenizer is not None and c.tokenizer.vocab_size < size]
+            self.say(f"Done: {len(run.columns) - len(failed)} of {len(run.columns)} columns trained."
+                     + (" See the failed column's message below." if failed else "")
+                     + (f" {'; '.join(short)} tokens: this corpus is too small for a vocabulary of {size:,} "
+                        "(nothing left worth merging or keeping)." if short else ""))
+            port.set_hidden(self.results, False)
+            self.render_text()
+            await port.sleep(0)
+            await self.compute_parity()
+            await self.compute_curves()
+            return True
+        except asyncio.CancelledError:
+            run.cancel()
+            self._render_progress()
+            raise
+        finally:
+            self._set_running(False)
+
+    def _render_progress(self) -> None:
+        port, run = self.port, self.run_state
+        if run is None:
+            port.clear(self.progress)
+            return
+        cards = []
+        for i, c in enumerate(run.columns):
+            card = port.clone_template("tpl-cmp-progress")
+            port.set_attr(card, "data-series", str(i))
+            port.set_text(port.query(".cmp-prog-label", card), c.label)
+            bar = port.query(".progress-fill", card)
+            port.set_style(bar, "width", f"{100 * c.fraction:.1f}%")
+            meter = port.query(".progress-track", card)
+            port.set_attr(meter, "aria-valuenow", f"{100 * c.fraction:.0f}")
+            port.set_attr(meter, "aria-label", f"{c.label}: {c.status}")
+            status = port.query(".cmp-prog-status", card)
+            port.set_text(status, c.error or c.status)
+            port.set_attr(card, "data-status", "failed" if c.error else ("done" if c.done else c.status.split(":")[0]))
+            cards.append(card)
+        port.replace_children(self.progress, cards)
+
+    # --- the text, side by side ----------------------------------------------------------------
+    def tokenizers(self) -> list[Any]:
+        run = self.run_state
+        return [c.tokenizer for c in run.columns] if run is not None else []
+
+    def render_text(self) -> None:
+        """Encode the compare text with every column, mark disagreements, fill the table."""
+        port, run = self.port, self.run_state
+        if run is None or not run.done or run.cancelled:
+            return
+        text = port.value(self.text_box)
+        note = ""
+        if len(text) > MAX_TEXT_CHARS:
+            note = f" (only the first {MAX_TEXT_CHARS:,} characters are compared)"
+            text = text[:MAX_TEXT_CHARS]
+        encodings: list[Any] = []
+        errors: list[str | None] = []
+        for c in run.columns:
+            if c.tokenizer is None:
+                encodings.append(None)
+                errors.append(c.error or c.status)
+                continue
+            try:
+                encodings.append(c.tokenizer.encode_full(text, disallowed_special=()))
+                errors.append(None)
+            except ValueError as exc:
+                encodings.append(None)
+                errors.append(f"Cannot encode this text: {exc}")
+        ok = [i for i, e in enumerate(encodings) if e is not None]
+        flags_ok = cm.disagreements([list(encodings[i].offsets) for i in ok]) if len(ok) >= 2 else [[False] * len(encodings[i].ids) for i in ok]
+        flags: list[list[bool]] = [[] for _ in encodings]
+        for i, fl in zip(ok, flags_ok):
+            flags[i] = fl
+        self.encodings = encodings
+        regions = cm.disagreement_regions([list(encodings[i].offsets) for i in ok], [flags[i] for i in ok])
+        chars = sum(e - s for s, e in regions)
+        if len(ok) >= 2 and text:
+            port.set_text(self.disagree_note, f"The columns split {chars:,} of {len(text):,} characters differently "
+                          f"({100 * chars / len(text):.1f}%), in {len(regions):,} place{'s' if len(regions) != 1 else ''}"
+                          f"{note}. Marked tokens are not a token in every other column.")
+        else:
+            port.set_text(self.disagree_note, "Type a text to compare." if not text else note.strip(" ()"))
+        columns = []
+        for i, c in enumerate(run.columns):
+            columns.append(self._column(i, c, text, encodings[i], flags[i], errors[i]))
+        port.replace_children(self.columns_box, columns)
+        port.set_attr(self.columns_box, "data-columns", str(len(columns)))
+        self._render_stats(text)
+
+    def _column(self, i: int, c: cm.ColumnState, text: str, enc: Any, flags: list[bool], error: str | None) -> Any:
+        port = self.port
+        col = port.clone_template("tpl-cmp-column")
+        port.set_attr(col, "data-series", str(i))
+        port.set_text(port.query(".cmp-col-title", col), c.label)
+        count = port.query(".cmp-col-count", col)
+        err = port.query(".cmp-col-error", col)
+        chips_box = port.query(".cmp-chips", col)
+        if enc is None:
+            port.set_text(count, "")
+            port.set_text(err, error or "")
+            port.set_hidden(err, False)
+            port.set_hidden(chips_box, True)
+            return col
+        n_bad = sum(flags)
+        port.set_text(count, f"{len(enc.ids):,} tokens · {n_bad:,} differ")
+        chips = token_chips(enc, c.tokenizer)
+        items = []
+        for chip, bad in list(zip(chips, flags))[:MAX_CHIPS]:
+            el = port.create("span", "chip")
+            port.append(el, port.create("span", "chip-text", chip.label))
+            port.append(el, port.create("span", "chip-id", str(chip.id)))
+            port.set_attr(el, "tabindex", "0")
+            port.set_attr(el, "data-color", str(chip.color))
+            port.set_attr(el, "data-start", str(chip.start))
+            port.set_attr(el, "data-end", str(chip.end))
+            title = chip.title(text) + (" · split differently in another column" if bad else "")
+            port.set_attr(el, "title", title)
+            port.set_attr(el, "aria-label", title)
+            if bad:
+                port.set_attr(el, "data-disagree", "")
+            if chip.unknown:
+                port.set_attr(el, "data-unk", "")
+            if chip.gap_before:
+                port.set_attr(el, "data-gap", "")
+            items.append(el)
+        port.replace_children(chips_box, items)
+        if len(chips) > MAX_CHIPS:
+            port.set_text(err, f"Showing the first {MAX_CHIPS:,} of {len(chips):,} tokens.")
+            port.toggle_class(err, "note", True)
+            port.set_hidden(err, False)
+        return col
+
+    def _render_stats(self, text: str) -> None:
+        from subwordlab.stats import text_stats
+
+        port, run = self.port, self.run_state
+        head = [port.create("th", text="")]
+        for i, label in enumerate(self.labels):
+            th = port.create("th")
+            port.set_attr(th, "scope", "col")
+            port.set_attr(th, "data-series", str(i))
+            port.append(th, port.create("span", "swatch"))
+            port.append(th, port.create("span", text=label))
+            head.append(th)
+        port.replace_children(self.stats_head, head)
+        rows_data = []
+        for c, enc in zip(run.columns, self.encodings):
+            rows_data.append(text_stats(c.tokenizer, text) if enc is not None and c.tokenizer is not None else None)
+        rows = []
+        vocab_row = port.create("tr")
+        th = port.create("th", text="Vocabulary")
+        port.set_attr(th, "scope", "row")
+        port.set_attr(th, "title", "tokens in the vocabulary")
+        port.append(vocab_row, th)
+        for c in run.columns:
+            port.append(vocab_row, port.create("td", text=f"{c.tokenizer.vocab_size:,}" if c.tokenizer is not None else "–"))
+        rows.append(vocab_row)
+        for stat, cells, best in cm.stats_rows(rows_data):
+            tr = port.create("tr")
+            port.set_attr(tr, "data-stat", stat.key)
+            th = port.create("th", text=stat.label)
+            port.set_attr(th, "scope", "row")
+            port.set_attr(th, "title", stat.help)
+            port.append(tr, th)
+            for cell, is_best in zip(cells, best):
+                td = port.create("td", text=cell)
+                if is_best:
+                    port.set_attr(td, "data-best", "")
+                    port.set_attr(td, "title", "best of the columns")
+                port.append(tr, td)
+            rows.append(tr)
+        tr = port.create("tr")
+        port.set_attr(tr, "data-stat", "round_trip")
+        th = port.create("th", text="Round trip")
+        port.set_attr(th, "scope", "row")
+        port.set_attr(th, "title", "decode(encode(text)) equals the normalized text")
+        port.append(tr, th)
+        for row in rows_data:
+            cell, ok = cm.round_trip_cell(row)
+            td = port.create("td", text=cell)
+            if not ok:
+                port.set_attr(td, "data-bad", "")
+            port.append(tr, td)
+        rows.append(tr)
+        port.replace_children(self.stats_body, rows)
+
+    # --- per-language parity --------------------------------------------------------------------
+    async def _text_of(self, sample_id: str) -> str:
+        if sample_id not in self.texts:
+            sample = SAMPLES[sample_id]
+            raw = await self.port.fetch_text(sample.url)
+            self.texts[sample_id] = strip_udhr_header(raw)[0] if sample.udhr else raw[: cm.CURVE_TEXT_CHARS]
+        return self.texts[sample_id]
+
+    async def compute_parity(self) -> None:
+        port, run = self.port, self.run_state
+        if run is None:
+            return
+        port.set_text(self.parity_note, "Counting tokens in six languages…")
+        texts = {}
+        try:
+            for s in UDHR:
+                texts[s.id] = await self._text_of(s.id)
+        except OSError as exc:
+            port.set_text(self.parity_note, f"The UDHR texts could not be loaded: {exc}")
+            return
+        counts = []
+        for c in run.columns:
+            row: dict[str, int | None] = {}
+            for sid, text in texts.items():
+                try:
+                    row[sid] = len(c.tokenizer.encode(text, disallowed_special=())) if c.tokenizer is not None else None
+                except ValueError:
+                    row[sid] = None  # e.g. characters this BPE never saw and no unk token
+                await port.sleep(0)
+            counts.append(row)
+        self.parity_counts = counts
+        self.render_parity()
+
+    def render_parity(self) -> None:
+        port = self.port
+        if not self.parity_counts:
+            return
+        ref = port.value(self.reference) or UDHR[0].id
+        names = {s.id: s.title.replace("UDHR: ", "") for s in UDHR}
+        ratios = [cm.parity(row, ref) for row in self.parity_counts]
+        groups = [s.id for s in UDHR]
+        values = [[ratios[k].get(g) for k in range(len(ratios))] for g in groups]
+        missing = [self.labels[k] for k, row in enumerate(self.parity_counts) if any(v is None for v in row.values())]
+        port.set_text(self.parity_note, (f"Tokens for the same declaration in six languages, relative to {names[ref]} "
+                                         "(1.0 = as many tokens). Longer bars cost more.")
+                      + (f" {', '.join(missing)}: some texts could not be encoded (characters outside the "
+                         "vocabulary and no unknown token)." if missing else ""))
+        if self.visible:
+            width = max(320.0, port.width(self.parity_box) or 640.0)
+            chart = cm.grouped_bars([names[g] for g in groups], len(self.labels), values, width=width, height=280,
+                                    value_fmt=lambda v: f"{v:.2f}×")
+            details = [[f"{names[g]} · {self.labels[k]}: {self.parity_counts[k].get(g) or 0:,} tokens, "
+                        f"{values[gi][k]:.2f}× {names[ref]}" if values[gi][k] is not None else ""
+                        for k in range(len(self.labels))] for gi, g in enumerate(groups)]
+            port.replace_children(self.parity_box, [draw_grouped_bars(
+                port, chart, details, f"Parity relative to {names[ref]}, per language and configuration")])
+        # the numbers as a table
+        head = port.create("tr")
+        port.append(head, port.create("th", text="Language"))
+        for i, label in enumerate(self.labels):
+            th = port.create("th")
+            port.set_attr(th, "data-series", str(i))
+            port.set_attr(th, "scope", "col")
+            port.append(th, port.create("span", "swatch"))
+            port.append(th, port.create("span", text=label))
+            port.append(head, th)
+        rows = [head]
+        for gi, g in enumerate(groups):
+            tr = port.create("tr")
+            port.set_attr(tr, "data-lang", g)
+            th = port.create("th", text=names[g])
+            port.set_attr(th, "scope", "row")
+            port.append(tr, th)
+            for k in range(len(self.labels)):
+                n = self.parity_counts[k].get(g)
+                v = values[gi][k]
+                td = port.create("td", text="–" if n is None else f"{n:,} · {v:.2f}×" if v is not None else f"{n:,}")
+                port.set_attr(td, "data-tokens", "" if n is None else str(n))
+                port.append(tr, td)
+            rows.append(tr)
+        port.replace_children(self.parity_table, rows)
+
+    # --- the compression curve -------------------------------------------------------------------
+    async def compute_curves(self) -> None:
+        port, run = self.port, self.run_state
+        if run is None or not run.done or run.cancelled:
+            return
+        choice = port.value(self.heldout) or "text"
+        try:
+            text = port.value(self.text_box) if choice == "text" else await self._text_of(choice)
+        except OSError as exc:
+            port.set_text(self.curve_note, f"The held-out text could not be loaded: {exc}")
+            return
+        if not text.strip():
+            port.set_text(self.curve_note, "Type a text above (or pick a held-out text) to draw the curve.")
+            self.curves = []
+            port.clear(self.curve_box)
+            return
+        port.set_text(self.curve_note, "Measuring tokens per character at recorded steps…")
+        curves: list[list[tuple[int, int, float]]] = []
+        problems = []
+        for c in run.columns:
+            points: list[tuple[int, int, float]] = []
+            try:
+                if c.recording is not None and c.recording.done:
+                    for point in cm.curve_points(c.recording, text):
+                        points.append(point)
+                        await port.sleep(0)
+                elif c.tokenizer is not None:  # a fixed column: one point, its own size
+                    t = text[: cm.CURVE_TEXT_CHARS]
+                    points.append((0, c.tokenizer.vocab_size, len(c.tokenizer.encode(t, disallowed_special=())) / len(t)))
+            except (ValueError, TypeError) as exc:
+                problems.append(f"{c.label}: {exc}")
+            curves.append(points)
+        self.curves = curves
+        what = "the text above" if choice == "text" else dict(HELDOUT_CHOICES)[choice]
+        port.set_text(self.curve_note, f"Tokens per character of {what} ({min(len(text), cm.CURVE_TEXT_CHARS):,} "
+                      "characters) as each vocabulary grew (or, for Unigram, shrank) during training; lower is "
+                      "better compression." + (" " + " ".join(problems) if problems else ""))
+        self.render_curves()
+
+    def render_curves(self) -> None:
+        port = self.port
+        if not self.visible or not self.curves:
+            return
+        width = max(320.0, port.width(self.curve_box) or 640.0)
+        chart = cm.line_chart([[(size, tpc) for _, size, tpc in pts] for pts in self.curves], width=width, height=280)
+        details = [[f"{self.labels[k]} · vocabulary {size:,} (step {step:,}): {tpc:.3f} tokens per character"
+                    for step, size, tpc in pts] for k, pts in enumerate(self.curves)]
+        port.replace_children(self.curve_box, [draw_lines(port, chart, details,
+                                                          "Tokens per character against vocabulary size")])
+        items = []
+        for i, label in enumerate(self.labels):
+            li = port.create("li")
+            port.set_attr(li, "data-series", str(i))
+            port.append(li, port.create("span", "swatch"))
+            port.append(li, port.create("span", text=label))
+            items.append(li)
+        port.replace_children(self.legend, items)
+
+
+# --- SVG renderers ------------------------------------------------------------------------------
+
+def _svg(port: Any, width: float, height: float, label: str) -> Any:
+    svg = port.create_svg("svg", "chart cmp-chart")
+    port.set_attr(svg, "viewBox", f"0 0 {width:.0f} {height:.0f}")
+    port.set_attr(svg, "width", f"{width:.0f}")
+    port.set_attr(svg, "height", f"{height:.0f}")
+    port.set_attr(svg, "role", "group")
+    port.set_attr(svg, "aria-label", label)
+    title = port.create_svg("title")
+    port.set_text(title, label)
+    port.append(svg, title)
+    return svg
+
+
+def _text(port: Any, x: float, y: float, text: str, cls: str, anchor: str = "start") -> Any:
+    el = port.create_svg("text", cls)
+    port.set_attr(el, "x", f"{x:.1f}")
+    port.set_attr(el, "y", f"{y:.1f}")
+    if anchor != "start":
+        port.set_attr(el, "text-anchor", anchor)
+    port.set_text(el, text)
+    return el
+
+
+def _line(port: Any, x1: float, y1: float, x2: float, y2: float, cls: str) -> Any:
+    el = port.create_svg("line", cls)
+    for name, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)):
+        port.set_attr(el, name, f"{v:.1f}")
+    return el
+
+
+def _titled(port: Any, el: Any, detail: str) -> Any:
+    port.set_attr(el, "tabindex", "0")
+    port.set_attr(el, "role", "img")
+    port.set_attr(el, "aria-label", detail)
+    title = port.create_svg("title")
+    port.set_text(title, detail)
+    port.append(el, title)
+    return el
+
+
+def draw_grouped_bars(port: Any, chart: cm.BarChart, details: Sequence[Sequence[str]], label: str) -> Any:
+    """The SVG of ``compare.grouped_bars``; ``details[g][s]`` is each bar's hover text."""
+    svg = _svg(port, chart.width, chart.height, label)
+    left, top, right, bottom = chart.plot
+    axis = port.create_svg("g", "axis")
+    for tick in chart.y_ticks:
+        port.append(axis, _line(port, left, tick.pos, right, tick.pos, "gridline"))
+        port.append(axis, _text(port, left - 6, tick.pos + 4, tick.label + "×", "tick", "end"))
+    port.append(axis, _line(port, left, bottom, right, bottom, "baseline"))
+    for tick in chart.groups:
+        port.append(axis, _text(port, tick.pos, bottom + 18, tick.label, "tick group-label", "middle"))
+    port.append(svg, axis)
+    group_index = {t.label: gi for gi, t in enumerate(chart.groups)}
+    for bar in chart.bars:
+        rect = port.create_svg("rect", "cmp-bar")
+        for name, v in (("x", bar.x), ("y", bar.y), ("width", bar.w), ("height", max(0.5, bar.h))):
+            port.set_attr(rect, name, f"{v:.1f}")
+        port.set_attr(rect, "rx", "2")
+        port.set_attr(rect, "data-series", str(bar.series))
+        detail = details[group_index[bar.group]][bar.series] if details else bar.label
+        port.append(svg, _titled(port, rect, detail or bar.label))
+    if chart.reference_y is not None:
+        port.append(svg, _line(port, left, chart.reference_y, right, chart.reference_y, "reference-line"))
+    return svg
+
+
+def draw_lines(port: Any, chart: cm.LineChart, details: Sequence[Sequence[str]], label: str) -> Any:
+    """The SVG of ``compare.line_chart``: a path and focusable dots per series."""
+    svg = _svg(port, chart.width, chart.height, label)
+    left, top, right, bottom = chart.plot
+    axis = port.create_svg("g", "axis")
+    for tick in chart.y_ticks:
+        port.append(axis, _line(port, left, tick.pos, right, tick.pos, "gridline"))
+        port.append(axis, _text(port, left - 6, tick.pos + 4, tick.label, "tick", "end"))
+    for tick in chart.x_ticks:
+        port.append(axis, _line(port, tick.pos, bottom, tick.pos, bottom + 4, "baseline"))
+        port.append(axis, _text(port, tick.pos, bottom + 17, tick.label, "tick", "middle"))
+    port.append(axis, _line(port, left, bottom, right, bottom, "baseline"))
+    port.append(axis, _text(port, right, bottom + 29, "vocabulary size (log scale)", "axis-label", "end"))
+    port.append(axis, _text(port, left - 44, top - 2, "tokens / char", "axis-label"))
+    port.append(svg, axis)
+    for s, points in enumerate(chart.lines):
+        if not points:
+            continue
+        g = port.create_svg("g", "cmp-series")
+        port.set_attr(g, "data-series", str(s))
+        path = port.create_svg("path", "cmp-line")
+        port.set_attr(path, "d", "M" + " L".join(f"{px:.1f},{py:.1f}" for px, py, _, _ in points))
+        port.append(g, path)
+        for k, (px, py, _, _) in enumerate(points):
+            dot = port.create_svg("circle", "cmp-dot")
+            port.set_attr(dot, "cx", f"{px:.1f}")
+            port.set_attr(dot, "cy", f"{py:.1f}")
+            port.set_attr(dot, "r", "3.5")
+            port.append(g, _titled(port, dot, details[s][k] if details and details[s] else ""))
+        port.append(svg, g)
+    return svg
+

@@ -1,0 +1,178 @@
+"""The Files panel: download the current tokenizer, or load one from a file.
+
+Downloads (see exports.py for the contents): our JSON document with provenance, a Hugging
+Face ``tokenizer.json`` (or, where the pipeline has no exact equivalent, the core's
+reason, shown instead of the button), and a readable vocabulary/merges text file. The
+port saves them with a Blob, an object URL and a temporary ``<a download>``.
+
+Import: a Subword Lab JSON or a tokenizer.json (e.g. a real model's). It becomes the
+current tokenizer — the one Inspect and Compare use — until the user trains again or
+presses "Use the trained tokenizer". A bad file gets one message naming the file and the
+problem, and nothing else changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .exports import Download, ImportFailed, hf_json, import_model, our_json, vocab_file
+
+KINDS = ("ours", "hf", "vocab")
+_MAKERS = {"ours": our_json, "hf": hf_json, "vocab": vocab_file}
+
+
+def describe_tokenizer(tok: Any, source: str) -> str:
+    """Example: 'Byte-level BPE tokenizer, 4,000 tokens, trained here (step 3,744).'"""
+    from .state import PRESET_SHORT
+
+    preset = tok.spec.get("preset")
+    name = PRESET_SHORT.get(preset, getattr(tok.model, "type", "custom"))
+    return f"{name} tokenizer, {tok.vocab_size:,} tokens, {source}."
+
+
+def human_size(n: int) -> str:
+    """Example: 1536 -> '1.5 KB'; 12 -> '12 bytes'."""
+    if n < 1000:
+        return f"{n} bytes"
+    if n < 1_000_000:
+        return f"{n / 1000:.1f} KB"
+    return f"{n / 1_000_000:.1f} MB"
+
+
+class FilesPanel:
+    """Export / import of model files (`Panel(port, state, app)`, see app.py)."""
+
+    def __init__(self, port: Any, state: Any, app: Any = None) -> None:
+        self.port, self.state, self.app = port, state, app
+        q = port.query
+        self.current = q("#files-current")
+        self.buttons = {k: q(f"#files-dl-{k}") for k in KINDS}
+        self.notes = {k: q(f"#files-note-{k}") for k in KINDS}
+        self.input = q("#files-import")
+        self.drop = q("#files-drop")
+        self.status = q("#files-status")
+        self.error = q("#files-error")
+        self.revert = q("#files-revert")
+        for kind in KINDS:
+            port.on(self.buttons[kind], "click", lambda _e, k=kind: self.download(k))
+        port.on(self.input, "change", self._on_input)
+        port.on(self.drop, "dragover", self._on_drag)
+        port.on(self.drop, "dragleave", lambda _e: port.toggle_class(self.drop, "dragging", False))
+        port.on(self.drop, "drop", self._on_drop)
+        port.on(self.revert, "click", lambda _e: self.use_trained())
+        self._hf_cache: tuple[Any, Download] | None = None
+        self.visible = False
+        state.subscribe(self._on_state)
+        self.render()
+
+    # --- showing ------------------------------------------------------------------------
+    def on_show(self) -> None:
+        self.visible = True
+        self.render()
+
+    def on_hide(self) -> None:
+        self.visible = False
+
+    def _on_state(self, topic: str) -> None:
+        if topic in ("recording", "step", "tokenizer") or (topic == "progress" and self.visible):
+            self.render()
+
+    def tokenizer(self) -> tuple[Any, str]:
+        """(the current tokenizer, where it came from) or (None, why there is none)."""
+        st = self.state
+        imported = getattr(st, "imported", None)
+        if imported is not None:
+            return imported, f"loaded from {st.imported_name}"
+        tok, why = st.tokenizer_at_step()
+        if tok is None:
+            return None, why
+        return tok, f"trained here (step {st.step:,})"
+
+    def render(self) -> None:
+        port = self.port
+        tok, source = self.tokenizer()
+        port.set_hidden(self.revert, getattr(self.state, "imported", None) is None)
+        if tok is None:
+            port.set_text(self.current, source)
+            for kind in KINDS:
+                port.set_disabled(self.buttons[kind], True)
+                port.set_text(self.notes[kind], "")
+            return
+        port.set_text(self.current, describe_tokenizer(tok, source))
+        for kind in ("ours", "vocab"):
+            port.set_disabled(self.buttons[kind], False)
+            port.set_text(self.notes[kind], "")
+        if not self.visible:
+            return  # the HF export check waits until the panel is looked at
+        hf = self._hf(tok)
+        port.set_disabled(self.buttons["hf"], not hf.available)
+        note = hf.reason if not hf.available else "; ".join(hf.warnings)
+        port.set_text(self.notes["hf"], note)
+        port.toggle_class(self.notes["hf"], "warn", not hf.available)
+
+    def _hf(self, tok: Any) -> Download:
+        if self._hf_cache is None or self._hf_cache[0] is not tok:
+            self._hf_cache = (tok, hf_json(tok))
+        return self._hf_cache[1]
+
+    # --- downloads ------------------------------------------------------------------------
+    def download(self, kind: str) -> Download | None:
+        port = self.port
+        tok, why = self.tokenizer()
+        if tok is None:
+            self.say(why, error=True)
+            return None
+        d = self._hf(tok) if kind == "hf" else _MAKERS[kind](tok)
+        if not d.available:
+            self.say(d.reason, error=True)
+            return d
+        port.download(d.name, d.text, d.mime)
+        self.say(f"Saved {d.name} ({human_size(d.size)}).")
+        return d
+
+    # --- import -----------------------------------------------------------------------------
+    def _on_input(self, _event: Any) -> Any:
+        files = self.port.input_files(self.input)
+        self.port.clear_files(self.input)
+        return self.load(files)
+
+    def _on_drag(self, event: Any) -> None:
+        self.port.prevent_default(event)
+        self.port.toggle_class(self.drop, "dragging", True)
+
+    def _on_drop(self, event: Any) -> Any:
+        self.port.prevent_default(event)
+        self.port.toggle_class(self.drop, "dragging", False)
+        return self.load(self.port.dropped_files(event))
+
+    async def load(self, files: list[Any]) -> None:
+        port = self.port
+        if not files:
+            return
+        if len(files) > 1:
+            self.say("Drop one model file at a time (a Subword Lab .json or a tokenizer.json).", error=True)
+            return
+        name = port.file_name(files[0])
+        self.say(f"Reading {name}…")
+        await port.sleep(0)  # paint the message before the (possibly long) parse
+        try:
+            data = await port.file_bytes(files[0])
+            imported = import_model(name, data)
+        except ImportFailed as exc:
+            self.say(str(exc), error=True)
+            return
+        except OSError as exc:
+            self.say(f"{name!r} could not be read: {exc}", error=True)
+            return
+        self.state.set_imported(imported.tokenizer, name)
+        self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
+
+    def use_trained(self) -> None:
+        self.state.set_imported(None, "")
+        self.say("Back to the tokenizer trained here.")
+
+    def say(self, text: str, error: bool = False) -> None:
+        port = self.port
+        port.set_hidden(self.error, not error)
+        port.set_hidden(self.status, error)
+        port.set_text(self.error if error else self.status, text)

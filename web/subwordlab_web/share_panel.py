@@ -1,0 +1,375 @@
+"""The Share panel, opening share links, and embed mode.
+
+- "Copy link" turns the page's state into a link (share.py: corpus, algorithm and every
+  option, the step shown, the panel, the inspector's text and seeds, the Compare setup).
+- Opening a page whose address has ``#v1.…`` reproduces that experiment: the corpus
+  (inline, a bundled sample, or — for a big file of the user's own — a request to upload
+  it, checked by SHA-256), the settings, a full training run, then the exact step. A link
+  that cannot be read shows one message over the default page (``#link-banner``).
+- ``?embed=1`` (embed.py) shows one panel without the page's chrome, for an iframe; the
+  query can pick the sample, algorithm, size, step and text, or a ``#v1.`` fragment can
+  carry a whole experiment. "Copy embed snippet" writes the ``<iframe>`` HTML.
+
+The page marks its progress on ``<body>`` for tests and for timing:
+``data-share="applying" | "applied" | "waiting-file" | "error"`` and, once applied,
+``data-share-ms`` (milliseconds from the start of applying to the step being shown).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import subwordlab
+
+from . import embed as embed_mod
+from . import share
+from .share import Config, CorpusRef, Experiment, ShareLinkError
+from .state import Corpus, TrainSpec
+
+EMBED_PANELS = embed_mod.EMBED_PANELS
+WAIT_POLL_SECONDS = 0.05
+
+
+# -- state <-> experiment (pure) -------------------------------------------------------------
+
+def config_from_spec(spec: TrainSpec) -> Config:
+    """Example: TrainSpec("bpe", "num_merges", 8) -> Config("bpe", {"num_merges": 8, "vocab_size": None})"""
+    other = "vocab_size" if spec.target == "num_merges" else "num_merges"
+    options = {**spec.options, spec.target: spec.size}
+    if other in subwordlab.OPTIONS[spec.preset]:
+        options[other] = None
+    return Config(spec.preset, options)
+
+
+def spec_from_config(config: Config) -> TrainSpec:
+    """The TrainSpec of a link's configuration: its target, and the options that differ
+    from the core's defaults. Raises ShareLinkError if it names no target."""
+    opts = dict(config.options)
+    merges, vocab = opts.pop("num_merges", None), opts.pop("vocab_size", None)
+    if merges is not None:
+        target, size = "num_merges", merges
+    elif vocab is not None:
+        target, size = "vocab_size", vocab
+    else:
+        raise ShareLinkError("the link's algorithm has neither a vocabulary size nor a number of merges")
+    known = subwordlab.OPTIONS[config.preset]
+    changed = {k: v for k, v in opts.items() if k in known and v != share._plain(known[k][0])}
+    try:
+        return TrainSpec(config.preset, target, size, changed)
+    except ValueError as exc:
+        raise ShareLinkError(f"the link's settings cannot be used: {exc}") from None
+
+
+def corpus_refs(corpus: Corpus) -> tuple[CorpusRef, CorpusRef]:
+    """(inline reference, the fallback when the text is too big for a link)."""
+    inline = CorpusRef.inline(corpus.text, corpus.format)
+    if corpus.sample is not None:
+        return inline, CorpusRef.sample(corpus.sample, corpus.text, corpus.format)
+    name = ", ".join(corpus.files) if corpus.files else "pasted text"
+    name = name if share._NAME.fullmatch(name) else "corpus.txt"
+    return inline, CorpusRef.file(name[:200], corpus.text, corpus.format)
+
+
+def corpus_note(ref: CorpusRef) -> str:
+    """What the link does with the corpus, in one sentence for the user."""
+    if ref.kind == "inline":
+        return f"The corpus ({ref.chars or 0:,} characters) travels inside the link."
+    if ref.kind == "sample":
+        return (f"The corpus is too big to travel inside a link, so the link names the bundled sample "
+                f"“{ref.name}”; every copy of this page has it.")
+    return (f"The corpus ({ref.chars or 0:,} characters) is too big to travel inside a link and is not a "
+            f"bundled sample: whoever opens the link is asked to upload “{ref.name}”, checked by its "
+            f"SHA-256 ({(ref.sha256 or '')[:12]}…).")
+
+
+def file_request(ref: CorpusRef) -> str:
+    return (f"This link was made with a corpus of the sender's own, “{ref.name}” ({ref.chars or 0:,} characters), "
+            f"too big to travel inside the link. Open the Corpus tab and upload that file: the experiment "
+            f"continues as soon as its SHA-256 matches ({ref.sha256}).")
+
+
+# -- the panel ----------------------------------------------------------------------------------
+
+class SharePanel:
+    """Copy link / copy embed snippet, and the code that opens links and embeds."""
+
+    def __init__(self, port: Any, state: Any, app: Any = None) -> None:
+        self.port, self.state, self.app = port, state, app
+        q = port.query
+        self.copy_button = q("#share-copy")
+        self.link = q("#share-link")
+        self.status = q("#share-status")
+        self.corpus_line = q("#share-corpus")
+        self.embed_panel = q("#share-embed-panel")
+        self.embed_height = q("#share-embed-height")
+        self.embed_copy = q("#share-embed-copy")
+        self.embed_code = q("#share-embed-code")
+        self.embed_status = q("#share-embed-status")
+        self.banner = q("#link-banner")
+        self.banner_text = q("#link-banner-text")
+        self.banner_close = q("#link-banner-close")
+        self.body = q("body")
+        port.on(self.copy_button, "click", lambda _e: self.copy_link())
+        port.on(self.embed_copy, "click", lambda _e: self.copy_embed())
+        port.on(self.banner_close, "click", lambda _e: port.set_hidden(self.banner, True))
+        port.on(self.link, "focus", lambda _e: port.select(self.link))
+        port.on(self.embed_code, "focus", lambda _e: port.select(self.embed_code))
+        self.pending: tuple[Experiment, float] | None = None  # waiting for the user's file
+        self.task: Any = None
+        self.embedded = False
+        state.subscribe(self._on_state)
+
+    # --- making links -------------------------------------------------------------------------
+    def experiment(self) -> tuple[Experiment, CorpusRef]:
+        """The page's experiment now, and the corpus fallback (sample or file)."""
+        st, app = self.state, self.app
+        inline, fallback = corpus_refs(st.corpus)
+        ins = st.inspect
+        panel = getattr(app, "current", None) or "train"
+        step = st.step if st.recording is not None else None
+        cmp = getattr(app, "panels", {}).get("compare") if app is not None else None
+        configs, text, reference, heldout = cmp.setup() if cmp is not None else ((), "", None, None)
+        exp = Experiment(
+            corpus=inline, train=config_from_spec(st.spec), step=step,
+            panel=panel if panel in share.PANELS else "train",
+            inspect_text=ins.text, seed=int(ins.sample_seed), alpha=float(ins.sample_alpha),
+            sampled=bool(ins.sampled), nbest=int(ins.nbest), special_policy=ins.special_policy,
+            compare=tuple(configs) if len(configs) >= 2 else (), compare_text=text if len(configs) >= 2 else "",
+            compare_reference=reference if len(configs) >= 2 else None,
+            compare_heldout=heldout if len(configs) >= 2 else None,
+        )
+        return exp, fallback
+
+    def make_link(self) -> tuple[str, CorpusRef]:
+        """The full URL of the share link and the corpus reference it carries."""
+        exp, fallback = self.experiment()
+        fragment = share.encode_fragment(exp, fallback=fallback)
+        ref = share.decode_fragment(fragment).corpus
+        base = self.port.location_href().split("#", 1)[0]
+        return f"{base}#{fragment}", ref
+
+    async def copy_link(self) -> str | None:
+        port = self.port
+        try:
+            url, ref = self.make_link()
+        except ShareLinkError as exc:
+            self._status(self.status, f"No link: {exc}.", error=True)
+            return None
+        port.set_value(self.link, url)
+        port.set_text(self.corpus_line, corpus_note(ref))
+        copied = await port.copy_text(url)
+        what = f"Link copied to the clipboard ({len(url):,} characters)." if copied else \
+            f"The link ({len(url):,} characters) is selected below: press Ctrl+C (⌘C) to copy it."
+        if not copied:
+            port.select(self.link)
+        self._status(self.status, what)
+        return url
+
+    def embed_snippet(self) -> str:
+        exp, fallback = self.experiment()
+        panel = self.port.value(self.embed_panel) or "train"
+        try:
+            height = max(240, min(2000, int(self.port.value(self.embed_height) or embed_mod.DEFAULT_HEIGHT)))
+        except ValueError:
+            height = embed_mod.DEFAULT_HEIGHT
+        fragment = share.encode_fragment(exp, fallback=fallback)
+        src = embed_mod.embed_url(self.port.location_href(), panel=panel, fragment=fragment)
+        title = f"Subword Lab: {self.state.spec.describe()}"
+        return embed_mod.snippet(src, title=title, height=height)
+
+    async def copy_embed(self) -> str | None:
+        port = self.port
+        try:
+            code = self.embed_snippet()
+        except ShareLinkError as exc:
+            self._status(self.embed_status, f"No snippet: {exc}.", error=True)
+            return None
+        port.set_value(self.embed_code, code)
+        copied = await port.copy_text(code)
+        self._status(self.embed_status, "Embed snippet copied: paste it into your course page's HTML." if copied
+                     else "The snippet is selected below: press Ctrl+C (⌘C) to copy it.")
+        if not copied:
+            port.select(self.embed_code)
+        return code
+
+    def _status(self, el: Any, text: str, error: bool = False) -> None:
+        self.port.set_text(el, text)
+        self.port.toggle_class(el, "error", error)
+
+    # --- opening links and embeds ---------------------------------------------------------------
+    def boot(self) -> bool:
+        """At start: embed mode and/or a share link from the address. True when this took
+        over the first load (the caller then skips its default sample)."""
+        port = self.port
+        params = embed_mod.parse_query(port.location_search())
+        if params.embed:
+            self.enter_embed(params)
+        port.on_window("hashchange", lambda _e: self.open_hash())
+        fragment = port.location_hash()
+        if fragment.startswith("#v") or fragment.startswith("v"):
+            return self.open_hash()
+        if params.embed and params.picks_experiment:
+            self.task = port.spawn(self.apply_query(params))
+            return True
+        if params.problems:
+            self.show_banner("Some of the page's address parameters were ignored: " + "; ".join(params.problems) + ".")
+        return False
+
+    def open_hash(self) -> bool:
+        """Read ``location.hash``; a good link starts applying (True), a bad one shows its
+        message over the default page (False)."""
+        port = self.port
+        fragment = port.location_hash()
+        if not fragment.strip("#"):
+            return False
+        try:
+            exp = share.decode_fragment(fragment)
+        except ShareLinkError as exc:
+            port.set_attr(self.body, "data-share", "error")
+            self.show_banner(f"This link could not be opened: {exc}. Showing the default page instead.",
+                             error=True)
+            return False
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = port.spawn(self.apply(exp))
+        return True
+
+    def show_banner(self, text: str, error: bool = False) -> None:
+        port = self.port
+        port.set_text(self.banner_text, text)
+        port.toggle_class(self.banner, "error", error)
+        port.set_hidden(self.banner, False)
+
+    def enter_embed(self, params: embed_mod.EmbedParams) -> None:
+        port, app = self.port, self.app
+        self.embedded = True
+        port.set_attr(self.body, "data-embed", "1")
+        full = port.query("#embed-open")
+        href = port.location_href()
+        base, _, frag = href.partition("#")
+        page = base.split("?", 1)[0]
+        port.set_attr(full, "href", page + (f"#{frag}" if frag else ""))
+        if params.problems:
+            self.show_banner("Some of the embed's parameters were ignored: " + "; ".join(params.problems) + ".")
+        if app is not None and params.panel:
+            app.show_panel(params.panel)
+
+    async def apply_query(self, params: embed_mod.EmbedParams) -> None:
+        """An embed's hand-written query: sample, algorithm, size, step, text."""
+        from .samples import SAMPLES
+
+        port, st, app = self.port, self.state, self.app
+        started = port.now()
+        port.set_attr(self.body, "data-share", "applying")
+        corpus_panel = app.panels.get("corpus") if app is not None else None
+        if params.sample:
+            if params.sample not in SAMPLES:
+                self.show_banner(f"The embed names a sample “{params.sample}” this page does not have; "
+                                 "showing the default sample.", error=True)
+                params = embed_mod.EmbedParams(**{**params.__dict__, "sample": None})
+            elif corpus_panel is not None:
+                await corpus_panel.load_sample(params.sample)
+        if params.sample is None and corpus_panel is not None and st.corpus.is_empty:
+            from .samples import DEFAULT_SAMPLE
+
+            await corpus_panel.load_sample(DEFAULT_SAMPLE)
+        spec = st.spec
+        if params.preset:
+            spec = spec.with_preset(params.preset)
+        if params.vocab_size is not None:
+            spec = TrainSpec(spec.preset, "vocab_size", params.vocab_size, spec.options)
+        elif params.num_merges is not None and not spec.is_unigram:
+            spec = TrainSpec(spec.preset, "num_merges", params.num_merges, spec.options)
+        st.set_spec(spec)
+        if params.text is not None:
+            st.set_inspect(text=params.text, sampled=False)
+        await self._train_and_seek(params.step)
+        if app is not None and params.panel:
+            app.show_panel(params.panel)
+        self._applied(started)
+
+    async def apply(self, exp: Experiment) -> None:
+        """Reproduce a link's experiment: corpus, settings, training, step, panel."""
+        from .samples import SAMPLES
+
+        port, st, app = self.port, self.state, self.app
+        started = port.now()
+        port.set_attr(self.body, "data-share", "applying")
+        if app is not None and exp.panel in getattr(app, "tabs", {}):
+            app.show_panel(exp.panel)
+        ref = exp.corpus
+        if ref.kind == "inline":
+            st.set_corpus(Corpus(ref.text or "", ref.format, "Text from a shared link"))
+        elif ref.kind == "sample":
+            if ref.name not in SAMPLES:
+                port.set_attr(self.body, "data-share", "error")
+                self.show_banner(f"This link names a bundled sample “{ref.name}” that this page does not have "
+                                 "(it may come from another version of Subword Lab).", error=True)
+                return
+            await app.panels["corpus"].load_sample(ref.name)
+            if not ref.matches(st.corpus.text):
+                self.show_banner(f"The bundled sample “{ref.name}” differs from the one this link was made with "
+                                 "(its SHA-256 does not match), so the results may differ.")
+        else:
+            if not ref.matches(st.corpus.text):
+                self.pending = (exp, started)
+                port.set_attr(self.body, "data-share", "waiting-file")
+                self.show_banner(file_request(ref))
+                return
+        await self._apply_settings(exp, started)
+
+    def _on_state(self, topic: str) -> None:
+        if topic != "corpus" or self.pending is None:
+            return
+        exp, started = self.pending
+        if exp.corpus.matches(self.state.corpus.text):
+            self.pending = None
+            self.port.set_hidden(self.banner, True)
+            self.task = self.port.spawn(self._apply_settings(exp, started))
+        else:
+            self.show_banner(file_request(exp.corpus) + " The corpus loaded now is a different text.")
+
+    async def _apply_settings(self, exp: Experiment, started: float) -> None:
+        st, app = self.state, self.app
+        try:
+            spec = spec_from_config(exp.train)
+        except ShareLinkError as exc:
+            self.port.set_attr(self.body, "data-share", "error")
+            self.show_banner(f"This link could not be opened: {exc}.", error=True)
+            return
+        st.set_spec(spec)
+        st.set_inspect(text=exp.inspect_text, sample_seed=exp.seed, sample_alpha=exp.alpha, sampled=exp.sampled,
+                       nbest=exp.nbest, special_policy=exp.special_policy)
+        cmp = app.panels.get("compare") if app is not None else None
+        if cmp is not None and exp.compare:
+            cmp.apply_setup(exp.compare, exp.compare_text, exp.compare_reference, exp.compare_heldout)
+        if exp.step is not None:
+            await self._train_and_seek(exp.step)
+        if app is not None and exp.panel in getattr(app, "tabs", {}):
+            app.show_panel(exp.panel)
+        if cmp is not None and exp.compare and exp.panel == "compare":
+            await cmp.run()
+        self._applied(started)
+
+    async def _train_and_seek(self, step: int | None) -> None:
+        """Train the current corpus and spec to the end, then show ``step`` (None: the end)."""
+        port, st, app = self.port, self.state, self.app
+        train = app.panels.get("train") if app is not None else None
+        if train is None or not train.start_training():
+            return
+        while st.recording is not None and not st.recording.done:
+            await port.sleep(WAIT_POLL_SECONDS)
+        if st.recording is None:
+            return
+        total = len(st.recording.steps)
+        target = total if step is None else min(step, total)
+        if step is not None and step > total:
+            self.show_banner(f"The link asks for step {step:,}, but this run has {total:,} steps; showing the last.")
+        st.player.pause()
+        st.seek(target)
+        st.notify("step")
+
+    def _applied(self, started: float) -> None:
+        ms = (self.port.now() - started) * 1000
+        self.port.set_attr(self.body, "data-share-ms", f"{ms:.0f}")
+        self.port.set_attr(self.body, "data-share", "applied")
