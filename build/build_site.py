@@ -74,7 +74,7 @@ TEST_WHEELS = [
     "sortedcontainers==2.4.0",
 ]
 
-WEB_FILES = ["index.html", "bare.html", "bootstrap.js", "css"]
+WEB_FILES = ["index.html", "bare.html", "embed-example.html", "bootstrap.js", "css"]
 
 
 def log(msg: str) -> None:
