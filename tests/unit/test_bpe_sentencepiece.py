@@ -41,10 +41,15 @@ def test_unknown_characters_become_unk_or_bytes():
 
 
 @settings(max_examples=100)
-@given(st.text())
+@given(st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\u2581")))
 def test_byte_fallback_round_trips_to_the_normalized_text(text):
     tok = _fallback()
     assert tok.decode(tok.encode(text)) == tok.normalize_str(text)
+
+
+def test_a_literal_space_mark_stands_for_a_space():
+    tok = _fallback()
+    assert tok.decode(tok.encode("a\u2581b")) == "a b"
 
 
 _cache = {}

@@ -265,8 +265,10 @@ def test_user_defined_symbols_stay_whole_in_both_sentencepiece_presets():
 
 
 @settings(max_examples=60)
-@given(st.text(st.characters(exclude_categories=["Cs"]), max_size=40))
+@given(st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\u2581"), max_size=40))
 def test_round_trip_with_byte_fallback_on_any_unicode(text):
+    # subtle: a literal ▁ in the input stands for a space (as in SentencePiece), so it is
+    # the one character that cannot come back as itself; test_bpe_sentencepiece checks it
     tok = _byte_fallback_tokenizer()
     assert tok.decode(tok.encode(text, disallowed_special=())) == tok.normalize_str(text)
 
