@@ -44,6 +44,13 @@ def test_disagreement_on_a_known_example():
     assert disagreement_regions([a, b, c], flags) == [(2, 11)]
 
 
+def test_zero_width_tokens_are_never_marked():
+    # BPE "lowest": low|est</w>|</w>-less; WordPiece: low|##e|##st (the seed-000 corpus at 25 tokens)
+    bpe = [(0, 3), (3, 6), (6, 6)]
+    wp = [(0, 3), (3, 4), (4, 6)]
+    assert disagreements([bpe, wp]) == [[False, True, False], [False, True, True]]
+
+
 def test_a_token_must_be_in_every_other_column():
     a = [(0, 3), (3, 6)]
     b = [(0, 3), (3, 6)]

@@ -6,6 +6,7 @@ shown side by side. This module computes everything the panel draws:
 - ``disagreements``: for each column, which tokens disagree with some other column — a
   token disagrees when its span ``[start, end)`` is not also a token span in *every* other
   column (so two columns agree on a word only if they cut it at the same places);
+  zero-width tokens (``</w>``, a lone ``▁``) cover no text and are never marked;
 - ``disagreement_regions``: those tokens' spans merged, for the "N characters disagree" line;
 - ``STAT_ROWS`` / ``stats_rows``: the statistics table, one column per configuration;
 - ``parity``: per-language token counts relative to a reference language (parallel texts
@@ -40,12 +41,16 @@ Span = tuple[int, int]
 # -- disagreement --------------------------------------------------------------------------
 
 def disagreements(columns: Sequence[Sequence[Span]]) -> list[list[bool]]:
-    """For each column, for each token span: does some other column lack that exact span?"""
+    """For each column, for each token span: does some other column lack that exact span?
+
+    A zero-width token (an end-of-word marker such as ``</w>``, a lone ``▁``) covers no
+    text, so it is never marked. Example: [[(0, 3), (3, 3)], [(0, 3)]] -> [[False, False], [False]]
+    """
     sets = [set(spans) for spans in columns]
     out = []
     for i, spans in enumerate(columns):
         others = [s for j, s in enumerate(sets) if j != i]
-        out.append([any(span not in other for other in others) for span in spans])
+        out.append([span[1] > span[0] and any(span not in other for other in others) for span in spans])
     return out
 
 
