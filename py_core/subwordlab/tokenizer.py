@@ -372,9 +372,12 @@ class Tokenizer:
             # imported from HF: every token goes through the decoder, special ones too, as in HF
             return self.decoder.decode_bytes([self.id_to_token(i) for i in ids])
         out, run = [], []
+        unk = getattr(self.model, "unk_id", None)
         for i in ids:
             tok = self.id_to_token(i)
-            if i in self._special_ids:
+            # subtle: the unk token stands for model output (a word), so it is decoded in
+            # line with its neighbours; other special tokens are inserted verbatim
+            if i in self._special_ids and i != unk:
                 if run:
                     out.append(self.decoder.decode_bytes(run))
                     run = []

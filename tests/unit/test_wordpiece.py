@@ -195,3 +195,8 @@ def test_encoding_matches_hf_wordpiece_on_our_vocabulary():
     hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     sample = text[200_000:260_000]
     assert tok.encode(sample) == hf.encode(sample).ids
+
+
+def test_an_unknown_word_decodes_as_a_word_between_spaces():
+    tok = subwordlab.train("tokens token stemming stem", preset="wordpiece", num_merges=10)
+    assert tok.decode(tok.encode("tokens xyz stemming")) == "tokens [UNK] stemming"
