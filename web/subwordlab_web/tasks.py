@@ -85,9 +85,10 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
     return ProgressView(fraction, f"Vocabulary {now:,} → {target:,} · {what}")
 
 
-async def train(port: Any, state: AppState) -> None:
-    """Record the run `state.recording` (already created) to its end, cooperatively."""
-    rec = state.recording
+async def train(port: Any, state: AppState, rec: Any = None) -> None:
+    """Record the run `rec` (default: `state.recording`, made by `state.start_recording()`)
+    to its end, cooperatively; stop quietly if the state drops it (settings changed)."""
+    rec = rec if rec is not None else state.recording
     if rec is None:
         raise RuntimeError("train() needs state.start_recording() first")
     status = state.training
@@ -96,6 +97,8 @@ async def train(port: Any, state: AppState) -> None:
     last_notify = started
     try:
         while not rec.done:
+            if state.recording is not rec:
+                return  # discarded (the corpus or the settings changed): nothing to finish
             t0 = port.now()
             n = 0
             while not rec.done and n < MAX_EVENTS_PER_SLICE and port.now() - t0 < SLICE_SECONDS:

@@ -389,6 +389,8 @@ class TrainPanel:
             if not self._form_busy:
                 self._build_options()
         elif topic == "recording":
+            if self.state.recording is None and self.train_task is not None and not self.train_task.done():
+                self.train_task.cancel()  # its run was discarded
             self._heavy_key = None
             self.render()
             self._maybe_auto_train()
@@ -530,7 +532,7 @@ class TrainPanel:
             st.training = TrainingStatus(phase="failed", message=str(exc))
             st.notify("recording")
             return False
-        self.train_task = self.port.spawn(tasks.train(self.port, st))
+        self.train_task = self.port.spawn(tasks.train(self.port, st, st.recording))
         return True
 
     def _ensure_training(self) -> bool:
