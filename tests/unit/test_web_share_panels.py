@@ -339,3 +339,26 @@ def test_compare_setup_rides_on_a_share_link():
     assert app2.panels["compare"].configs == [("bpe", {"unk_token": "<unk>", "lowercase": True}), ("unigram", {})]
     assert app2.current == "compare"
     assert app2.panels["compare"].run_state is not None and app2.panels["compare"].run_state.done
+
+
+def test_in_embed_mode_the_querys_panel_wins_over_the_links():
+    _, src = trained()
+    src.show_panel("share")
+    url, _ = src.panels["share"].make_link()
+    port, app = started(search="?embed=1&panel=inspect", hash="#" + url.split("#", 1)[1])
+    assert port.get_attr(port.query("body"), "data-share") == "applied"
+    assert app.current == "inspect" and app.state.step == src.state.step
+
+
+def test_a_new_hash_opens_its_link_without_a_reload():
+    _, src = trained()
+    src.state.seek(2)
+    url, _ = src.panels["share"].make_link()
+    port, app = started()
+    port.href = url
+    port.fire_window("hashchange")
+    port.settle()
+    assert port.get_attr(port.query("body"), "data-share") == "applied" and app.state.step == 2
+    port.href = "http://127.0.0.1:8000/index.html#v1.broken!"
+    port.fire_window("hashchange")
+    assert "could not be opened" in port.text(port.query("#link-banner"))

@@ -17,6 +17,7 @@ The page marks its progress on ``<body>`` for tests and for timing:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import subwordlab
@@ -117,6 +118,7 @@ class SharePanel:
         self.pending: tuple[Experiment, float] | None = None  # waiting for the user's file
         self.task: Any = None
         self.embedded = False
+        self.embed_view: str | None = None  # embed mode: the query's panel wins over a link's
         state.subscribe(self._on_state)
 
     # --- making links -------------------------------------------------------------------------
@@ -172,7 +174,7 @@ class SharePanel:
             height = max(240, min(2000, int(self.port.value(self.embed_height) or embed_mod.DEFAULT_HEIGHT)))
         except ValueError:
             height = embed_mod.DEFAULT_HEIGHT
-        fragment = share.encode_fragment(exp, fallback=fallback)
+        fragment = share.encode_fragment(replace(exp, panel=panel), fallback=fallback)
         src = embed_mod.embed_url(self.port.location_href(), panel=panel, fragment=fragment)
         title = f"Subword Lab: {self.state.spec.describe()}"
         return embed_mod.snippet(src, title=title, height=height)
@@ -243,6 +245,7 @@ class SharePanel:
     def enter_embed(self, params: embed_mod.EmbedParams) -> None:
         port, app = self.port, self.app
         self.embedded = True
+        self.embed_view = params.panel
         port.set_attr(self.body, "data-embed", "1")
         full = port.query("#embed-open")
         href = port.location_href()
@@ -295,6 +298,8 @@ class SharePanel:
         port, st, app = self.port, self.state, self.app
         started = port.now()
         port.set_attr(self.body, "data-share", "applying")
+        if self.embed_view:
+            exp = replace(exp, panel=self.embed_view)
         if app is not None and exp.panel in getattr(app, "tabs", {}):
             app.show_panel(exp.panel)
         ref = exp.corpus
