@@ -132,10 +132,15 @@ class LineLayout:
     x_ticks: list[tuple[float, str]]  # (pixel x, label)
     y_ticks: list[tuple[float, str]]
     x_range: tuple[float, float] = (0.0, 1.0)  # data values at the plot's edges
-    y_range: tuple[float, float] = (0.0, 1.0)
+    y_range: tuple[float, float] = (0.0, 1.0)  # (log10 of them on a log axis)
+    log_y: bool = False
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """A data point to pixels, on this layout's y scale."""
+        return self.project(x, math.log10(y) if self.log_y else y)
 
     def project(self, x: float, y: float) -> tuple[float, float]:
-        """Data to pixels (y grows upwards)."""
+        """Data to pixels (y grows upwards; `y` already on the axis's scale)."""
         (x_lo, x_hi), (y_lo, y_hi) = self.x_range, self.y_range
         return (self.left + (x - x_lo) / ((x_hi - x_lo) or 1) * (self.right - self.left),
                 self.bottom - (y - y_lo) / ((y_hi - y_lo) or 1) * (self.bottom - self.top))
@@ -146,24 +151,50 @@ class LineLayout:
         return " ".join(f"{'M' if i == 0 else 'L'}{x:.1f} {y:.1f}" for i, (x, y) in enumerate(self.points))
 
 
+def log_ticks(lo: float, hi: float, max_ticks: int = 6) -> list[int]:
+    """Exponents of the powers of ten covering [lo, hi] (both > 0).
+
+    Example: log_ticks(3, 25000) -> [0, 1, 2, 3, 4, 5] (1 … 100,000).
+    """
+    e_lo, e_hi = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    if e_hi == e_lo:
+        e_hi += 1
+    step = max(1, math.ceil((e_hi - e_lo) / (max_ticks - 1)))
+    return list(range(e_lo, e_hi + step, step))[: max_ticks + 1]
+
+
+def wants_log_scale(ys: Sequence[float], ratio: float = 50.0) -> bool:
+    """A log y axis when all values are positive and span more than `ratio` (merge
+    counts: thousands at first, a handful at the end). Example: [25000, 13] -> True."""
+    return bool(ys) and min(ys) > 0 and max(ys) / min(ys) > ratio
+
+
 def line_layout(xs: Sequence[float], ys: Sequence[float], width: float, height: float,
-                left: float = 62, right: float = 14, top: float = 12, bottom: float = 30,
-                only: Sequence[int] | None = None) -> LineLayout:
-    """Scale points into a plot area with round ticks on both axes (y grows upwards).
-    `only`: the indices of the points to project (the ticks still cover all of them)."""
+                left: float = 62, right: float = 14, top: float = 26, bottom: float = 30,
+                only: Sequence[int] | None = None, log_y: bool = False) -> LineLayout:
+    """Scale points into a plot area with round ticks on both axes (y grows upwards; with
+    `log_y` a base-10 log axis, values must be > 0). `only`: the indices of the points to
+    project (the ticks still cover all of them)."""
     if len(xs) != len(ys):
         raise ValueError(f"{len(xs)} x values but {len(ys)} y values")
     if not xs:
         return LineLayout(width, height, left, width - right, top, height - bottom, [], [], [])
     xt = nice_ticks(min(xs), max(xs), 5, integer=all(float(x).is_integer() for x in (xs[0], xs[-1])))
-    yt = nice_ticks(min(ys), max(ys), 4)
+    if log_y:
+        exps = log_ticks(min(ys), max(ys))
+        y_ticks = [(float(e), short_number(10 ** e if e >= 0 else 10.0 ** e)) for e in exps]
+        ty = [math.log10(y) for y in ys]
+    else:
+        y_ticks = [(t, short_number(t)) for t in nice_ticks(min(ys), max(ys), 4)]
+        ty = list(ys)
     base = LineLayout(width, height, left, width - right, top, height - bottom, [], [], [],
-                      (xt[0], xt[-1]), (yt[0], yt[-1]))
+                      (xt[0], xt[-1]), (y_ticks[0][0], y_ticks[-1][0]))
     indices = range(len(xs)) if only is None else only
     return LineLayout(base.width, base.height, base.left, base.right, base.top, base.bottom,
-                      [base.project(xs[i], ys[i]) for i in indices],
-                      [(base.project(t, yt[0])[0], short_number(t)) for t in xt],
-                      [(base.project(xt[0], t)[1], short_number(t)) for t in yt], base.x_range, base.y_range)
+                      [base.project(xs[i], ty[i]) for i in indices],
+                      [(base.project(t, y_ticks[0][0])[0], short_number(t)) for t in xt],
+                      [(base.project(xt[0], t)[1], label) for t, label in y_ticks], base.x_range, base.y_range,
+                      log_y)
 
 
 def decimate(n: int, limit: int) -> list[int]:
@@ -216,13 +247,13 @@ def bar_chart(bars: Sequence[Bar], width: float, label: str, max_label_chars: in
 
 def line_chart(xs: Sequence[float], ys: Sequence[float], detail: Callable[[int], str], width: float,
                height: float, label: str, x_label: str, y_label: str, current: int | None = None,
-               focusable_limit: int = 60) -> list[Any]:
+               focusable_limit: int = 60, log_y: bool = False) -> list[Any]:
     """A line chart (an SVG spec) with axes, round ticks and a marker at point `current`
     (an index). Up to `focusable_limit` evenly spread points are focusable dots titled
     `detail(i)` (computed only for those), so long runs stay cheap to draw."""
     width = max(260.0, width)
     keep = decimate(len(xs), 600)  # the path: at most 600 points, whatever the run's length
-    layout = line_layout(xs, ys, width, height, only=keep)
+    layout = line_layout(xs, ys, width, height, only=keep, log_y=log_y)
     chart = _frame(width, height, label)
     axis: list[Any] = []
     for y, text in layout.y_ticks:
@@ -231,16 +262,16 @@ def line_chart(xs: Sequence[float], ys: Sequence[float], detail: Callable[[int],
     for x, text in layout.x_ticks:
         axis.append(svg("text", "tick", text, x=x, y=layout.bottom + 16, text_anchor="middle"))
     axis.append(svg("text", "axis-label", x_label, x=layout.right, y=layout.bottom + 28, text_anchor="end"))
-    axis.append(svg("text", "axis-label", y_label, x=layout.left - 56, y=layout.top - 2))
+    axis.append(svg("text", "axis-label", y_label + (" (log scale)" if log_y else ""), x=layout.left - 56, y=layout.top - 14))
     chart.append(svg("g", "axis", *axis))
     if layout.points:
         chart.append(svg("path", "line", d=layout.path))
         for i in decimate(len(xs), focusable_limit):
-            x, y = layout.project(xs[i], ys[i])
+            x, y = layout.point(xs[i], ys[i])
             text = detail(i)
             chart.append(svg("circle", "dot", svg("title", None, text), cx=x, cy=y, r=3.5, tabindex=0, role="img", aria_label=text))
     if current is not None and 0 <= current < len(xs):
-        x, y = layout.project(xs[current], ys[current])
+        x, y = layout.point(xs[current], ys[current])
         chart.append(svg("rect", "cursor", x=x - 0.75, y=layout.top, width=1.5, height=layout.bottom - layout.top))
         chart.append(svg("circle", "current", svg("title", None, detail(current)), cx=x, cy=y, r=5.5))
     return chart

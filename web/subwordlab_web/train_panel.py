@@ -340,6 +340,7 @@ class TrainPanel:
         self.merges_head, self.merges_rows, self.merges_empty = q("#merges-head"), q("#merges-rows"), q("#merges-empty")
         self.vocab_count, self.vocab_search = q("#vocab-count"), q("#vocab-search")
         self.vocab_list, self.vocab_more = q("#vocab-list"), q("#vocab-more")
+        self.vocab_help = q("#vocab-help")
         self.curve_title, self.curve_help = q("#curve-title"), q("#curve-help")
         self.curve_chart, self.curve_empty = q("#curve-chart"), q("#curve-empty")
         port.clone_template("tpl-option")
@@ -751,6 +752,8 @@ class TrainPanel:
         items, matched = vocab_items(vocab, st.spec.preset == "byte_bpe", port.value(self.vocab_search),
                                      newest_first=newest_first, newest_id=newest, labels=self._labels)
         port.set_text(self.vocab_count, f"{len(vocab):,}")
+        port.set_text(self.vocab_help, ("Newest first" if newest_first else "By id") + ". Search by token or id."
+                      + (" The newest token is highlighted." if newest is not None else ""))
         port.build_into(self.vocab_list, [
             el("li", "vocab-item", attrs={"title": f"id {item.id}: {item.raw!r}", "data-new": "" if item.new else None},
                children=[el("span", "vocab-id", str(item.id)), el("span", "vocab-token", item.label)])
@@ -801,7 +804,8 @@ class TrainPanel:
             return
         port.set_hidden(self.curve_empty, True)
         port.set_text(self.curve_help, "Over the whole run; the marker is the current step. Hover or focus a dot for its numbers.")
-        spec = charts.line_chart(curve.xs, curve.ys, curve.detail, self._chart_width(self.curve_chart), 240,
+        log_y = curve.y_label == "count" and charts.wants_log_scale(curve.ys)
+        spec = charts.line_chart(curve.xs, curve.ys, curve.detail, self._chart_width(self.curve_chart), 250,
                                  f"{curve.title} over the run", curve.x_label, curve.y_label,
-                                 current_point(curve.at, st.step))
+                                 current_point(curve.at, st.step), log_y=log_y)
         port.build_into(self.curve_chart, [spec])
