@@ -135,6 +135,7 @@ def test_import_makes_the_current_tokenizer_and_a_bad_file_changes_nothing():
     # the inspector now encodes with it
     app.show_panel("inspect")
     st.set_inspect(text="the lazy fox")
+    port.settle()
     assert port.text(port.query("#inspect-count")) == str(len(other.encode("the lazy fox")))
     # and the compare panel offers it as a column
     app.show_panel("compare")

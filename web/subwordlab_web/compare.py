@@ -247,7 +247,7 @@ def line_chart(series: Sequence[Sequence[tuple[float, float]]], *, width: float 
 
     ``series[s]`` is a list of ``(x, y)`` points; every point keeps its data values for hover.
     """
-    left, top, right, bottom = 52.0, 12.0, width - 12.0, height - 30.0
+    left, top, right, bottom = 52.0, 26.0, width - 12.0, height - 30.0
     chart = LineChart(width, height, (left, top, right, bottom), log_x=log_x)
     points = [p for s in series for p in s]
     if not points:

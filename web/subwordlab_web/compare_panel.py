@@ -40,7 +40,7 @@ SLICE_SECONDS = 0.012
 MAX_ITEMS_PER_SLICE = 64
 UDHR = [s for s in SAMPLES.values() if s.udhr]  # the six translations, in the samples' order
 HELDOUT_CHOICES = [("text", "the text above")] + [(s.id, s.title) for s in UDHR] + \
-    [("taylorswift", "Wikipedia: Taylor Swift (first 20,000 characters)")]
+    [("taylorswift", "Wikipedia: Taylor Swift")]
 OPTION_SKIP = HIDDEN_OPTIONS | {"top_k"}
 
 
@@ -604,8 +604,11 @@ class ComparePanel:
                       + (f" {', '.join(missing)}: some texts could not be encoded (characters outside the "
                          "vocabulary and no unknown token)." if missing else ""))
         if self.visible:
-            width = max(320.0, port.width(self.parity_box) or 640.0)
-            chart = cm.grouped_bars([names[g] for g in groups], len(self.labels), values, width=width, height=280,
+            width = max(300.0, port.width(self.parity_box) or 640.0)
+            # subtle: axis labels must fit their group: short names, or codes on a narrow screen
+            narrow = (width - 52) / len(groups) < 64
+            axis_names = [g.removeprefix("udhr_")[:3] if narrow else names[g].split(" (")[0] for g in groups]
+            chart = cm.grouped_bars(axis_names, len(self.labels), values, width=width, height=280,
                                     value_fmt=lambda v: f"{v:.2f}×")
             details = [[f"{names[g]} · {self.labels[k]}: {self.parity_counts[k].get(g) or 0:,} tokens, "
                         f"{values[gi][k]:.2f}× {names[ref]}" if values[gi][k] is not None else ""
@@ -778,7 +781,7 @@ def draw_lines(port: Any, chart: cm.LineChart, details: Sequence[Sequence[str]],
         port.append(axis, _text(port, tick.pos, bottom + 17, tick.label, "tick", "middle"))
     port.append(axis, _line(port, left, bottom, right, bottom, "baseline"))
     port.append(axis, _text(port, right, bottom + 29, "vocabulary size (log scale)", "axis-label", "end"))
-    port.append(axis, _text(port, left - 44, top - 2, "tokens / char", "axis-label"))
+    port.append(axis, _text(port, left - 44, top - 14, "tokens / char", "axis-label"))
     port.append(svg, axis)
     for s, points in enumerate(chart.lines):
         if not points:
