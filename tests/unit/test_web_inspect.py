@@ -7,11 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import subwordlab
 from subwordlab_web.app import App
 from subwordlab_web.fakedom import FakePort
-from subwordlab_web.inspect_panel import MAX_TEXT, inspect_text
+from subwordlab_web import inspect_panel
+from subwordlab_web.inspect_panel import MAX_TEXT, inspect_text, text_slices
 from subwordlab_web.state import Corpus, TrainSpec
 from subwordlab_web.tokens import first_difference, round_trip_message, token_label, visible
 
@@ -27,6 +30,7 @@ def started():
     app.start()
     port.settle()
     app.show_panel("inspect")
+    port.settle()
     return port, app
 
 
@@ -201,3 +205,40 @@ def test_token_helpers():
     assert round_trip_message("a b", "a b") == (True, "Round trip exact")
     ok, msg = round_trip_message("a  b", "a b")
     assert not ok and msg == "Round trip differs at character 2: expected “·b”, decoded “b”"
+
+
+_TOKENIZERS = {}
+
+
+def _trained(preset):
+    if preset not in _TOKENIZERS:
+        options = {"unk_token": "<unk>"} if preset == "bpe" else {}
+        size = {"bpe": 120, "byte_bpe": 300, "wordpiece": 150, "unigram": 150}[preset]
+        _TOKENIZERS[preset] = subwordlab.train(read("udhr/udhr_eng.txt")[:6000] + " é ß 你 Ａ", preset,
+                                               vocab_size=size, **options)
+    return _TOKENIZERS[preset]
+
+
+@pytest.mark.parametrize("preset", ["bpe", "byte_bpe", "wordpiece", "unigram"])
+@settings(max_examples=40)
+@given(text=st.lists(st.sampled_from(["the", "right", " ", "  ", "\n", "\t", "é", "ß", "你", "Ａ", ",", "12", "e\u0301", "\u00a0"]),
+                     max_size=40).map("".join))
+def test_encoding_a_long_text_in_slices_is_exact(preset, text):
+    tok = _trained(preset)
+    size = 5
+    pieces = text_slices(tok, text, size=size)
+    assert "".join(pieces) == text
+    whole = inspect_text(tok, text, "plain")
+    old = inspect_panel.SLICE_CHARS
+    inspect_panel.SLICE_CHARS = size
+    try:
+        sliced = inspect_text(tok, text, "plain")
+    finally:
+        inspect_panel.SLICE_CHARS = old
+    assert sliced.ids == whole.ids and sliced.chips == whole.chips
+    assert sliced.normalized == whole.normalized and sliced.pre_tokens == whole.pre_tokens
+
+
+def test_other_pipelines_are_not_sliced():
+    tok = subwordlab.train("the cat sat on the mat " * 20, "sentencepiece_bpe", vocab_size=60)
+    assert text_slices(tok, "the cat " * 100, size=10) == ["the cat " * 100]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generator
 
 from .build import el
 from .state import AppState
@@ -41,16 +41,66 @@ class Inspection:
     nbest: list[tuple[list[str], float, float]] | None = None  # (labels, log P, share)
 
 
-def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
-                 nbest: int = 0) -> Inspection:
-    """Run `text` through every stage of `tokenizer` (raises the core's ValueError, e.g. a
-    special token under the default policy, or a character without an unk token)."""
-    cut = len(text) > MAX_TEXT
-    text = text[:MAX_TEXT]
+SLICE_CHARS = 1500  # a long text is encoded this much at a time, between yields to the browser
+MAX_SAMPLED_TEXT = 5_000  # sampling draws over the whole text at once: keep it short
+SLICEABLE_PRESETS = ("bpe", "byte_bpe", "wordpiece", "unigram")  # white space always ends a piece
+
+
+@dataclass
+class _Merged:
+    """An Encoding put together from the encodings of consecutive slices."""
+
+    ids: list[int]
+    tokens: list[str]
+    offsets: list[tuple[int, int]]
+    byte_offsets: list[tuple[int, int]]
+    special: list[bool]
+
+
+def text_slices(tokenizer: Any, text: str, size: int | None = None) -> list[str]:
+    """The text cut where encoding the parts gives exactly the tokens (and offsets) of the
+    whole: before a lone space, for pipelines that always end a piece at white space (the
+    trained bpe, byte_bpe with a built-in pattern, wordpiece, unigram presets). Others, and
+    short texts, stay whole. Example (bpe, size 3): 'ab cd ef' -> ['ab', ' cd', ' ef']."""
+    from subwordlab.corpus import slices_at_spaces
+
+    size = SLICE_CHARS if size is None else size
+    preset = tokenizer.spec.get("preset")
+    if len(text) <= size or preset not in SLICEABLE_PRESETS or getattr(tokenizer, "added_vocab", None) is not None:
+        return [text]
+    if preset == "byte_bpe" and not getattr(tokenizer.pre_tokenizer, "pattern_name", None):
+        return [text]
+    return slices_at_spaces(text, size)
+
+
+def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
+                  nbest: int = 0) -> Generator[None, None, Inspection]:
+    """Run `text` through every stage of `tokenizer`, a slice at a time (a generator that
+    yields between slices and returns the `Inspection`). Raises the core's ValueError,
+    e.g. a special token under the default policy, or a character without an unk token."""
+    cut = len(text) > (MAX_SAMPLED_TEXT if sample is not None else MAX_TEXT)
+    text = text[:MAX_SAMPLED_TEXT] if sample is not None else text[:MAX_TEXT]
     kwargs = POLICIES[policy]
     byte_level = is_byte_level(tokenizer)
-    normalized = tokenizer.normalize_str(text)
-    pre = [token_label(p, byte_level) for p, _ in tokenizer.pre_tokenize_str(normalized)]
+    pieces = [text] if sample is not None else text_slices(tokenizer, text)
+    normalized, pre = "", []
+    merged = _Merged([], [], [], [], [])
+    chars = nbytes = 0
+    for k, piece in enumerate(pieces):
+        if k:
+            yield
+        norm = tokenizer.normalize_str(piece)
+        normalized += norm
+        pre += [token_label(p, byte_level) for p, _ in tokenizer.pre_tokenize_str(norm)]
+        if sample is None:
+            enc = tokenizer.encode_full(piece, **kwargs)
+            merged.ids += enc.ids
+            merged.tokens += enc.tokens
+            merged.offsets += [(s + chars, e + chars) for s, e in enc.offsets]
+            merged.byte_offsets += [(s + nbytes, e + nbytes) for s, e in enc.byte_offsets]
+            merged.special += list(enc.special)
+        chars += len(piece)
+        nbytes += len(piece.encode("utf-8", errors="surrogatepass"))
     if sample is not None:
         alpha, seed = sample
         ids = tokenizer.sample_encode(text, alpha, seed=seed, **kwargs)
@@ -60,9 +110,8 @@ def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: 
                            0, 0, 0, 0, special=i in special)
                  for i, c in zip(ids, assign_colors(ids))]
     else:
-        enc = tokenizer.encode_full(text, **kwargs)
-        ids = list(enc.ids)
-        chips = token_chips(enc, tokenizer)
+        ids = merged.ids
+        chips = token_chips(merged, tokenizer)
     decoded = tokenizer.decode(ids)
     ok, message = round_trip_message(normalized, decoded)
     best = None
@@ -74,6 +123,17 @@ def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: 
             vocab = tokenizer.model.vocab
             best = [([token_label(vocab[i], False) for i in seg], lp, math.exp(lp - top) / z) for seg, lp in found]
     return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best)
+
+
+def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
+                 nbest: int = 0) -> Inspection:
+    """`inspect_steps` run to its end."""
+    steps = inspect_steps(tokenizer, text, policy, sample, nbest)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value
 
 
 class InspectPanel:
@@ -97,6 +157,7 @@ class InspectPanel:
         self.st_tokens, self.st_ids, self.st_decoded = q("#stage-tokens"), q("#stage-ids"), q("#stage-decoded")
         self.nbest_card, self.nbest_rows = q("#nbest-card"), q("#nbest-rows")
         self.visible = False
+        self._task: Any = None
         self.last: Inspection | None = None
         self._key: Any = None
 
@@ -180,13 +241,27 @@ class InspectPanel:
         port.set_value(self.alpha, f"{settings.sample_alpha:g}")
         port.set_value(self.seed, str(settings.sample_seed))
         port.set_hidden(self.b_best, not settings.sampled)
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
         if tok is None:
             self._show(None)
             return
+        steps = inspect_steps(tok, settings.text, settings.special_policy,
+                              (settings.sample_alpha, settings.sample_seed) if settings.sampled and (bpe or unigram) else None,
+                              settings.nbest if unigram else 0)
+        self._task = port.spawn(self._inspect(steps))
+
+    async def _inspect(self, steps: Generator[None, None, Inspection]) -> None:
+        """Encode a slice per browser turn (long texts stay responsive), then draw."""
+        port = self.port
         try:
-            result = inspect_text(tok, settings.text, settings.special_policy,
-                                  (settings.sample_alpha, settings.sample_seed) if settings.sampled and (bpe or unigram) else None,
-                                  settings.nbest if unigram else 0)
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as stop:
+                    result = stop.value
+                    break
+                await port.sleep(0)
         except ValueError as exc:
             port.set_text(self.error, str(exc))
             port.set_hidden(self.error, False)
@@ -249,4 +324,4 @@ def chip_spec(chip: TokenChip, text: str, sampled: bool = False) -> list[Any]:
     return el("span", "chip", attrs=attrs, children=[el("span", "chip-text", chip.label), el("span", "chip-id", str(chip.id))])
 
 
-__all__ = ["InspectPanel", "Inspection", "inspect_text", "bytes_label"]
+__all__ = ["InspectPanel", "Inspection", "inspect_steps", "inspect_text", "text_slices", "bytes_label"]
