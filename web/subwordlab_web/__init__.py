@@ -4,7 +4,10 @@ Layout (see DESIGN.md §2 "Web"):
 
 - `dom`      the only module that imports `js` / `pyodide.ffi`: a thin DOM port.
 - `fakedom`  the same port over an in-memory tree, so views run under CPython tests.
-- `app`      the views and their pure helpers; they only talk to a port.
+- `app`      the shell: tabs over panels, the panel registry (its docstring says how to add one).
+- `state`    the one shared state object (corpus, spec, recording, player, inspector settings).
+- `player`, `charts`, `tasks`, `tokens`, `samples`, `corpus_data`, `build`: pure logic.
+- `*_panel`  one view per panel; views only talk to a port.
 
 The JS bootstrap calls `start()` once the wheels are installed.
 """
