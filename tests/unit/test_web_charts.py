@@ -135,3 +135,12 @@ def test_specs_build_into_elements_with_text_never_markup():
     assert p.tag == "p" and port.text(p) == "<img src=x onerror=alert(1)>" and p.element_children == []
     assert chart.svg and chart.tag == "svg" and port.query("title", chart).svg
     assert port.query_all("img") == []
+
+
+def test_values_fit_inside_the_chart():
+    bars = [charts.Bar("##i + ##z", 0.142857, "d", chosen=True, value_text="0.1429 · n=5"),
+            charts.Bar("s + ##t", 0.1111, "d", value_text="0.1111 · n=9")]
+    spec = charts.bar_chart(bars, 400, "WordPiece")
+    for text in _find(spec, "svg:text"):
+        if text[1]["class"] == "bar-value":
+            assert float(text[1]["x"]) + len(_text(text)) * 7.0 <= 400

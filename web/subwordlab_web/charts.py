@@ -97,11 +97,12 @@ class BarLayout:
 
 
 def bar_layout(values: Sequence[float], width: float, label_width: float,
-               bar_h: float = BAR_H, gap: float = BAR_GAP) -> BarLayout:
+               bar_h: float = BAR_H, gap: float = BAR_GAP, value_w: float = VALUE_W) -> BarLayout:
     """Horizontal bars from a zero baseline at `label_width + PAD`, longest = the largest
-    value; negative values draw as empty bars. Bars are at least 2 px wide if non-zero."""
+    value, leaving `value_w` on the right for the values; negative values draw as empty
+    bars. Bars are at least 2 px wide if non-zero."""
     x0 = label_width + PAD
-    usable = max(20.0, width - x0 - VALUE_W)
+    usable = max(20.0, width - x0 - value_w)
     top = max((v for v in values if v > 0), default=0) or 1
     bars = []
     for i, v in enumerate(values):
@@ -229,15 +230,17 @@ def bar_chart(bars: Sequence[Bar], width: float, label: str, max_label_chars: in
     Each bar is focusable and titled with its numbers."""
     width = max(260.0, width)
     labels = [truncate(b.label, max_label_chars) for b in bars]
-    layout = bar_layout([b.value for b in bars], width, label_width_for(labels, width))
+    values = [("★ " if b.chosen else "") + (b.value_text if b.value_text is not None else short_number(b.value))
+              for b in bars]
+    value_w = max(VALUE_W, max((len(v) for v in values), default=0) * 7.0 + 12)
+    layout = bar_layout([b.value for b in bars], width, label_width_for(labels, width), value_w=value_w)
     chart = _frame(width, layout.height, label)
-    for bar, text, g in zip(bars, labels, layout.bars):
-        value = ("★ " if bar.chosen else "") + (bar.value_text if bar.value_text is not None else short_number(bar.value))
+    for bar, text, g, value in zip(bars, labels, layout.bars, values):
         chart.append(svg(
             "g", "bar chosen" if bar.chosen else "bar",
             svg("title", None, bar.detail),
             svg("rect", "bar-hit", x=0.0, y=g.y - 3, width=width, height=g.height + 6),
-            svg("rect", "bar-track", x=g.x, y=g.y, width=layout.width - g.x - VALUE_W, height=g.height, rx=4),
+            svg("rect", "bar-track", x=g.x, y=g.y, width=layout.width - g.x - value_w, height=g.height, rx=4),
             svg("rect", "bar-fill", x=g.x, y=g.y, width=g.width, height=g.height, rx=4),
             svg("text", "bar-label", text, x=g.x - 8, y=g.label_y, text_anchor="end"),
             svg("text", "bar-value", value, x=g.value_x, y=g.label_y),
