@@ -302,6 +302,14 @@ def test_compare_parity_table_and_chart():
     assert all("1.00×" in port.text(td) for td in port.query_all("td", rows[1]))
 
 
+def test_parity_cells_mention_unknown_tokens():
+    from subwordlab_web.compare_panel import parity_cell
+
+    assert parity_cell(2292, 0.352, 0.41) == "2,292 · 0.35× · 41% unknown"
+    assert parity_cell(100, 1.0, 0.01) == "100 · 1.00×"
+    assert parity_cell(None, None, None) == "–" and parity_cell(7, None, None) == "7"
+
+
 def test_compare_curve_has_a_line_per_column():
     port, app = compared()
     series = port.query_all("#cmp-curve g")

@@ -44,6 +44,19 @@ HELDOUT_CHOICES = [("text", "the text above")] + [(s.id, s.title) for s in UDHR]
 OPTION_SKIP = HIDDEN_OPTIONS | {"top_k"}
 
 
+UNKNOWN_NOTE = 0.05  # a parity cell mentions its unknown tokens from this share on
+
+
+def parity_cell(tokens: int | None, ratio: float | None, unknown: float | None) -> str:
+    """Example: (2292, 0.352, 0.41) -> '2,292 · 0.35× · 41% unknown'"""
+    if tokens is None:
+        return "–"
+    text = f"{tokens:,}" + (f" · {ratio:.2f}×" if ratio is not None else "")
+    if unknown is not None and unknown >= UNKNOWN_NOTE:
+        text += f" · {unknown:.0%} unknown"
+    return text
+
+
 def column_labels(configs: Sequence[tuple[str, dict]]) -> list[str]:
     """Readable, distinct labels. Example: [('bpe', {}), ('bpe', {'lowercase': True})] ->
     ['BPE', 'BPE · lowercase']; identical configurations get '#2'."""
@@ -99,6 +112,7 @@ class ComparePanel:
         self.visible = False
         self.texts: dict[str, str] = {}  # fetched samples (UDHR, held-out)
         self.parity_counts: list[dict[str, int | None]] = []
+        self.parity_unknown: list[dict[str, float | None]] = []
         self.curves: list[list[tuple[int, int, float]]] = []
         self.encodings: list[Any] = []
 
@@ -352,7 +366,7 @@ class ComparePanel:
         run = cm.CompareRun(corpus, [(label, p, {**o, "vocab_size": size}) for label, (p, o) in zip(self.labels, configs)],
                             make_recording, fixed=fixed, events_per_slice=4)
         self.run_state = run
-        self.parity_counts, self.curves, self.encodings = [], [], []
+        self.parity_counts, self.parity_unknown, self.curves, self.encodings = [], [], [], []
         self.say(f"Training {len(configs)} configuration{'s' if len(configs) != 1 else ''} on “{st.corpus.name}” "
                  f"at vocabulary size {size:,}…")
         self._set_running(True)
@@ -576,17 +590,20 @@ class ComparePanel:
         except OSError as exc:
             port.set_text(self.parity_note, f"The UDHR texts could not be loaded: {exc}")
             return
-        counts = []
+        from subwordlab.stats import text_stats
+
+        counts, unknown = [], []
         for c in run.columns:
             row: dict[str, int | None] = {}
+            unk: dict[str, float | None] = {}
             for sid, text in texts.items():
-                try:
-                    row[sid] = len(c.tokenizer.encode(text, disallowed_special=())) if c.tokenizer is not None else None
-                except ValueError:
-                    row[sid] = None  # e.g. characters this BPE never saw and no unk token
+                stats = text_stats(c.tokenizer, text) if c.tokenizer is not None else {}
+                # None: e.g. characters this BPE never saw and no unk token (stats["error"])
+                row[sid], unk[sid] = stats.get("tokens"), stats.get("unknown_rate")
                 await port.sleep(0)
             counts.append(row)
-        self.parity_counts = counts
+            unknown.append(unk)
+        self.parity_counts, self.parity_unknown = counts, unknown
         self.render_parity()
 
     def render_parity(self) -> None:
@@ -602,7 +619,9 @@ class ComparePanel:
         port.set_text(self.parity_note, (f"Tokens for the same declaration in six languages, relative to {names[ref]} "
                                          "(1.0 = as many tokens). Longer bars cost more.")
                       + (f" {', '.join(missing)}: some texts could not be encoded (characters outside the "
-                         "vocabulary and no unknown token)." if missing else ""))
+                         "vocabulary and no unknown token)." if missing else "")
+                      + (" Where many tokens are unknown, text was lost and the count is too low to compare."
+                         if any((u or 0) >= UNKNOWN_NOTE for row in self.parity_unknown for u in row.values()) else ""))
         if self.visible:
             width = max(300.0, port.width(self.parity_box) or 640.0)
             # subtle: axis labels must fit their group: short names, or codes on a narrow screen
@@ -635,8 +654,13 @@ class ComparePanel:
             for k in range(len(self.labels)):
                 n = self.parity_counts[k].get(g)
                 v = values[gi][k]
-                td = port.create("td", text="–" if n is None else f"{n:,} · {v:.2f}×" if v is not None else f"{n:,}")
+                unk = self.parity_unknown[k].get(g) if self.parity_unknown else None
+                td = port.create("td", text=parity_cell(n, v, unk))
                 port.set_attr(td, "data-tokens", "" if n is None else str(n))
+                if unk is not None and unk >= UNKNOWN_NOTE:
+                    port.set_attr(td, "data-unk", "")
+                    port.set_attr(td, "title", f"{unk:.0%} of these tokens are the unknown token: text lost, "
+                                               "so the count looks lower than it should")
                 port.append(tr, td)
             rows.append(tr)
         port.replace_children(self.parity_table, rows)
