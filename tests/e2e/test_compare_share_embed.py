@@ -1,0 +1,402 @@
+"""Compare, model files, share links and embed mode, as a user drives them in headless Chromium.
+
+Numbers on the page are checked against the core run in CPython; downloaded files are
+loaded with the `tokenizers` library; share links are opened in a second browser context
+(its own cold cache) and must give a byte-identical model. Screenshots of the panels go to
+tests/e2e/screenshots/.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import subwordlab
+from subwordlab.recording import Recording
+from subwordlab.stats import text_stats
+from subwordlab_web import compare as cm
+from subwordlab_web import share
+from subwordlab_web.compare_panel import DEFAULT_CONFIGS, parity_cell
+from subwordlab_web.samples import SAMPLES, strip_udhr_header
+
+CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
+UDHR = [s for s in SAMPLES.values() if s.udhr]
+
+
+def udhr_text(sample_id: str) -> str:
+    return strip_udhr_header((CORPORA / SAMPLES[sample_id].url.removeprefix("samples/")).read_text(encoding="utf-8"))[0]
+
+
+def pick_sample(page, sample_id: str) -> None:
+    page.click("#tab-corpus")
+    page.select_option("#corpus-sample", sample_id)
+    expect(page.locator("#context-corpus")).to_have_text(SAMPLES[sample_id].title)
+
+
+def run_compare(page, vocab: int, timeout: int = 120_000) -> None:
+    page.click("#tab-compare")
+    page.fill("#cmp-vocab", str(vocab))
+    page.click("#cmp-run")
+    expect(page.locator("#cmp-results")).to_be_visible(timeout=timeout)
+    expect(page.locator("#panel-compare")).to_have_attribute("data-state", "idle", timeout=timeout)
+
+
+def table(page, selector: str) -> list[list[str]]:
+    return page.eval_on_selector_all(selector, "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+
+
+def download(page, button: str) -> tuple[str, bytes]:
+    with page.expect_download() as info:
+        page.click(button)
+    dl = info.value
+    return dl.suggested_filename, Path(dl.path()).read_bytes()
+
+
+def share_link(page) -> str:
+    page.click("#tab-share")
+    page.click("#share-copy")
+    expect(page.locator("#share-status")).not_to_be_empty()
+    link = page.input_value("#share-link")
+    assert "#v1." in link
+    return link
+
+
+def wait_applied(page, timeout: int = 120_000) -> None:
+    page.wait_for_selector("body[data-share='applied'], body[data-share='error']", state="attached", timeout=timeout)
+    assert page.get_attribute("body", "data-share") == "applied", page.text_content("#link-banner")
+
+
+# --- Compare -----------------------------------------------------------------------------------
+def test_compare_bpe_wordpiece_unigram_on_a_udhr_sample(app_page, screenshots_dir):
+    page = app_page
+    pick_sample(page, "udhr_eng")
+    run_compare(page, 600)
+    expect(page.locator("#cmp-curve circle").first).to_be_attached(timeout=60_000)
+    expect(page.locator("#cmp-parity rect.cmp-bar")).to_have_count(18)
+
+    corpus = udhr_text("udhr_eng")
+    toks = [subwordlab.train(corpus, preset, vocab_size=600, **opts) for preset, opts in DEFAULT_CONFIGS]
+    text = page.input_value("#cmp-text")
+    rows = {r[0]: r[1:] for r in table(page, "#cmp-stats-body tr")}
+    assert rows["Vocabulary"] == [f"{t.vocab_size:,}" for t in toks]
+    for stat in cm.STAT_ROWS:
+        want = [stat.fmt(text_stats(t, text)[stat.key]) for t in toks]
+        assert [c.rstrip(" ★") for c in rows[stat.label]] == want, stat.label
+    assert rows["Round trip"] == [cm.round_trip_cell(text_stats(t, text))[0] for t in toks]
+
+    # tokens per language and parity against English, for every column
+    parity = {r[0]: r[1:] for r in table(page, "#cmp-parity-table tr")[1:]}
+    texts = {s.id: udhr_text(s.id) for s in UDHR}
+    for s in UDHR:
+        stats = [text_stats(t, texts[s.id]) for t in toks]
+        ref = [text_stats(t, texts["udhr_eng"])["tokens"] for t in toks]
+        assert [st["tokens"] for st in stats] == [len(t.encode(texts[s.id])) for t in toks]
+        name = s.title.replace("UDHR: ", "")
+        assert parity[name] == [parity_cell(st["tokens"], st["tokens"] / r, st["unknown_rate"])
+                                for st, r in zip(stats, ref)], name
+    page.select_option("#cmp-reference", "udhr_hin")
+    expect(page.locator("#cmp-parity-table tr[data-lang='udhr_hin'] td").first).to_contain_text("1.00×")
+
+    # the disagreement marks follow the definition, on the page's own spans
+    cols = page.locator("#cmp-columns .cmp-col")
+    expect(cols).to_have_count(3)
+    spans = [list(t.encode_full(text, disallowed_special=()).offsets) for t in toks]
+    flags = cm.disagreements(spans)
+    for k in range(3):
+        marked = cols.nth(k).locator(".chip").evaluate_all("cs => cs.map(c => c.hasAttribute('data-disagree'))")
+        assert marked == flags[k]
+    page.screenshot(path=str(screenshots_dir / "compare.png"), full_page=True)
+
+
+def test_disagreement_highlighting_on_a_known_example(app_page):
+    """Seed 000's corpus at 25 tokens: BPE splits "lowest newer" as low|est</w>|new|e|r|</w>,
+    WordPiece as low|##e|##st|new|##er. They agree on "low" and "new" only."""
+    page = app_page
+    expect(page.locator("#context-corpus")).to_have_text(SAMPLES["seed000"].title)
+    page.click("#tab-compare")
+    page.locator("#cmp-configs .cmp-remove").nth(2).click()  # keep BPE and WordPiece
+    expect(page.locator("#cmp-configs .cmp-config")).to_have_count(2)
+    run_compare(page, 25)
+    page.fill("#cmp-text", "lowest newer")
+    cols = page.locator("#cmp-columns .cmp-col")
+    bpe, wp = cols.nth(0), cols.nth(1)
+    expect(bpe.locator(".chip-text")).to_have_text(["low", "est</w>", "new", "e", "r", "</w>"])
+    expect(wp.locator(".chip-text")).to_have_text(["low", "##e", "##st", "new", "##er"])
+    assert bpe.locator(".chip").evaluate_all("cs => cs.map(c => c.hasAttribute('data-disagree'))") == \
+        [False, True, False, True, True, False]
+    assert wp.locator(".chip").evaluate_all("cs => cs.map(c => c.hasAttribute('data-disagree'))") == \
+        [False, True, True, False, True]
+    expect(page.locator("#cmp-disagree")).to_contain_text("split 5 of 12 characters differently")
+
+
+def test_compare_can_be_cancelled_and_stays_responsive(app_page):
+    page = app_page
+    pick_sample(page, "tinyshakespeare")  # 1.1 MB: three runs take a while
+    page.click("#tab-compare")
+    page.fill("#cmp-vocab", "4000")
+    page.click("#cmp-run")
+    expect(page.locator("#cmp-cancel")).to_be_visible()
+    expect(page.locator("#cmp-progress .cmp-prog")).to_have_count(3)
+    page.wait_for_timeout(400)
+    page.click("#cmp-cancel")  # a click handled mid-run: the page is not frozen
+    expect(page.locator("#cmp-message")).to_contain_text("cancelled")
+    expect(page.locator("#cmp-cancel")).to_be_hidden()
+    expect(page.locator("#cmp-results")).to_be_hidden()
+
+
+# --- Files -------------------------------------------------------------------------------------
+def test_export_both_formats_and_load_tokenizer_json_with_tokenizers(app_page, tmp_path, screenshots_dir):
+    from tokenizers import Tokenizer as HFTokenizer
+
+    page = app_page
+    pick_sample(page, "udhr_eng")  # SentencePiece-style BPE, vocabulary 800
+    page.click("#tab-train")
+    page.click("#train-end")
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=120_000)
+    page.click("#tab-files")
+    name, ours = download(page, "#files-dl-ours")
+    assert name.startswith("subwordlab-sentencepiece_bpe-") and name.endswith(".json")
+    hf_name, hf = download(page, "#files-dl-hf")
+    assert hf_name == "tokenizer.json"
+    vocab_name, vocab = download(page, "#files-dl-vocab")
+    assert vocab_name.endswith("-vocab.txt") and b"# merges in rank order" in vocab
+    page.screenshot(path=str(screenshots_dir / "files.png"), full_page=True)
+
+    mine = subwordlab.Tokenizer.from_json(ours.decode("utf-8"))
+    assert mine.to_json().encode("utf-8") == ours  # our document re-saves byte for byte
+    assert mine.spec["corpus"]["sha256"] == share.sha256_text(udhr_text("udhr_eng"))
+    (tmp_path / "tokenizer.json").write_bytes(hf)
+    theirs = HFTokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    for s in UDHR:
+        sample = udhr_text(s.id)[:2000]
+        want = mine.encode_full(sample)
+        got = theirs.encode(sample, add_special_tokens=False)
+        assert got.ids == list(want.ids) and got.tokens == list(want.tokens), s.id
+
+
+def test_hf_export_unavailable_says_why(app_page):
+    page = app_page  # the default sample: textbook BPE with a </w> marker
+    page.click("#tab-train")
+    page.click("#train-end")
+    page.click("#tab-files")
+    expect(page.locator("#files-dl-hf")).to_be_disabled()
+    expect(page.locator("#files-note-hf")).to_contain_text("end_of_word")
+
+
+def test_import_a_tokenizer_json_written_by_tokenizers(app_page, tmp_path, screenshots_dir):
+    from tokenizers import Tokenizer as HFTokenizer
+    from tokenizers import decoders, models, pre_tokenizers, trainers
+
+    hf = HFTokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    hf.decoder = decoders.ByteLevel()
+    hf.train_from_iterator([udhr_text("udhr_eng")], trainers.BpeTrainer(
+        vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+
+    page = app_page
+    page.click("#tab-files")
+    # a bad file first: one message naming it; nothing changes
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"name": "not a tokenizer"}')
+    page.set_input_files("#files-import", str(bad))
+    expect(page.locator("#files-error")).to_contain_text("'notes.json' is JSON but neither a Subword Lab model")
+    expect(page.locator("#files-revert")).to_be_hidden()
+
+    page.set_input_files("#files-import", str(path))
+    expect(page.locator("#files-status")).to_contain_text("Loaded tokenizer.json (Hugging Face tokenizer.json, BPE, 400 tokens)")
+    expect(page.locator("#files-current")).to_contain_text("loaded from tokenizer.json")
+    page.screenshot(path=str(screenshots_dir / "files-imported.png"), full_page=True)
+
+    text = "Everyone has the right to life, liberty and security of person. Ünïcødé 🙂"
+    page.click("#tab-inspect")
+    page.fill("#inspect-input", text)
+    enc = hf.encode(text)
+    expect(page.locator("#inspect-chips .chip-id")).to_have_text([str(i) for i in enc.ids])
+    expect(page.locator("#inspect-which")).to_contain_text("Loaded from tokenizer.json")
+
+    # the compare panel offers it as a column
+    page.click("#tab-compare")
+    expect(page.locator("#cmp-current-label")).to_contain_text("Imported: tokenizer.json")
+    page.check("#cmp-current")
+    page.locator("#cmp-configs .cmp-remove").nth(2).click()
+    run_compare(page, 300)
+    expect(page.locator("#cmp-columns .cmp-col")).to_have_count(3)
+    expect(page.locator("#cmp-columns .cmp-col-title").nth(2)).to_have_text("Imported: tokenizer.json")
+
+
+# --- Share links -------------------------------------------------------------------------------
+def test_share_link_round_trip_across_two_browser_contexts(fresh_page, site_url, screenshots_dir):
+    src, src_guard = fresh_page()
+    src.goto(site_url)
+    src_guard.wait_ready()
+    pick_sample(src, "udhr_eng")
+    src.click("#tab-train")
+    src.select_option("#train-preset", "wordpiece")
+    expect(src.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=120_000)
+    src.locator("#train-scrubber").fill("300")
+    expect(src.locator("#train-step-now")).to_have_text("300")
+    src.click("#tab-inspect")
+    src.fill("#inspect-input", "Freedom of opinion and expression")
+    src.click("#tab-files")
+    _, want = download(src, "#files-dl-ours")
+    link = share_link(src)
+    src.screenshot(path=str(screenshots_dir / "share.png"), full_page=True)
+    exp = share.decode_fragment(link.split("#", 1)[1])
+    assert exp.corpus.kind == "inline" and exp.step == 300 and exp.train.preset == "wordpiece"
+
+    dst, dst_guard = fresh_page()
+    dst.goto(link)
+    dst_guard.wait_ready()
+    wait_applied(dst)
+    expect(dst.locator("#tab-share")).to_have_attribute("aria-selected", "true")
+    expect(dst.locator("#context-step")).to_have_text(f"step 300 of {len(Recording(udhr_text('udhr_eng'), 'wordpiece', vocab_size=800).run().steps):,}")
+    dst.click("#tab-inspect")
+    expect(dst.locator("#inspect-input")).to_have_value("Freedom of opinion and expression")
+    dst.click("#tab-files")
+    _, got = download(dst, "#files-dl-ours")
+    assert got == want  # byte-identical model JSON at the same step
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _hostile_links() -> dict[str, tuple[str, str]]:
+    good = share.encode_fragment(share.Experiment(share.CorpusRef.inline("low low lower newest widest"),
+                                                  share.Config("bpe", {"num_merges": 5}), step=2,
+                                                  inspect_text="a fairly long inspector text " * 4))
+    payload = good[3:]
+    mid = len(payload) // 2
+    tampered = payload[:mid] + ("A" if payload[mid] != "A" else "B") + payload[mid + 1:]
+    wrong = json.loads(zlib.decompress(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))))
+    wrong["step"] = "three"
+    return {
+        "truncated": ("v1." + payload[: len(payload) - 9], "damaged"),
+        "tampered": ("v1." + tampered, "damaged"),
+        "oversized": ("v1." + "A" * (share.MAX_LINK_CHARS + 10), "too long"),
+        "bomb": ("v1." + _b64(zlib.compress(b"\0" * (16 * 1024 * 1024), 9)), "expands to more than"),
+        "unknown version": ("v7." + payload, "newer version"),
+        "wrong types": ("v1." + _b64(zlib.compress(json.dumps(wrong).encode(), 9)), "step must be a whole number"),
+    }
+
+
+@pytest.mark.parametrize("case", list(_hostile_links()))
+def test_hostile_links_show_one_message_and_the_default_page(fresh_page, site_url, case):
+    fragment, message = _hostile_links()[case]
+    page, guard = fresh_page()
+    page.goto(f"{site_url}?case={case.replace(' ', '-')}#{fragment}")
+    guard.wait_ready()
+    banner = page.locator("#link-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text(message)
+    expect(banner).to_contain_text("Showing the default page instead")
+    assert page.get_attribute("body", "data-share") == "error"
+    # the default page, alive: the default sample loads and the tabs work
+    expect(page.locator("#context-corpus")).to_have_text(SAMPLES["seed000"].title)
+    page.click("#tab-inspect")
+    expect(page.locator("#panel-inspect")).to_be_visible()
+    page.click("#link-banner-close")
+    expect(banner).to_be_hidden()
+
+
+def test_shakespeare_link_at_4000_merges_reproduces(fresh_page, site_url, screenshots_dir, record_property, capsys):
+    """Measures (and reports) how long a shared link takes to reproduce the Shakespeare
+    sample at 4,000 byte-level merges, and checks the model against CPython's."""
+    text = (CORPORA / "tinyshakespeare.txt").read_text(encoding="utf-8")
+    inline, fallback = share.corpus_ref_for(text, sample="tinyshakespeare")
+    exp = share.Experiment(inline, share.Config("byte_bpe", {"num_merges": 4000}), step=4000, panel="train",
+                           inspect_text="To be, or not to be, that is the question.")
+    fragment = share.encode_fragment(exp, fallback=fallback)
+    assert share.decode_fragment(fragment).corpus.kind == "sample"  # 1.1 MB does not travel inline
+    want = Recording(text, "byte_bpe", num_merges=4000).run().tokenizer_at(4000).to_json()
+
+    page, guard = fresh_page()
+    page.goto(f"{site_url}#{fragment}")
+    guard.wait_ready()
+    wait_applied(page, timeout=300_000)
+    apply_ms = int(page.get_attribute("body", "data-share-ms"))
+    total_ms = page.evaluate("performance.now()")
+    ready_ms = page.evaluate("window.__bootTimes.ready")
+    expect(page.locator("#train-step-now")).to_have_text("4,000")
+    page.click("#tab-files")
+    _, got = download(page, "#files-dl-ours")
+    assert got.decode("utf-8") == want
+    result = {"apply_ms": apply_ms, "boot_ready_ms": round(ready_ms), "navigation_to_applied_ms": round(total_ms)}
+    record_property("shakespeare_link", result)
+    (screenshots_dir / "share_link_times.json").write_text(json.dumps(result, indent=2) + "\n")
+    with capsys.disabled():
+        print(f"\n[share link] Shakespeare, byte-level BPE, 4,000 merges: applied in {apply_ms / 1000:.2f} s "
+              f"after the app was ready ({ready_ms / 1000:.2f} s); {total_ms / 1000:.2f} s from navigation")
+
+
+# --- Embed ---------------------------------------------------------------------------------------
+def test_embed_example_page_runs_two_playgrounds(fresh_page, site_url, screenshots_dir):
+    page, guard = fresh_page(viewport={"width": 1100, "height": 900})
+    page.goto(site_url + "embed-example.html")
+    frames = {}
+    for fid in ("embed-train", "embed-inspect"):
+        page.locator(f"#{fid}").scroll_into_view_if_needed()
+        frame = page.frame_locator(f"#{fid}")
+        expect(frame.locator("body[data-share='applied']")).to_be_attached(timeout=120_000)
+        expect(frame.locator("body")).to_have_attribute("data-embed", "1")
+        expect(frame.locator(".topbar")).to_be_hidden()
+        expect(frame.locator(".tabbar")).to_be_hidden()
+        frames[fid] = frame
+    train = frames["embed-train"]
+    expect(train.locator("#panel-train")).to_be_visible()
+    expect(train.locator("#train-step-now")).to_have_text("3")
+    expect(train.locator("#train-now-main")).to_have_text("est  +  </w>  →  est</w>")
+    train.locator("#train-step").click()
+    expect(train.locator("#train-step-now")).to_have_text("4")
+
+    inspect = frames["embed-inspect"]
+    expect(inspect.locator("#panel-inspect")).to_be_visible()
+    expect(inspect.locator("#inspect-input")).to_have_value("Everyone has the right to education.")
+    inspect.locator("#inspect-input").fill("Everyone has rights")
+    corpus = udhr_text("udhr_eng")
+    tok = subwordlab.train(corpus, "wordpiece", vocab_size=800)
+    expect(inspect.locator("#inspect-chips .chip-id")).to_have_text([str(i) for i in tok.encode("Everyone has rights")])
+    page.screenshot(path=str(screenshots_dir / "embed-example.png"), full_page=True)
+    guard.check()
+
+
+def test_copy_embed_snippet_gives_a_working_iframe(app_page, fresh_page, site_url):
+    page = app_page
+    page.click("#tab-train")
+    page.locator("#train-step").click()
+    page.click("#tab-share")
+    page.select_option("#share-embed-panel", "inspect")
+    page.fill("#share-embed-height", "480")
+    page.click("#share-embed-copy")
+    expect(page.locator("#share-embed-status")).not_to_be_empty()
+    code = page.input_value("#share-embed-code")
+    assert code.startswith("<iframe src=\"") and 'height="480"' in code and code.endswith("></iframe>")
+    src = code.split('src="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    assert "?embed=1&panel=inspect#v1." in src
+    host, guard = fresh_page()
+    host.goto(src)
+    guard.wait_ready()
+    wait_applied(host)
+    expect(host.locator("#panel-inspect")).to_be_visible()
+    expect(host.locator(".tabbar")).to_be_hidden()
+    expect(host.locator("#inspect-step-now")).to_have_text("1")
+
+
+def test_panels_fit_a_phone(fresh_page, site_url, screenshots_dir):
+    page, guard = fresh_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page.goto(site_url)
+    guard.wait_ready()
+    run_compare(page, 30)
+    for pid in ("compare", "files", "share"):
+        page.click(f"#tab-{pid}")
+        page.wait_for_timeout(150)
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"the {pid} panel scrolls sideways by {overflow}px at 390px"
+        page.screenshot(path=str(screenshots_dir / f"{pid}-390.png"), full_page=True)
