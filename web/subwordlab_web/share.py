@@ -16,7 +16,7 @@ True
 What a link carries (``Experiment``):
 
 - ``corpus``: the text itself when the whole payload still compresses to at most
-  ``INLINE_LIMIT_BYTES`` (16 KiB, about 38,000 characters of English prose; one UDHR
+  ``INLINE_LIMIT_BYTES`` (16 KiB, about 37,000 characters of English prose; one UDHR
   translation fits, the Shakespeare sample does not); otherwise the name of the bundled
   sample it came from; otherwise a note that the user must supply the file, with its
   name, size and SHA-256 so the page can check the file the user picks.
