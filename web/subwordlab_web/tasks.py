@@ -23,6 +23,8 @@ from .state import AppState, TrainingStatus, TrainSpec
 SLICE_SECONDS = 0.012  # work between two yields to the browser
 MAX_EVENTS_PER_SLICE = 64  # also bounds a slice when the clock does not move (fake port)
 NOTIFY_SECONDS = 0.15  # how often a running task asks the views to repaint
+BREATHE_SECONDS = 0.05  # at least this often, yield with a real timer (see train())
+BREATH = 0.004  # seconds: long enough to be a setTimeout, not a message-channel task
 
 PHASES = {
     "count": "Counting the corpus's words",
@@ -94,7 +96,7 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
     status = state.training
     started = port.now()
     merge_started: float | None = None
-    last_notify = started
+    last_notify = last_breath = started
     try:
         while not rec.done:
             if state.recording is not rec:
@@ -117,7 +119,13 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
                 last_notify = now
                 state.notify("progress")
             if not rec.done:
-                await port.sleep(0)
+                # subtle: a zero sleep is a message-channel task in Pyodide, which the browser
+                # may run before timers and paints; every BREATHE_SECONDS give it a real pause
+                if now - last_breath >= BREATHE_SECONDS:
+                    last_breath = now
+                    await port.sleep(BREATH)
+                else:
+                    await port.sleep(0)
     except asyncio.CancelledError:
         if state.recording is rec:
             state.discard_recording(f"Training cancelled after {len(rec.steps):,} steps. "
