@@ -285,3 +285,13 @@ def test_auto_training_is_only_for_small_corpora(monkeypatch):
     assert app.state.recording is None
     use(app, port, Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 1))
     assert app.state.recording is not None and app.state.recording.done
+
+
+def test_an_imported_tokenizer_is_not_replaced_by_an_automatic_run():
+    port, app = started(sample=None)
+    imported = subwordlab.train("the cat sat", "bpe", num_merges=2)
+    app.state.set_imported(imported, "tokenizer.json")
+    use(app, port, Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 1))
+    assert app.state.recording is None and app.state.imported is imported
+    click(port, "#train-step")  # training by hand makes the trained tokenizer current again
+    assert app.state.recording is not None and app.state.imported is None

@@ -517,7 +517,9 @@ class TrainPanel:
         await self.port.sleep(AUTO_TRAIN_DELAY)
         self.auto_task = None
         st = self.state
-        if st.recording is None and st.training.phase not in ("cancelled", "failed") and self._small_corpus():
+        # subtle: a tokenizer imported on the Files tab stays current until the user trains
+        if (st.recording is None and st.training.phase not in ("cancelled", "failed") and self._small_corpus()
+                and getattr(st, "imported", None) is None):
             self.start_training()
 
     def start_training(self) -> bool:
