@@ -371,3 +371,12 @@ def test_a_new_hash_opens_its_link_without_a_reload():
     port.href = "http://127.0.0.1:8000/index.html#v1.broken!"
     port.fire_window("hashchange")
     assert "could not be opened" in port.text(port.query("#link-banner"))
+
+
+def test_an_ordinary_anchor_is_not_a_link():
+    port, app = started(hash="#app")
+    assert port.get_attr(port.query("body"), "data-share") is None
+    assert port.query("#link-banner").hidden and app.state.corpus.sample == "seed000"
+    port.href = "http://127.0.0.1:8000/index.html#panel-train"  # e.g. the skip link, later
+    port.fire_window("hashchange")
+    assert port.query("#link-banner").hidden

@@ -17,6 +17,7 @@ The page marks its progress on ``<body>`` for tests and for timing:
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +29,7 @@ from .share import Config, CorpusRef, Experiment, ShareLinkError
 from .state import Corpus, TrainSpec
 
 EMBED_PANELS = embed_mod.EMBED_PANELS
+LINK_FRAGMENT = re.compile(r"#v\d")  # what a share link's fragment starts with (any version)
 WAIT_POLL_SECONDS = 0.05
 
 
@@ -207,8 +209,7 @@ class SharePanel:
         if params.embed:
             self.enter_embed(params)
         port.on_window("hashchange", lambda _e: self.open_hash())
-        fragment = port.location_hash()
-        if fragment.startswith("#v") or fragment.startswith("v"):
+        if LINK_FRAGMENT.match(port.location_hash()):
             return self.open_hash()
         if params.embed and params.picks_experiment:
             self.task = port.spawn(self.apply_query(params))
@@ -222,8 +223,8 @@ class SharePanel:
         message over the default page (False)."""
         port = self.port
         fragment = port.location_hash()
-        if not fragment.strip("#"):
-            return False
+        if not LINK_FRAGMENT.match(fragment):
+            return False  # an ordinary anchor (the skip link's #app), not a share link
         try:
             exp = share.decode_fragment(fragment)
         except ShareLinkError as exc:
