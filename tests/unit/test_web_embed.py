@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from subwordlab_web.embed import MAX_QUERY_CHARS, MAX_TEXT_CHARS, EmbedParams, embed_url, parse_query, snippet
+from subwordlab_web.embed import (MAX_QUERY_CHARS, MAX_TEXT_CHARS, EmbedParams, embed_url, full_page_url,
+                                  parse_query, snippet)
 
 
 def test_a_full_query():
@@ -84,3 +85,8 @@ def test_snippet_is_one_iframe_with_escaped_attributes():
     assert attrs["src"] == src and attrs["title"] == 'Tokens "&" <you>'
     assert attrs["height"] == "500" and attrs["width"] == "100%" and attrs["loading"] == "lazy"
     assert html.endswith("></iframe>") and "<c>" not in html
+
+
+def test_full_page_url_drops_only_embed():
+    assert full_page_url("https://x.org/lab/?embed=1&panel=train#v1.abc") == "https://x.org/lab/?panel=train#v1.abc"
+    assert full_page_url("http://127.0.0.1:8000/index.html?embed=1") == "http://127.0.0.1:8000/index.html"

@@ -219,7 +219,15 @@ def test_embed_mode_from_the_query():
     assert port.get_attr(body, "data-embed") == "1" and port.get_attr(body, "data-share") == "applied"
     assert app.current == "inspect" and app.state.step == 3
     assert app.state.inspect.text == "lowest"
-    assert port.get_attr(port.query("#embed-open"), "href") == PAGE
+    assert port.get_attr(port.query("#embed-open"), "href") == \
+        PAGE + "?panel=inspect&preset=bpe&sample=seed000&merges=8&step=3&text=lowest"
+
+
+def test_the_full_page_takes_the_same_query():
+    port, app = started(search="?panel=inspect&sample=seed003&step=2")
+    assert port.get_attr(port.query("body"), "data-embed") is None
+    assert port.get_attr(port.query("body"), "data-share") == "applied"
+    assert app.current == "inspect" and app.state.corpus.sample == "seed003" and app.state.step == 2
 
 
 def test_embed_snippet_is_an_iframe_of_this_experiment():

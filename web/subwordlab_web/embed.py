@@ -8,6 +8,8 @@ embeds; a share fragment (``#v1.…``) can carry a whole experiment instead and 
     ?embed=1&panel=inspect&preset=wordpiece&sample=udhr_eng&vocab=800&text=Everyone%20has
     ?embed=1#v1.eNo…    (what "Copy embed snippet" writes: the exact current experiment)
 
+The same parameters work without ``embed=1`` too: the full page then opens that experiment.
+
 Parameters (all optional but ``embed``): ``panel`` (corpus, train, inspect, compare),
 ``preset`` (any of ``subwordlab.OPTIONS``), ``sample`` (a bundled sample's id), ``vocab``
 (vocabulary size) or ``merges`` (number of merges), ``step`` (the training step shown),
@@ -129,6 +131,17 @@ def embed_url(page_url: str, *, panel: str | None = None, fragment: str | None =
     params = [("embed", "1")] + ([("panel", panel)] if panel else []) + params
     frag = parts.fragment if fragment is None else fragment
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), frag))
+
+
+def full_page_url(page_url: str) -> str:
+    """The same experiment outside embed mode (for the embed's "Open the full playground").
+
+    Example: full_page_url("https://x.org/lab/?embed=1&panel=train&sample=seed000#v1.abc")
+    -> "https://x.org/lab/?panel=train&sample=seed000#v1.abc"
+    """
+    parts = urlsplit(page_url)
+    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "embed"]
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), parts.fragment))
 
 
 def snippet(src: str, *, title: str = "Subword Lab", width: str | int = DEFAULT_WIDTH,

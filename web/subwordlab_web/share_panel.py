@@ -211,7 +211,7 @@ class SharePanel:
         port.on_window("hashchange", lambda _e: self.open_hash())
         if LINK_FRAGMENT.match(port.location_hash()):
             return self.open_hash()
-        if params.embed and params.picks_experiment:
+        if params.picks_experiment:  # ?sample=…&preset=… (an embed's query, or a hand-made link)
             self.task = port.spawn(self.apply_query(params))
             return True
         if params.problems:
@@ -248,11 +248,7 @@ class SharePanel:
         self.embedded = True
         self.embed_view = params.panel
         port.set_attr(self.body, "data-embed", "1")
-        full = port.query("#embed-open")
-        href = port.location_href()
-        base, _, frag = href.partition("#")
-        page = base.split("?", 1)[0]
-        port.set_attr(full, "href", page + (f"#{frag}" if frag else ""))
+        port.set_attr(port.query("#embed-open"), "href", embed_mod.full_page_url(port.location_href()))
         if params.problems:
             self.show_banner("Some of the embed's parameters were ignored: " + "; ".join(params.problems) + ".")
         if app is not None and params.panel:
