@@ -253,3 +253,18 @@ def test_word_count_samples_reproduce_their_seeds(sample):
         assert tok.tokenize("lower") == ["low", "er_"]
     if sample.id == "seed004":
         assert tok.tokenize("stemmed") == ["stem", "m", "e", "d", "</w>"]
+
+
+def test_choosing_your_own_text_leaves_a_sample_for_an_empty_editable_text(monkeypatch):
+    monkeypatch.setattr(corpus_panel, "EDIT_LIMIT", 1000)
+    port, app = started()
+    port.input(port.query("#corpus-sample"), "udhr_eng", event="change")
+    port.settle()
+    assert "readonly" in port.query("#corpus-text").attrs
+    port.input(port.query("#corpus-sample"), "", event="change")
+    port.settle()
+    assert app.state.corpus.text == "" and app.state.corpus.name == "Your text"
+    assert "readonly" not in port.query("#corpus-text").attrs and port.value(port.query("#corpus-text")) == ""
+    port.input(port.query("#corpus-text"), "my own words")
+    port.input(port.query("#corpus-sample"), "", event="change")  # typed text is kept
+    assert app.state.corpus.text == "my own words"

@@ -89,6 +89,11 @@ class CorpusPanel:
     def _on_sample(self, _event: Any) -> Any:
         sample_id = self.port.value(self.sample)
         if not sample_id:
+            # "your own text": leave a sample for an empty text to type or paste into
+            # (a sample can always be picked again; uploads and typed text stay as they are)
+            if self.state.corpus.sample is not None:
+                self.state.set_corpus(Corpus("", self._format(), "Your text"))
+                self._say("Type or paste your text, or drop files.")
             return None
         return self.load_sample(sample_id)
 
