@@ -219,7 +219,7 @@ def covered_characters(counts, coverage):
     return kept
 
 
-def _symbol_runs(counts, alphabet, token_to_id, eow, slice_words=4000):
+def _symbol_runs(counts, alphabet, token_to_id, eow, slice_words=2000):
     """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
     that yields ``(words_done, words_total)`` between slices and returns ``(runs, freqs)``.
 
@@ -283,7 +283,7 @@ def train_bpe_family(corpus, spec):
     sym_len = [1] * len(vocab)
     if eow:
         sym_len[token_to_id[eow]] = 1
-    index = yield from _progress("index", PairIndex.in_slices(words, freqs, sym_len))
+    index = yield from _progress("index", PairIndex.in_slices(words, freqs, sym_len, slice_words=1000))
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
 
     # step 3: the merge loop
@@ -373,7 +373,7 @@ def train_wordpiece(corpus, spec):
 
     # step 2: every word as unit ids: s ##t ##e ##m
     words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
-    index = PairIndex(words, [n for _, n in kept], [1] * len(vocab))
+    index = yield from _progress("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab), slice_words=1000))
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
 
     # step 3: the merge loop, by score
