@@ -93,6 +93,8 @@ def test_download_our_json_and_the_vocabulary_file():
 def test_hf_export_unavailable_for_textbook_bpe_says_why():
     port, app = trained()
     app.show_panel("files")
+    assert "Checking" in port.text(port.query("#files-note-hf"))
+    port.settle()
     button = port.query("#files-dl-hf")
     assert "disabled" in button.attrs
     assert "end_of_word" in port.text(port.query("#files-note-hf"))
@@ -106,6 +108,7 @@ def test_hf_export_for_wordpiece():
     app.panels["train"].start_training()
     port.settle()
     app.show_panel("files")
+    port.settle()
     port.click(port.query("#files-dl-hf"))
     name, text, _ = port.downloads[-1]
     assert name == "tokenizer.json" and json.loads(text)["model"]["type"] == "WordPiece"

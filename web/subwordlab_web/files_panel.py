@@ -61,6 +61,7 @@ class FilesPanel:
         port.on(self.drop, "drop", self._on_drop)
         port.on(self.revert, "click", lambda _e: self.use_trained())
         self._hf_cache: tuple[Any, Download] | None = None
+        self._hf_task: Any = None
         self.visible = False
         state.subscribe(self._on_state)
         self.render()
@@ -104,7 +105,25 @@ class FilesPanel:
             port.set_text(self.notes[kind], "")
         if not self.visible:
             return  # the HF export check waits until the panel is looked at
-        hf = self._hf(tok)
+        if self._hf_cache is not None and self._hf_cache[0] is tok:
+            self._show_hf(self._hf_cache[1])
+            return
+        # subtle: exporting a big model takes a moment; paint the panel first
+        port.set_disabled(self.buttons["hf"], True)
+        port.set_text(self.notes["hf"], "Checking whether this tokenizer has an exact tokenizer.json…")
+        port.toggle_class(self.notes["hf"], "warn", False)
+        if self._hf_task is not None and not self._hf_task.done():
+            self._hf_task.cancel()
+        self._hf_task = port.spawn(self._check_hf(tok))
+
+    async def _check_hf(self, tok: Any) -> None:
+        await self.port.sleep(0)
+        current, _ = self.tokenizer()
+        if current is tok:
+            self._show_hf(self._hf(tok))
+
+    def _show_hf(self, hf: Download) -> None:
+        port = self.port
         port.set_disabled(self.buttons["hf"], not hf.available)
         note = hf.reason if not hf.available else "; ".join(hf.warnings)
         port.set_text(self.notes["hf"], note)
