@@ -101,27 +101,34 @@ class PairIndex:
                     continue
                 out.extend(syms[i:j])
                 # one occurrence of (a, b) at j: its neighbours now pair with `new`
-                changes = []
+                # (prev, a) and (b, next) lose one occurrence, (prev, new), (new, next) gain one
+                lost, gained = [], []
                 if out:
                     prev = out[-1]
-                    changes += (((prev, a), -1), ((prev, new), 1))
+                    lost.append((prev, a))
+                    gained.append((prev, new))
                 if j + 2 < n:
                     nxt = syms[j + 2]
-                    changes += (((b, nxt), -1), ((new, nxt), 1))
-                for p, d in changes:
-                    if p == pair:
-                        continue  # subtle: the merged pair's own entry is already gone
-                    counts[p] = counts.get(p, 0) + d * f
+                    lost.append((b, nxt))
+                    gained.append((new, nxt))
+                for p in lost:
+                    if p != pair:  # subtle: the merged pair's own entry is already gone
+                        counts[p] -= f
+                        ow = where[p]
+                        c = ow[w] - 1
+                        if c:
+                            ow[w] = c
+                        else:
+                            del ow[w]
+                        touched.setdefault(p, w)
+                for p in gained:
+                    counts[p] = counts.get(p, 0) + f
                     ow = where.get(p)
                     if ow is None:
-                        where[p] = ow = {}
-                    c = ow.get(w, 0) + d
-                    if c:
-                        ow[w] = c
+                        where[p] = {w: 1}
                     else:
-                        del ow[w]
-                    if p not in touched:
-                        touched[p] = w
+                        ow[w] = ow.get(w, 0) + 1
+                    touched.setdefault(p, w)
                 out.append(new)
                 i = j + 2
             words[w] = out
