@@ -255,6 +255,11 @@ class FakeTask:
         self._cancel_requested = True
         return True
 
+    def __del__(self) -> None:
+        # subtle: a task a test never drove is closed quietly (no "never awaited" warning)
+        if not self.finished:
+            self.coro.close()
+
     def done(self) -> bool:
         return self.finished
 
