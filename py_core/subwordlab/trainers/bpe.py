@@ -53,21 +53,28 @@ class _Ranking:
     def add_token(self):
         self.keys.append(self._token_key(self.vocab[-1]))
 
-    def entry(self, pair):
+    def tie(self, pair):
+        """The tie-break key of a pair (smaller wins among equal counts or scores)."""
         if self.tie_break == "first":
-            tie = self.index.first_occurrence(pair)
-        else:
-            tie = (self.keys[pair[0]], self.keys[pair[1]])
-        return (-self.index.counts[pair], tie)
+            return self.index.first_occurrence(pair)
+        return (self.keys[pair[0]], self.keys[pair[1]])
+
+    def entry(self, pair):
+        return (-self.index.counts[pair], self.tie(pair))
+
+    def live(self, pair):
+        """Whether a pair is a candidate at all."""
+        return pair in self.index.counts
 
     def push(self, pair):
-        e = self.entry(pair)
-        self.current[pair] = e
-        self.heap.append((e[0], e[1], pair))
+        if self.live(pair):
+            e = self.entry(pair)
+            self.current[pair] = e
+            self.heap.append((e[0], e[1], pair))
 
     def update(self, pairs):
         for pair in pairs:
-            if pair in self.index.counts:
+            if self.live(pair):
                 e = self.entry(pair)
                 if self.current.get(pair) != e:
                     self.current[pair] = e
@@ -75,20 +82,25 @@ class _Ranking:
             else:
                 self.current.pop(pair, None)
 
-    def top(self, k):
-        """The ``k`` best live pairs, best first; stale heap entries are discarded."""
+    def best(self, k):
+        """The ``k`` best live heap entries ``(key, tie, pair)``, best first; stale heap
+        entries are discarded on the way."""
         heap, current, out = self.heap, self.current, []
         while heap and len(out) < k:
-            neg, tie, pair = heapq.heappop(heap)
-            if current.get(pair) == (neg, tie):
-                out.append((neg, tie, pair))
+            key, tie, pair = heapq.heappop(heap)
+            if current.get(pair) == (key, tie):
+                out.append((key, tie, pair))
         for e in out:
             heapq.heappush(heap, e)
         # keep the heap from filling up with stale entries
         if len(heap) > 4 * len(current) + 1024:
             self.heap = [(e[0], e[1], p) for p, e in current.items()]
             heapq.heapify(self.heap)
-        return [(p, -neg) for neg, _, p in out]
+        return out
+
+    def top(self, k):
+        """The ``k`` best live pairs as ``(pair, count)``, best first."""
+        return [(p, -neg) for neg, _, p in self.best(k)]
 
 
 def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=None,

@@ -36,7 +36,6 @@ So CPython and Pyodide choose the same pair, ties included. Equal scores are bro
 (('##g', '##s'), 5, (20, 5), 0.05)
 """
 
-import heapq
 
 from ..events import MergeStep
 from .bpe import TIE_BREAKS, _Ranking
@@ -66,42 +65,15 @@ class _ScoreRanking(_Ranking):
 
     def entry(self, pair):
         fl, err = exact_score_key(self.index.counts[pair], self.unit[pair[0]], self.unit[pair[1]])
-        if self.tie_break == "first":
-            tie = self.index.first_occurrence(pair)
-        else:
-            tie = (self.keys[pair[0]], self.keys[pair[1]])
-        return ((-fl, -err), tie)
+        return ((-fl, -err), self.tie(pair))
 
-    def push(self, pair):
-        if self.index.counts[pair] >= self.min_frequency:
-            super().push(pair)
-
-    def update(self, pairs):
-        counts, current, heap, min_freq = self.index.counts, self.current, self.heap, self.min_frequency
-        for pair in pairs:
-            if counts.get(pair, 0) >= min_freq:
-                e = self.entry(pair)
-                if current.get(pair) != e:
-                    current[pair] = e
-                    heapq.heappush(heap, (e[0], e[1], pair))
-            else:
-                current.pop(pair, None)
+    def live(self, pair):
+        return self.index.counts.get(pair, 0) >= self.min_frequency
 
     def top(self, k):
         """The ``k`` best live pairs as ``(pair, count, score)``, best first."""
-        heap, current, out = self.heap, self.current, []
-        while heap and len(out) < k:
-            key, tie, pair = heapq.heappop(heap)
-            if current.get(pair) == (key, tie):
-                out.append((key, tie, pair))
-        for e in out:
-            heapq.heappush(heap, e)
-        if len(heap) > 4 * len(current) + 1024:
-            # keep the heap from filling up with stale entries
-            self.heap = [(e[0], e[1], p) for p, e in current.items()]
-            heapq.heapify(self.heap)
         counts = self.index.counts
-        return [(p, counts[p], -key[0]) for key, _, p in out]
+        return [(p, counts[p], -key[0]) for key, _, p in self.best(k)]
 
 
 def unit_counts(index, size):
