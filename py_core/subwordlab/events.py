@@ -96,3 +96,16 @@ class Progress:
     done: int
     total: int
     kind: str = "progress"
+
+
+def progress_events(phase, steps):
+    """Turn a sliced generator's ``(done, total)`` into ``Progress`` events; return its value.
+
+    Example: ``value = yield from progress_events("count", counting())``.
+    """
+    while True:
+        try:
+            done, total = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        yield Progress(phase, done, total)

@@ -13,7 +13,7 @@ UI and the CLI show them). WordPiece and Unigram presets are added by their modu
 from .bytes_map import BYTE_TO_CHAR, text_to_bytes
 from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder
-from .events import AlphabetReady, Done, Progress
+from .events import AlphabetReady, Done, progress_events
 from .models.bpe import BPE
 from .normalizers import Collapse, Lowercase, Sequence, Unicode
 from .pre_tokenizers import ByteLevel, MetaspaceWithSymbols, WhitespaceSplit
@@ -173,14 +173,14 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     slicer = corpus_slicer(spec, pre_tokenizer)
 
     if spec["preset"] == "byte_bpe":
-        raw, provenance = yield from _progress("count", iter_count_words(corpus, pre_tokenizer.chunks, cut, slicer))
+        raw, provenance = yield from progress_events("count", iter_count_words(corpus, pre_tokenizer.chunks, cut, slicer))
         # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
         return {w.encode("utf-8").decode("latin-1").translate(_LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}, provenance
 
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
 
-    counts, provenance = yield from _progress("count", iter_count_words(corpus, split_words, cut, slicer))
+    counts, provenance = yield from progress_events("count", iter_count_words(corpus, split_words, cut, slicer))
     eow = spec.get("end_of_word")
     if eow and any(eow in w for w in counts):
         bad = next(w for w in counts if eow in w)
@@ -188,14 +188,6 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     return dict(counts), provenance
 
 
-def _progress(phase, steps):
-    """Turn a slicing generator's ``(done, total)`` into ``Progress`` events; returns its value."""
-    while True:
-        try:
-            done, total = next(steps)
-        except StopIteration as stop:
-            return stop.value
-        yield Progress(phase, done, total)
 
 
 def covered_characters(counts, coverage):
@@ -279,11 +271,11 @@ def train_bpe_family(corpus, spec):
                          f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
 
     # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
-    words, freqs = yield from _progress("words", _symbol_runs(counts, alphabet, token_to_id, eow))
+    words, freqs = yield from progress_events("words", _symbol_runs(counts, alphabet, token_to_id, eow))
     sym_len = [1] * len(vocab)
     if eow:
         sym_len[token_to_id[eow]] = 1
-    index = yield from _progress("index", PairIndex.in_slices(words, freqs, sym_len, slice_words=1000))
+    index = yield from progress_events("index", PairIndex.in_slices(words, freqs, sym_len, slice_words=1000))
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
 
     # step 3: the merge loop
@@ -373,7 +365,7 @@ def train_wordpiece(corpus, spec):
 
     # step 2: every word as unit ids: s ##t ##e ##m
     words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
-    index = yield from _progress("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab), slice_words=1000))
+    index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab), slice_words=1000))
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
 
     # step 3: the merge loop, by score

@@ -50,7 +50,7 @@ words up to 30 characters, where no product can underflow, and in log space beyo
 import math
 import unicodedata
 
-from ..events import AlphabetReady, EmStep, Progress, PruneStep
+from ..events import AlphabetReady, EmStep, PruneStep, progress_events
 
 SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
@@ -364,7 +364,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
                          f"{len(meta)} special pieces; use at least {len(chars) + len(meta)} (or lower character_coverage)")
 
     # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
-    found = yield from _progress("seed", _frequent_substrings(words, freqs, max_piece_length))
+    found = yield from progress_events("seed", _frequent_substrings(words, freqs, max_piece_length))
     subs = [(s, f) for s, f in found if is_valid_piece(s, max_piece_length, split_digits)]
     subs.sort(key=lambda t: (-t[1] * len(t[0]), t[0]))
     subs = subs[:seed_size]
@@ -393,7 +393,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
             prefixes.setdefault(p[:k], -1)
         prefixes[p] = i
     lattices = _Lattices(prefixes, max_piece_length)
-    yield from _progress("lattice", lattices.build(words))
+    yield from progress_events("lattice", lattices.build(words))
     lengths = [len(w) for w in words]
     total_freq = sum(freqs)
     desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
@@ -402,7 +402,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     while True:
         # step 4: EM (E-step forward-backward, M-step digamma update)
         for it in range(n_sub_iterations):
-            expected, loglik = yield from _progress("em", _e_step(lattices.edges, lengths, freqs, scores, alive))
+            expected, loglik = yield from progress_events("em", _e_step(lattices.edges, lengths, freqs, scores, alive))
             died = False
             for i in range(n_chars, len(pieces)):
                 if alive[i] and expected[i] < _EXPECTED_MIN:
@@ -422,7 +422,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         if size <= desired or size <= target:
             break
         # step 5: prune the least useful pieces
-        losses = yield from _progress("prune", _prune_losses(pieces, scores, alive, n_chars, lattices, lengths,
+        losses = yield from progress_events("prune", _prune_losses(pieces, scores, alive, n_chars, lattices, lengths,
                                                              freqs, total_freq))
         keep_n = max(desired, int(shrinking_factor * size))
         free = sorted(i for i, loss in losses.items() if loss is None)
@@ -443,7 +443,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     final = list(range(n_chars)) + live[:target - n_chars]
     cut = live[target - n_chars:]
     if cut:
-        losses = yield from _progress("prune", _prune_losses(pieces, scores, alive, n_chars, lattices, lengths,
+        losses = yield from progress_events("prune", _prune_losses(pieces, scores, alive, n_chars, lattices, lengths,
                                                              freqs, total_freq))
         trimmed = sorted(((i, losses.get(i) or 0.0) for i in cut), key=lambda t: (t[1], t[0]))
         for i in cut:
@@ -455,14 +455,6 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     return result
 
 
-def _progress(phase, steps):
-    """Turn a sliced generator's ``(done, total)`` into ``Progress`` events; return its value."""
-    while True:
-        try:
-            done, total = next(steps)
-        except StopIteration as stop:
-            return stop.value
-        yield Progress(phase, done, total)
 
 
 def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, total_freq):
