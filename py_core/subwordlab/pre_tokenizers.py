@@ -119,7 +119,10 @@ class ByteLevel(PreTokenizer):
         non-space (+ line breaks after punctuation)`` runs can be chunked (and their ids
         cached) one by one: a fast path for encoding. Example: 'Hi there' -> ['Hi', ' there'].
         """
-        return self._segmenter.findall(text) if self.pattern_name and not self.add_prefix_space else None
+        # subtle: o200k treats a combining mark as a letter or as punctuation depending on what
+        # precedes it, so a mark before a line break is no safe cut: chunk-level cache only
+        ok = self.pattern_name in ("gpt2", "cl100k") and not self.add_prefix_space
+        return self._segmenter.findall(text) if ok else None
 
     def pre_tokenize_str(self, text):
         text, added = self._prefixed(text)

@@ -173,9 +173,13 @@ def test_training_matches_hf_tokenizers_until_tie_breaks_differ():
 
 
 @settings(max_examples=300)
-@given(awkward, st.sampled_from(["gpt2", "cl100k", "o200k"]))
+@given(awkward, st.sampled_from(["gpt2", "cl100k"]))
 def test_segment_fast_path_chunks_like_the_whole_text(text, pattern):
-    """The encode cache works on runs that chunk independently; prove they do."""
+    """The encode cache works on runs that chunk independently; prove they do (o200k has
+    no such runs: a combining mark before a line break, as in '\u0300\n \n', is no safe cut)."""
+    from subwordlab.pre_tokenizers import ByteLevel as _BL
+
+    assert _BL("o200k").segments("\u0300\n \n") is None
     from subwordlab.pre_tokenizers import ByteLevel
 
     pre = ByteLevel(pattern)
