@@ -8,7 +8,7 @@
 
 __version__ = "0.1.0"
 
-from .api import iter_train, train  # noqa: E402
+from .api import iter_train, shortfall, train  # noqa: E402
 from .corpus import CorpusError, parse_word_counts  # noqa: E402
 from .events import AlphabetReady, Done, EmStep, MergeStep, PruneStep  # noqa: E402
 from .presets import OPTIONS  # noqa: E402
@@ -17,7 +17,7 @@ from .serialize import ModelFileError  # noqa: E402
 from .hf_json import HFExportError, HFExportWarning  # noqa: E402
 
 __all__ = [
-    "__version__", "train", "iter_train", "Tokenizer", "Encoding", "parse_word_counts", "CorpusError",
+    "__version__", "train", "iter_train", "shortfall", "Tokenizer", "Encoding", "parse_word_counts", "CorpusError",
     "AlphabetReady", "MergeStep", "EmStep", "PruneStep", "Done", "OPTIONS",
     "ModelFileError", "HFExportError", "HFExportWarning",
 ]

@@ -31,3 +31,33 @@ def train(corpus, preset="bpe", *, vocab_size=None, num_merges=None, **options):
         pass
     assert isinstance(last, Done)
     return last.tokenizer
+
+
+def shortfall(tokenizer, merges=None):
+    """Why a trained tokenizer is smaller than its spec asked, or None when it is not.
+
+    Training stops early when the corpus has nothing left to learn: no pair occurs twice
+    more (BPE, WordPiece), or no more pieces are worth keeping (Unigram, on a tiny corpus).
+    ``merges``: how many merges the training made, for a ``num_merges`` target when the
+    model keeps no merge list (WordPiece); without it that case gives None.
+
+    >>> shortfall(train("the cat sat on the mat", preset="bpe", num_merges=100))
+    'stopped after 10 of the 100 merges asked: no pair is left to merge in this corpus; use a bigger corpus or fewer merges'
+    """
+    spec = tokenizer.spec
+    if spec.get("num_merges") is not None:
+        if merges is None and not hasattr(tokenizer.model, "merges"):
+            return None
+        done = len(tokenizer.merges) if merges is None else merges
+        asked, what = spec["num_merges"], "merges"
+    elif spec.get("vocab_size") is not None:
+        done, asked, what = tokenizer.vocab_size, spec["vocab_size"], "tokens"
+    else:
+        return None
+    if done >= asked:
+        return None
+    unigram = spec.get("preset") in ("unigram", "sentencepiece_unigram")
+    reason = "no more pieces are worth keeping" if unigram else "no pair is left to merge"
+    fewer = "fewer merges" if what == "merges" else "a smaller vocabulary"
+    return (f"stopped after {done:,} of the {asked:,} {what} asked: {reason} in this corpus; "
+            f"use a bigger corpus or {fewer}")

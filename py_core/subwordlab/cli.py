@@ -214,6 +214,9 @@ def cmd_train(args):
     elapsed = time.monotonic() - bar.start
     rate = f", {bar.steps / elapsed:,.0f} merges/s" if bar.steps and elapsed > 0 else ""
     bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s{rate}")
+    short = api.shortfall(tok, merges=None if preset in ("unigram", "sentencepiece_unigram") else bar.steps)
+    if short:
+        print(f"note: {short}", file=sys.stderr)
     _write_atomic(args.output, tok.to_json())
     if not args.quiet:
         print(f"wrote {args.output} ({tok!r})", file=sys.stderr)

@@ -10,7 +10,7 @@ appearance.
 >>> validate_word_counts({"low": 0})
 Traceback (most recent call last):
 ...
-ValueError: the count of 'low' is 0; every count must be a positive integer (e.g. "low": 5)
+subwordlab.corpus.CorpusError: the count of 'low' is 0; every count must be a positive integer (e.g. "low": 5)
 """
 
 import hashlib

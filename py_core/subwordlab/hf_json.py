@@ -412,7 +412,13 @@ class _Export:
             return {"type": "Sequence", "pretokenizers": [split, _byte_level(False, False)]}
         if t is P.Metaspace or (hasattr(P, "MetaspaceWithSymbols") and t is P.MetaspaceWithSymbols):
             symbols = list(getattr(p, "user_defined_symbols", ()))
-            if not symbols:
+            if not symbols and getattr(p, "prefix_before_space", False) and p.add_dummy_prefix:
+                if not top:
+                    raise HFExportError("a dummy prefix before leading spaces inside a Sequence has no tokenizer.json equivalent")
+                # SentencePiece's rule (▁ even before a leading space): HF's Prepend, then no prepending
+                self.extra_normalizers.append({"type": "Prepend", "prepend": p.replacement})
+                meta = {"type": "Metaspace", "replacement": p.replacement, "prepend_scheme": "never", "split": p.split}
+            elif not symbols:
                 meta = {"type": "Metaspace", "replacement": p.replacement, "prepend_scheme": p.prepend_scheme, "split": p.split}
             else:
                 if not top:
@@ -421,7 +427,8 @@ class _Export:
                 # (the symbols are added tokens, cut out of the normalized text)
                 if p.add_dummy_prefix:
                     alts = "|".join(re.escape(s) for s in sorted(symbols, key=lambda s: (-len(s), s)))
-                    self.extra_normalizers.append(_replace_regex(to_onig(f"^(?=[^ {p.replacement}])(?!(?:{alts})\\Z)"),
+                    start = "(?!\\Z)" if getattr(p, "prefix_before_space", False) else f"(?=[^ {p.replacement}])"
+                    self.extra_normalizers.append(_replace_regex(to_onig(f"^{start}(?!(?:{alts})\\Z)"),
                                                                  p.replacement))
                     self.warnings.append(
                         "a text that is exactly one user-defined symbol (nothing else) encodes without the dummy "

@@ -154,7 +154,7 @@ class Metaspace(PreTokenizer):
     type = "Metaspace"
 
     def __init__(self, add_dummy_prefix=True, split_digits=False, *, replacement=SPACE_MARK,
-                 prepend_scheme=None, split=True):
+                 prepend_scheme=None, split=True, prefix_before_space=False):
         if prepend_scheme is None:
             prepend_scheme = "always" if add_dummy_prefix else "never"
         if prepend_scheme not in ("always", "first", "never"):
@@ -164,6 +164,9 @@ class Metaspace(PreTokenizer):
         self.add_dummy_prefix = prepend_scheme != "never"
         self.split_digits = split_digits
         self.replacement, self.prepend_scheme, self.split = replacement, prepend_scheme, bool(split)
+        # SentencePiece's rule: the dummy ▁ is added even before a leading space, so decoding
+        # (which drops one leading space) gives the leading spaces back
+        self.prefix_before_space = bool(prefix_before_space)
 
     def split_pieces(self, pieces):
         if self.prepend_scheme != "first":
@@ -183,7 +186,7 @@ class Metaspace(PreTokenizer):
         out, mark, split = [], self.replacement, self.split
         # step 1: the dummy prefix is a zero-width ▁ at the very start (subtle: as in HF's
         # Metaspace, not when the text already starts with a space or a ▁)
-        prefix = prepend and text and text[0] != " " and text[0] != mark
+        prefix = prepend and text and (self.prefix_before_space or (text[0] != " " and text[0] != mark))
         piece, start = (mark, 0) if prefix else ("", 0)
         for i, ch in enumerate(text):
             if ch == " " or ch == mark:
@@ -471,8 +474,8 @@ class MetaspaceWithSymbols(Metaspace):
     [('▁a', (0, 1)), ('<sep>', (1, 6)), ('b', (6, 7)), ('▁c', (7, 9))]
     """
 
-    def __init__(self, add_dummy_prefix=True, split_digits=False, user_defined_symbols=()):
-        super().__init__(add_dummy_prefix, split_digits)
+    def __init__(self, add_dummy_prefix=True, split_digits=False, user_defined_symbols=(), prefix_before_space=False):
+        super().__init__(add_dummy_prefix, split_digits, prefix_before_space=prefix_before_space)
         symbols = list(dict.fromkeys(user_defined_symbols))
         for s in symbols:
             if not isinstance(s, str) or not s or any(c.isspace() for c in s):

@@ -124,8 +124,11 @@ def sentencepiece_pipeline(spec):
         symbols = [symbols]
     # subtle: symbols are matched in normalized text, so they are normalized too
     symbols = [normalizer.normalize_str(s) if normalizer else s for s in symbols]
-    return (normalizer, MetaspaceWithSymbols(spec["add_dummy_prefix"], spec["split_digits"], symbols),
-            MetaspaceDecoder(spec["add_dummy_prefix"]))
+    # subtle: without remove_extra_whitespaces a text may start with spaces; SentencePiece's
+    # dummy ▁ goes before them too, so decoding gives them back
+    pre = MetaspaceWithSymbols(spec["add_dummy_prefix"], spec["split_digits"], symbols,
+                               prefix_before_space=not spec["remove_extra_whitespaces"])
+    return normalizer, pre, MetaspaceDecoder(spec["add_dummy_prefix"])
 
 
 def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):

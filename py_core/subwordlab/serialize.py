@@ -292,10 +292,12 @@ def _register_builtins():
              lambda f, c: P.ByteLevel(f.get("pattern", "str", nullable=True), f.get("add_prefix_space", "bool")))
     register("pre_tokenizer", "Metaspace", P.Metaspace,
              lambda o: {"add_dummy_prefix": o.add_dummy_prefix, "split_digits": o.split_digits, "replacement": o.replacement,
-                        "prepend_scheme": o.prepend_scheme, "split": o.split},
+                        "prepend_scheme": o.prepend_scheme, "split": o.split,
+                        **({"prefix_before_space": True} if o.prefix_before_space else {})},
              lambda f, c: P.Metaspace(f.get("add_dummy_prefix", "bool"), f.get("split_digits", "bool"),
                                       replacement=f.get("replacement", "str"), prepend_scheme=f.get("prepend_scheme", "str"),
-                                      split=f.get("split", "bool")))
+                                      split=f.get("split", "bool"),
+                                      prefix_before_space=f.get("prefix_before_space", "bool", False)))
     register("pre_tokenizer", "Split", P.Split,
              lambda o: {"pattern": o.pattern, "regex": o.is_regex, "behavior": o.behavior, "invert": o.invert},
              lambda f, c: P.Split(f.get("pattern", "str"), f.get("behavior", "str"), f.get("invert", "bool"), f.get("regex", "bool")))
@@ -318,9 +320,11 @@ def _register_builtins():
     if hasattr(P, "MetaspaceWithSymbols"):
         register("pre_tokenizer", "MetaspaceWithSymbols", P.MetaspaceWithSymbols,
                  lambda o: {"add_dummy_prefix": o.add_dummy_prefix, "split_digits": o.split_digits,
-                            "user_defined_symbols": list(o.user_defined_symbols)},
+                            "user_defined_symbols": list(o.user_defined_symbols),
+                            **({"prefix_before_space": True} if o.prefix_before_space else {})},
                  lambda f, c: P.MetaspaceWithSymbols(f.get("add_dummy_prefix", "bool"), f.get("split_digits", "bool"),
-                                                     f.str_list("user_defined_symbols")))
+                                                     f.str_list("user_defined_symbols"),
+                                                     prefix_before_space=f.get("prefix_before_space", "bool", False)))
 
     # decoders
     register("decoder", "Concat", D.ConcatDecoder, lambda o: {}, lambda f, c: D.ConcatDecoder())

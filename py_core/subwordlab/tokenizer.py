@@ -9,6 +9,7 @@
 'hugs'
 """
 
+import copy
 from dataclasses import dataclass
 from typing import List, Tuple
 
@@ -222,15 +223,28 @@ class Tokenizer:
         equal to encoding the concatenation. Memory stays bounded by the longest piece:
         the unfinished tail (pieces the next string could still change) is carried over.
         """
-        carry = ""
+        carry, tok = "", self
         for text in texts:
             carry += text
             cut = self._safe_cut(carry, allowed_special, disallowed_special)
             if cut > 0:
-                yield from self.encode(carry[:cut], allowed_special, disallowed_special)
-                carry = carry[cut:]
+                yield from tok.encode(carry[:cut], allowed_special, disallowed_special)
+                # after the first cut the carried text is no longer the start of the text
+                carry, tok = carry[cut:], self._continuation()
         if carry:
-            yield from self.encode(carry, allowed_special, disallowed_special)
+            yield from tok.encode(carry, allowed_special, disallowed_special)
+
+    def _continuation(self):
+        """This tokenizer for the rest of a text cut at a space (see ``_space_cut``): the
+        same, except that a SentencePiece-style dummy ▁ is not added before that space (it
+        belongs to the start of the whole text only)."""
+        pre = self.pre_tokenizer
+        if not getattr(pre, "prefix_before_space", False):
+            return self
+        rest = copy.copy(self)
+        rest.pre_tokenizer = copy.copy(pre)
+        rest.pre_tokenizer.prefix_before_space = False
+        return rest
 
     def _safe_cut(self, text, allowed_special, disallowed_special):
         """The largest position in ``text`` before which encoding cannot depend on what

@@ -103,3 +103,37 @@ def test_bpe_dropout_through_sample_encode():
     assert len(tok.sample_encode(text, 1.0, seed=2)) == len(tok.normalize_str(text).replace(" ", "")) + 5
     with pytest.raises(ValueError, match="between 0 and 1"):
         tok.sample_encode(text, 1.5)
+
+
+@pytest.mark.parametrize("preset", ["sentencepiece_bpe", "sentencepiece_unigram"])
+def test_leading_spaces_come_back_without_remove_extra_whitespaces(preset):
+    tok = subwordlab.train(TEXT[:20_000], preset=preset, vocab_size=300, remove_extra_whitespaces=False)
+    for text in [" Taylor", "   Swift  sings ", "Taylor", " ", ""]:
+        assert tok.decode(tok.encode(text)) == tok.normalize_str(text)
+    assert subwordlab.Tokenizer.from_json(tok.to_json()).encode("  Taylor") == tok.encode("  Taylor")
+
+
+_KEPT = {}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["sentencepiece_bpe", "sentencepiece_unigram"]),
+       st.text(st.sampled_from(" \tTaylorSwift語é,"), max_size=20))
+def test_decode_gives_back_the_normalized_text_with_every_space(preset, text):
+    # (any text without a literal ▁, which stands for a space; byte fallback covers 語)
+    if preset not in _KEPT:
+        _KEPT[preset] = subwordlab.train(TEXT[:20_000], preset=preset, vocab_size=400, byte_fallback=True,
+                                         remove_extra_whitespaces=False, normalization="none")
+    tok = _KEPT[preset]
+    assert tok.decode(tok.encode(text)) == text
+
+
+@pytest.mark.cpython_only
+@pytest.mark.parametrize("preset", ["sentencepiece_bpe", "sentencepiece_unigram"])
+def test_leading_spaces_export_to_tokenizer_json_exactly(preset):
+    from tokenizers import Tokenizer as HF
+
+    tok = subwordlab.train(TEXT[:20_000], preset=preset, vocab_size=300, remove_extra_whitespaces=False)
+    hf = HF.from_str(tok.to_hf_json())
+    for text in [" Taylor", "   Swift  sings ", "Taylor Swift", "  a  b  "]:
+        assert hf.encode(text).ids == tok.encode(text), text

@@ -66,6 +66,14 @@ def test_train_from_stdin_word_counts_and_preset_options(tmp_path):
     assert spec["special_tokens"] == ["<s>", "</s>"]
 
 
+def test_train_says_when_the_corpus_cannot_fill_the_vocabulary(tmp_path):
+    p = run("train", "-", "--preset", "unigram", "--vocab-size", 100, "-q", "-o", tmp_path / "u.json",
+            input="the cat sat on the mat\n", check=0)
+    assert "note: stopped after 15 of the 100 tokens asked: no more pieces are worth keeping" in p.stderr
+    p = run("train", ENG, "--preset", "bpe", "--num-merges", 50, "-q", "-o", tmp_path / "b.json", check=0)
+    assert "note:" not in p.stderr
+
+
 def test_train_errors_are_one_line(tmp_path):
     one_error_line(run("train", tmp_path / "missing.txt", "--vocab-size", 300, "-o", tmp_path / "x.json"), "cannot read")
     one_error_line(run("train", ENG, "--preset", "bpe", "--num-merges", 5, "--pattern", "gpt2", "-o", tmp_path / "x.json"),

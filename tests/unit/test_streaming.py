@@ -23,6 +23,7 @@ CONFIGS = [
     ("wordpiece", {"vocab_size": 300, "lowercase": True}),
     ("unigram", {"vocab_size": 300}),
     ("sentencepiece_unigram", {"vocab_size": 400, "byte_fallback": True}),
+    ("sentencepiece_unigram", {"vocab_size": 400, "remove_extra_whitespaces": False, "user_defined_symbols": ["<sep>"]}),
 ]
 
 

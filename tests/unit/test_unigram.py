@@ -290,13 +290,13 @@ def test_offsets_point_into_the_original_text():
 
 
 # -- against SentencePiece (CPython only) ---------------------------------------------------
-def sp_train(lines, vocab_size):
+def sp_train(lines, vocab_size, **options):
     import sentencepiece as spm
 
     m = io.BytesIO()
     spm.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=m, vocab_size=vocab_size,
                                    model_type="unigram", character_coverage=1.0, normalization_rule_name="identity",
-                                   num_threads=1, minloglevel=2)
+                                   num_threads=1, minloglevel=2, **options)
     return spm.SentencePieceProcessor(model_proto=m.getvalue())
 
 
@@ -340,22 +340,32 @@ def test_quality_on_udhr_is_never_worse_than_sentencepiece():
 
 
 @pytest.mark.cpython_only
-def test_our_viterbi_on_a_sentencepiece_vocabulary_gives_its_segmentation():
+@pytest.mark.parametrize("remove_extra_whitespaces", [True, False])
+def test_our_viterbi_on_a_sentencepiece_vocabulary_gives_its_segmentation(remove_extra_whitespaces):
     from subwordlab.presets import resolve_options, sentencepiece_pipeline
 
     lines = read("tinyshakespeare.txt").splitlines()
-    sp = sp_train(lines[:20000], 1000)
+    sp = sp_train(lines[:20000], 1000, remove_extra_whitespaces=remove_extra_whitespaces)
     pieces = [(sp.id_to_piece(i), sp.get_score(i)) for i in range(sp.get_piece_size())]
     controls = [i for i in range(sp.get_piece_size()) if sp.is_control(i)]
     model = Unigram.from_pieces(pieces, unk_id=sp.unk_id(), control_ids=controls)
-    spec = resolve_options("sentencepiece_unigram", 1000, None, {"normalization": "none"})
-    normalizer, pre_tokenizer, decoder = sentencepiece_pipeline(spec)
-    tok = subwordlab.Tokenizer(model, normalizer, pre_tokenizer, decoder)
+    spec = resolve_options("sentencepiece_unigram", 1000, None,
+                           {"normalization": "none", "remove_extra_whitespaces": remove_extra_whitespaces})
+    tok = subwordlab.Tokenizer(model, *sentencepiece_pipeline(spec))
     test = lines[20000:24000] + [read("udhr/udhr_eng.txt")[:3000], "Ｕnknown ☃ chars  here"]
+    # leading, trailing and repeated spaces (kept as they are without remove_extra_whitespaces)
+    test += [" the king", "   the  king  ", " ", "  ", "", "a ", " a  "]
+    if not remove_extra_whitespaces:
+        # a literal ▁ in the input: equal here; with remove_extra_whitespaces SentencePiece
+        # strips a trailing literal ▁ and prepends its dummy ▁ before a leading one, where we
+        # follow HF's Metaspace (what tokenizer.json can express); see the README's limits
+        test += ["\u2581x", " \u2581 x", "x \u2581"]
     # (ids, not strings: SentencePiece shows an unknown piece as its surface text)
     differ = [line for line in test if tok.encode(line) != sp.encode(line)]
     assert not differ, differ[:3]
     assert tok.tokenize("3 KING HENRY VI")[:2] == ["\u2581", "<unk>"]  # '3' never occurs in the training lines
+    for line in test:
+        assert tok.decode(tok.encode(line)) == sp.decode(sp.encode(line)).replace(" \u2047 ", "<unk>"), line
 
 
 # -- snapshots and progress (the web page's player and its responsiveness) -----------------

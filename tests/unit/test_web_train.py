@@ -211,6 +211,17 @@ def test_a_run_to_the_end_of_a_big_corpus_follows_the_newest_step():
     assert "byte-level" in text(port, "#segmentation-help")
 
 
+def test_a_corpus_too_small_for_the_target_is_said_in_the_status():
+    port, app = started()
+    use(app, port, Corpus("the cat sat on the mat"), TrainSpec("unigram", "vocab_size", 100))
+    port.settle()
+    assert app.state.recording.done
+    assert "stopped after 15 of the 100 tokens asked" in text(port, "#train-status")
+    use(app, port, Corpus("the cat sat on the mat"), TrainSpec("bpe", "num_merges", 3))
+    port.settle()
+    assert "stopped after" not in text(port, "#train-status")
+
+
 def test_core_errors_show_in_the_panel():
     port, app = started()
     port.input(port.query("#train-target-vocab"), "vocab_size", event="change")

@@ -661,7 +661,9 @@ class TrainPanel:
         if rec is None:
             return f"{st.spec.describe()} · not trained yet"
         if rec.done:
-            return f"{st.spec.describe()} · trained: {len(rec.steps):,} steps in {status.elapsed:.2f} s"
+            short = subwordlab.shortfall(rec.tokenizer, merges=None if st.spec.is_unigram else len(rec.steps))
+            return (f"{st.spec.describe()} · trained: {len(rec.steps):,} steps in {status.elapsed:.2f} s"
+                    + (f" · {short}" if short else ""))
         return f"{st.spec.describe()} · training…"
 
     def _render_heavy(self) -> None:
