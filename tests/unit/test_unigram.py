@@ -358,7 +358,7 @@ def test_our_viterbi_on_a_sentencepiece_vocabulary_gives_its_segmentation(remove
     if not remove_extra_whitespaces:
         # a literal ▁ in the input: equal here; with remove_extra_whitespaces SentencePiece
         # strips a trailing literal ▁ and prepends its dummy ▁ before a leading one, where we
-        # follow HF's Metaspace (what tokenizer.json can express); see the README's limits
+        # follow HF's Metaspace; see the README, "Where we differ"
         test += ["\u2581x", " \u2581 x", "x \u2581"]
     # (ids, not strings: SentencePiece shows an unknown piece as its surface text)
     differ = [line for line in test if tok.encode(line) != sp.encode(line)]
