@@ -6,6 +6,7 @@ screenshots of every panel (tests/e2e/screenshots/)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -133,6 +134,13 @@ def test_upload_files_paste_text_and_drop_a_file(app_page, screenshots_dir):
     page.click("#train-step")
     at_step(page, 1)
     assert merges(page)[0][1:3] == ["u + g", "5"]
+    # a corpus too small for the target: the status says where it stopped and what to do
+    page.fill("#train-size", "50")
+    page.press("#train-size", "Enter")
+    wait_done(page)
+    expect(page.locator("#train-status")).to_contain_text(re.compile(r"stopped after 1\d of the 50 merges asked"))
+    expect(page.locator("#train-status")).to_contain_text("use a bigger corpus or fewer merges")
+    page.screenshot(path=str(screenshots_dir / "train-shortfall.png"))
 
     page.click("#tab-corpus")
     transfer = page.evaluate_handle(
