@@ -50,7 +50,7 @@ words up to 30 characters, where no product can underflow, and in log space beyo
 import math
 import unicodedata
 
-from ..events import AlphabetReady, EmStep, PruneStep, progress_events
+from ..events import AlphabetReady, EmStep, Progress, PruneStep, progress_events
 
 SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
@@ -58,7 +58,7 @@ _PROB_SPACE_MAX = 30  # longest word the E-step handles with plain products
 # long phases yield a Progress event after this many words / suffixes (a few ms of work),
 # so a web page can hand control back to the browser
 _SLICE_WORDS = 500
-_SLICE_KEYS = 20_000
+_SLICE_KEYS = 8_000
 _ANY, _INHERITED = "", "Inherited"
 
 
@@ -162,42 +162,55 @@ def _drain(steps):
 
 def _frequent_substrings(words, freqs, max_len):
     """``frequent_substrings`` in slices: yields ``(done, total)`` now and then."""
-    # step 1: the suffixes (cut at max_len) with their words' frequencies, sorted
-    # (subtle: the sort is the one step not cut in slices: ~0.2 s for 1 MB of text)
-    keys = []
+    # step 1: the suffixes (cut at max_len) with their words' frequencies, sorted. They
+    # are sorted in buckets by their first two characters, one bucket a slice: buckets in
+    # order, each sorted, is the whole list sorted (one big sort would be one long pause)
+    buckets = {}
     for k, (w, f) in enumerate(zip(words, freqs)):
         for i in range(len(w)):
-            keys.append((w[i:i + max_len], f))
+            key = w[i:i + max_len]
+            bucket = buckets.get(key[:2])
+            if bucket is None:
+                bucket = buckets[key[:2]] = []
+            bucket.append((key, f))
         if not (k + 1) % _SLICE_WORDS:
             yield 0, 1
-    keys.sort()
+    keys = []
+    for head in sorted(buckets):
+        bucket = buckets.pop(head)
+        bucket.sort()
+        keys += bucket
+        if len(keys) // _SLICE_KEYS != (len(keys) - len(bucket)) // _SLICE_KEYS:
+            yield 0, 1
     m = len(keys)
     if not m:
         return []
-    # step 2: prefix sums of the weights (an interval's weight in O(1))
-    acc = [0] * (m + 1)
-    for j, (_, f) in enumerate(keys):
-        acc[j + 1] = acc[j] + f
-    # step 3: lcp intervals, bottom-up: a stack of (depth, left bound)
+    # step 2: lcp intervals, bottom-up: a stack of (depth, left bound); acc[j] is the
+    # weight of the first j suffixes (prefix sums: an interval's weight in O(1))
+    # (a stack entry also keeps its left bound's suffix, so the suffixes passed can be
+    # released slice by slice: freeing them all at the end would be one long pause)
     out = []
-    stack = [(0, 0)]
+    stack = [(0, 0, "")]
     prev_key = keys[0][0]
     prev_lcp = 0
+    acc = [0]
     for j in range(1, m + 1):
+        acc.append(acc[-1] + keys[j - 1][1])
         key = keys[j][0] if j < m else ""
         h = _lcp(prev_key, key) if j < m else -1
         # a suffix that no neighbour extends and whose word occurs twice or more
         if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and keys[j - 1][1] >= 2:
             out.append((prev_key, keys[j - 1][1]))
-        lb = j - 1
+        lb, lb_key = j - 1, prev_key
         while stack and h < stack[-1][0]:
-            depth, lb = stack.pop()
+            depth, lb, lb_key = stack.pop()
             if depth >= 2:
-                out.append((keys[lb][0][:depth], acc[j] - acc[lb]))
+                out.append((lb_key[:depth], acc[j] - acc[lb]))
         if stack and h > stack[-1][0]:
-            stack.append((h, lb))
+            stack.append((h, lb, lb_key))
         prev_key, prev_lcp = key, h
         if not j % _SLICE_KEYS:
+            keys[j - _SLICE_KEYS:j - 1] = [None] * (_SLICE_KEYS - 1)
             yield j, m
     yield m, m
     return out
@@ -207,17 +220,25 @@ class _Lattices:
     """The distinct words' lattices over the seed vocabulary: ``edges[w]`` is a list of
     ``(start, end, piece_id)`` sorted by start, then end. Dead pieces are filtered out."""
 
-    def __init__(self, prefixes, max_len):
-        self.prefixes, self.max_len = prefixes, max_len
+    def __init__(self, max_len):
+        self.prefixes, self.max_len = {}, max_len
         self.edges = []
         self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
 
-    def build(self, words):
+    def build(self, pieces, words):
         """Every word's lattice over all pieces, in slices (yields ``(done, total)``)."""
+        # the prefix table: every prefix of a piece -> the piece's id, or -1 if not a piece
+        prefixes = self.prefixes
+        for i, p in enumerate(pieces):
+            for k in range(1, len(p)):
+                prefixes.setdefault(p[:k], -1)
+            prefixes[p] = i
+            if not (i + 1) % _SLICE_KEYS:
+                yield 0, len(words)
         # subtle: many words share an edge (the same piece at the same offset): one tuple each
         shared = {}
         for k, w in enumerate(words):
-            self.edges.append([shared.setdefault(t, t) for t in self.piece_edges(w, None)])
+            self.edges.append(tuple([shared.setdefault(t, t) for t in self.piece_edges(w, None)]))
             if not (k + 1) % _SLICE_WORDS:
                 yield k + 1, len(words)
         yield len(words), len(words)
@@ -226,9 +247,9 @@ class _Lattices:
         """The live edges of ``piece`` other than the piece itself (cached; pieces only die)."""
         edges = self._own.get(i)
         if edges is None:
-            edges = [t for t in self.piece_edges(piece, alive) if t[2] != i]
+            edges = tuple([t for t in self.piece_edges(piece, alive) if t[2] != i])
         else:
-            edges = [t for t in edges if alive[t[2]]]
+            edges = tuple([t for t in edges if alive[t[2]]])
         self._own[i] = edges
         return edges
 
@@ -246,7 +267,64 @@ class _Lattices:
         return out
 
     def filter(self, alive):
-        self.edges = [[t for t in edges if alive[t[2]]] for edges in self.edges]
+        """Drop the edges of dead pieces, in slices (yields ``(done, total)``)."""
+        edges = self.edges
+        for k in range(len(edges)):
+            edges[k] = tuple([t for t in edges[k] if alive[t[2]]])
+            if not (k + 1) % _SLICE_WORDS:
+                yield k + 1, len(edges)
+
+
+def _words_in_alphabet(counts, alphabet):
+    """``(words, freqs, char_freq)``: the words cut at characters outside ``alphabet`` (None:
+    keep all), their counts, and each character's weighted count; in slices."""
+    words, freqs, char_freq = [], [], {}
+    for k, (word, f) in enumerate(counts.items()):
+        run = []
+        for ch in word:
+            if alphabet is None or ch in alphabet:
+                run.append(ch)
+                char_freq[ch] = char_freq.get(ch, 0) + f
+            elif run:
+                words.append("".join(run)), freqs.append(f)
+                run = []
+        if run:
+            words.append("".join(run)), freqs.append(f)
+        if not (k + 1) % _SLICE_WORDS:
+            yield k + 1, len(counts)
+    return words, freqs, char_freq
+
+
+def _valid_pieces(found, max_len, split_digits):
+    """The ``(substring, count)`` pairs that are valid pieces, in slices (yields ``(done, total)``)."""
+    out = []
+    for k, (s, f) in enumerate(found):
+        if is_valid_piece(s, max_len, split_digits):
+            out.append((s, f))
+        if not (k + 1) % _SLICE_KEYS:
+            yield k + 1, len(found)
+    return out
+
+
+def _m_step(expected, scores, alive, n_chars):
+    """New scores from the expected counts, in place; pieces expected less than 0.5 times
+    die (never a character). Returns whether any died; yields ``(done, total)`` in slices."""
+    n = len(scores)
+    # step 1: drop the rarely used pieces
+    died = False
+    for i in range(n_chars, n):
+        if alive[i] and expected[i] < _EXPECTED_MIN:
+            alive[i], died = False, True
+    # step 2: the Bayesian update: digamma(count) - digamma(total) (subtle: a rarely used
+    # character keeps a score as if expected 0.5 times)
+    kept = [max(expected[i], _EXPECTED_MIN) if i < n_chars else expected[i] for i in range(n) if alive[i]]
+    log_total = digamma(math.fsum(kept))
+    for i in range(n):
+        if alive[i]:
+            scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
+        if not (i + 1) % _SLICE_KEYS:
+            yield i + 1, n
+    return died
 
 
 def _e_step(lattices, lengths, freqs, scores, alive):
@@ -343,21 +421,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     target = vocab_size - len(meta)
 
     # step 1: the words (cut at characters outside the alphabet) and the characters
-    words, freqs = [], []
-    for word, f in counts.items():
-        run = []
-        for ch in word:
-            if alphabet is None or ch in alphabet:
-                run.append(ch)
-            elif run:
-                words.append("".join(run)), freqs.append(f)
-                run = []
-        if run:
-            words.append("".join(run)), freqs.append(f)
-    char_freq = {}
-    for w, f in zip(words, freqs):
-        for ch in w:
-            char_freq[ch] = char_freq.get(ch, 0) + f
+    words, freqs, char_freq = yield from progress_events("seed", _words_in_alphabet(counts, alphabet))
     chars = sorted(char_freq)
     if target < len(chars):
         raise ValueError(f"vocab_size={vocab_size} cannot hold the {len(chars)} characters of the corpus plus "
@@ -365,9 +429,10 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
 
     # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
     found = yield from progress_events("seed", _frequent_substrings(words, freqs, max_piece_length))
-    subs = [(s, f) for s, f in found if is_valid_piece(s, max_piece_length, split_digits)]
+    subs = yield from progress_events("seed", _valid_pieces(found, max_piece_length, split_digits))
     subs.sort(key=lambda t: (-t[1] * len(t[0]), t[0]))
     subs = subs[:seed_size]
+    yield Progress("seed", 1, 1)  # (each of these steps is tens of ms on a big corpus: a pause)
     pieces = chars + [s for s, _ in subs]
     raw = [char_freq[c] for c in chars] + [f * len(s) for s, f in subs]
     logsum = math.log(math.fsum(raw))
@@ -375,25 +440,24 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     n_chars = len(chars)  # ids below n_chars are the characters: never dropped
     alive = [True] * len(pieces)
     reserved = set(meta)
+    yield Progress("seed", 1, 1)
+    by_piece = [i for i in sorted(range(len(pieces)), key=pieces.__getitem__) if pieces[i] not in reserved]
+    yield Progress("seed", 1, 1)
 
     def snapshot():
         """The vocabulary now, as the final model would hold it: reserved pieces first
-        (score 0), then the live pieces by probability."""
-        live = sorted((i for i in range(len(pieces)) if alive[i] and pieces[i] not in reserved),
-                      key=lambda i: (-scores[i], pieces[i]))
+        (score 0), then the live pieces by probability, ties by piece."""
+        # (a stable sort by score of the pieces in string order: ties stay in string order)
+        live = [i for i in by_piece if alive[i]]
+        live.sort(key=scores.__getitem__, reverse=True)
         return [(m, 0.0) for m in meta] + [(pieces[i], scores[i]) for i in live]
 
     yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts),
                         pieces=snapshot())
 
-    # step 3: the words' lattices, built once (prefix table: every prefix -> id or -1)
-    prefixes = {}
-    for i, p in enumerate(pieces):
-        for k in range(1, len(p)):
-            prefixes.setdefault(p[:k], -1)
-        prefixes[p] = i
-    lattices = _Lattices(prefixes, max_piece_length)
-    yield from progress_events("lattice", lattices.build(words))
+    # step 3: the words' lattices, built once
+    lattices = _Lattices(max_piece_length)
+    yield from progress_events("lattice", lattices.build(pieces, words))
     lengths = [len(w) for w in words]
     total_freq = sum(freqs)
     desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
@@ -403,20 +467,10 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         # step 4: EM (E-step forward-backward, M-step digamma update)
         for it in range(n_sub_iterations):
             expected, loglik = yield from progress_events("em", _e_step(lattices.edges, lengths, freqs, scores, alive))
-            died = False
-            for i in range(n_chars, len(pieces)):
-                if alive[i] and expected[i] < _EXPECTED_MIN:
-                    alive[i], died = False, True
-            # subtle: a rarely used character keeps a score as if expected 0.5 times
-            kept = [max(expected[i], _EXPECTED_MIN) if i < n_chars else expected[i]
-                    for i in range(len(pieces)) if alive[i]]
-            log_total = digamma(math.fsum(kept))
-            for i in range(len(pieces)):
-                if alive[i]:
-                    scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
+            died = yield from progress_events("em", _m_step(expected, scores, alive, n_chars))
             if died:
-                lattices.filter(alive)
-            yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + len(kept),
+                yield from progress_events("em", lattices.filter(alive))
+            yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + sum(alive),
                          pieces=snapshot())
         size = sum(alive)
         if size <= desired or size <= target:
@@ -432,7 +486,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         dropped = [(i, 0.0) for i in free] + dropped
         for i, _ in dropped:
             alive[i] = False
-        lattices.filter(alive)
+        yield from progress_events("prune", lattices.filter(alive))
         yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in dropped], vocab_size=len(meta) + sum(alive),
                         pieces=snapshot())
         rnd += 1
