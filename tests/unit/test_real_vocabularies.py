@@ -1,0 +1,89 @@
+"""OpenAI's real vocabularies (GPT-2's r50k_base, cl100k_base, o200k_base) through our
+tiktoken loader and byte-level encoder, against tiktoken itself with the same files.
+
+The files come from npm (js-tiktoken), rewritten byte for byte into OpenAI's format: their
+SHA-256 is the one tiktoken pins (build/reference_vocabs.py), so ``tiktoken.get_encoding``
+loads them from its cache as if downloaded. Seed 001's printed results are checked here.
+"""
+
+import importlib.util
+import json
+import os
+
+import pytest
+
+import subwordlab
+
+from corpora import ROOT, UDHR, read
+
+pytestmark = pytest.mark.cpython_only
+
+PATTERNS = {"r50k_base": "gpt2", "cl100k_base": "cl100k", "o200k_base": "o200k"}
+
+
+def _load_builder():
+    spec = importlib.util.spec_from_file_location("reference_vocabs", ROOT / "build" / "reference_vocabs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def vocabs():
+    """name -> (our Tokenizer, tiktoken's Encoding), both from the same published file."""
+    folder = _load_builder().ensure()
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(folder)  # tiktoken reads its "download" from here
+    import tiktoken
+
+    out = {}
+    for name, pattern in PATTERNS.items():
+        meta = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+        ours = subwordlab.Tokenizer.from_tiktoken((folder / f"{name}.tiktoken").read_text(encoding="ascii"),
+                                                  pattern=pattern, special_tokens=meta["special_tokens"])
+        out[name] = ours, tiktoken.get_encoding(name)
+    return out
+
+
+def test_seed_001_gpt2_has_50257_tokens_256_bytes_50000_merges_1_special(vocabs):
+    ours, theirs = vocabs["r50k_base"]
+    assert ours.vocab_size == theirs.n_vocab == 50_257
+    # 50,000 tokens made by merges (a rank file lists tokens, not merges: our loader, like
+    # HF's converters, derives every split of a token into two tokens as a merge)
+    assert sum(len(ours.token_bytes(i)) > 1 for i in range(50_256)) == 50_000
+    assert sorted(ours.token_bytes(i) for i in range(256)) == [bytes([b]) for b in range(256)]
+    assert ours.special_tokens == {"<|endoftext|>": 50_256}
+
+
+def test_seed_001_o200k_examples(vocabs):
+    ours, theirs = vocabs["o200k_base"]
+    # "print(len(enc.encode('Hello, world!')))   # 4"
+    assert len(ours.encode("Hello, world!")) == len(theirs.encode("Hello, world!")) == 4
+    # The seed prints [127340, 101028] for "untokenizable"; o200k_base itself (tiktoken, the
+    # published file) gives three tokens, and the seed's two ids are other text altogether.
+    assert ours.encode("untokenizable") == theirs.encode("untokenizable") == [2202, 2488, 12243]
+    assert ours.tokenize("untokenizable") == ["unt", "oken", "izable"]
+    assert ours.decode([127340, 101028]) == theirs.decode([127340, 101028]) != "untokenizable"
+
+
+@pytest.mark.parametrize("name", list(PATTERNS))
+def test_ids_equal_tiktoken_on_real_text(vocabs, name):
+    ours, theirs = vocabs[name]
+    texts = [p.read_text(encoding="utf-8") for p in UDHR]
+    texts += [read("tinyshakespeare.txt")[:200_000], read("taylorswift.txt")[:100_000],
+              "emoji 👩‍👩‍👧 ZWJ, digits 1234567, tabs\t\tand  spaces   \n\n\n end", ""]
+    for text in texts:
+        assert ours.encode(text) == theirs.encode(text), text[:40]
+    special = "a<|endoftext|>b <|endoftext|>"
+    assert ours.encode(special, allowed_special="all") == theirs.encode(special, allowed_special="all")
+    with pytest.raises(ValueError):
+        ours.encode(special)
+    # streamed (the CLI's encode --file) is the same as whole
+    text = texts[-3]
+    assert list(ours.encode_iter(text[i:i + 997] for i in range(0, len(text), 997))) == theirs.encode(text)
+
+
+def test_decoding_gives_back_the_bytes(vocabs):
+    ours, theirs = vocabs["o200k_base"]
+    text = UDHR[0].read_text(encoding="utf-8")[:5000]
+    ids = theirs.encode(text)
+    assert ours.decode(ids) == theirs.decode(ids) == text
