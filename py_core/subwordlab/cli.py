@@ -1,6 +1,6 @@
 """The command line: ``python -m subwordlab <command> ...`` (also installed as ``subwordlab``).
 
-Commands: train, encode, decode, stats, inspect, vocab, export --hf, import --hf.
+Commands: train, encode, decode, stats, inspect, vocab, export --hf, import --hf | --tiktoken.
 Every command has ``--help`` with an example. Errors go to stderr as one line
 (``subwordlab: error: ...``) with exit code 1 (2 for a wrong command line, 130 when
 interrupted); set SUBWORDLAB_DEBUG=1 to see the traceback.
@@ -398,8 +398,8 @@ def cmd_import(args):
     from .hf_json import from_hf_json
     from .serialize import MAX_FILE_BYTES, ModelFileError
 
-    if not args.hf:
-        raise CliError("say which format: import --hf tokenizer.json")
+    if args.hf == args.tiktoken:
+        raise CliError("say which format: import --hf tokenizer.json, or import --tiktoken o200k_base.tiktoken")
     path = args.source
     if path != "-":
         try:
@@ -413,7 +413,12 @@ def cmd_import(args):
     else:
         data = sys.stdin.buffer.read()
     try:
-        tok = from_hf_json(data, drop_post_processing=args.drop_post_processing)
+        if args.hf:
+            tok = from_hf_json(data, drop_post_processing=args.drop_post_processing)
+        else:
+            from .loaders import from_tiktoken
+
+            tok = from_tiktoken(data, args.pattern, _special_ids(args.special_tokens))
     except ModelFileError as exc:
         raise CliError(f"{path}: {exc}") from None
     if not args.output:
@@ -421,6 +426,20 @@ def cmd_import(args):
     _write_atomic(args.output, tok.to_json())
     print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
     return 0
+
+
+def _special_ids(text):
+    """'<|a|>=100,<|b|>=101' -> {'<|a|>': 100, '<|b|>': 101}; None stays None."""
+    if text is None:
+        return None
+    out = {}
+    for item in text.split(","):
+        name, eq, num = item.rpartition("=")
+        if not eq or not name or not num.strip().isdigit():
+            raise CliError(f"--special-tokens takes TOKEN=ID pairs separated by commas (e.g. '<|endoftext|>=50256'), "
+                           f"not {item!r}")
+        out[name] = int(num)
+    return out
 
 
 # -- the parser -------------------------------------------------------------------------------
@@ -530,10 +549,17 @@ def build_parser():
     model_arg(p)
     p.add_argument("--hf", action="store_true", help="Hugging Face tokenizer.json (the only format)")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: stdout)")
-    p = command("import", "import a Hugging Face tokenizer.json as our JSON model file",
-                "subwordlab import --hf tokenizer.json -o model.json", cmd_import)
-    p.add_argument("source", metavar="tokenizer.json", help="the file to import ('-' for stdin)")
-    p.add_argument("--hf", action="store_true", help="the file is a Hugging Face tokenizer.json (the only format)")
+    p = command("import", "import a Hugging Face tokenizer.json or a tiktoken rank file as our JSON model file",
+                "subwordlab import --hf tokenizer.json -o model.json\n"
+                "  subwordlab import --tiktoken o200k_base.tiktoken -o o200k.json\n"
+                "  subwordlab import --tiktoken my.tiktoken --pattern cl100k --special-tokens '<|end|>=1000' -o m.json\n\n"
+                "OpenAI's own rank files (r50k_base, cl100k_base, o200k_base) are recognised by their\n"
+                "SHA-256: their pattern and special tokens are tiktoken's", cmd_import)
+    p.add_argument("source", metavar="FILE", help="the file to import ('-' for stdin)")
+    p.add_argument("--hf", action="store_true", help="the file is a Hugging Face tokenizer.json")
+    p.add_argument("--tiktoken", action="store_true", help="the file is a tiktoken rank file (base64 token, rank)")
+    p.add_argument("--pattern", metavar="P", help="--tiktoken: gpt2, cl100k, o200k or a regex (OpenAI's files: known)")
+    p.add_argument("--special-tokens", metavar="T=ID,...", help="--tiktoken: special tokens with their ids")
     p.add_argument("--drop-post-processing", action="store_true",
                    help="leave out the file's post-processor (e.g. [CLS]/[SEP] around the text), truncation and padding")
     p.add_argument("-o", "--output", metavar="MODEL.json", help="where to save the model")

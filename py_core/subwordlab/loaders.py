@@ -140,13 +140,36 @@ def tiktoken_merges(ranks):
     return merges
 
 
-def from_tiktoken(rank_file_text, pattern="cl100k", special_tokens=None):
+# OpenAI's published rank files, known by their SHA-256 (the hashes tiktoken pins):
+# name, pre-tokenization pattern, special tokens (as tiktoken_ext.openai_public gives them)
+KNOWN_TIKTOKEN_FILES = {
+    "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930":
+        ("r50k_base (GPT-2)", "gpt2", {"<|endoftext|>": 50256}),
+    "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7":
+        ("cl100k_base (GPT-4)", "cl100k", {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+                                          "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276}),
+    "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d":
+        ("o200k_base (GPT-4o)", "o200k", {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}),
+}
+
+
+def known_tiktoken_file(rank_file_text):
+    """``(name, pattern, special_tokens)`` if the text is one of OpenAI's published rank
+    files, else None. Example: the text of o200k_base.tiktoken -> ('o200k_base (GPT-4o)', 'o200k', {...})."""
+    data = rank_file_text.encode("ascii", errors="replace") if isinstance(rank_file_text, str) else bytes(rank_file_text)
+    return KNOWN_TIKTOKEN_FILES.get(hashlib.sha256(data).hexdigest())
+
+
+def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     """A byte-level BPE tokenizer from a tiktoken rank file (``<base64 token> <rank>`` per line).
 
     Ids are the ranks, exactly. ``pattern``: "gpt2", "cl100k", "o200k" or a regex (tiktoken's
     ``pat_str``). ``special_tokens``: ``{str: id}`` as tiktoken gives them (ids in a gap are
-    kept, the gap filled with unused placeholders), or a list (appended).
+    kept, the gap filled with unused placeholders), or a list (appended). For OpenAI's own
+    files (r50k_base, cl100k_base, o200k_base, known by their SHA-256) both default to
+    tiktoken's; any other file needs its ``pattern``.
     """
+    known = known_tiktoken_file(rank_file_text) if isinstance(rank_file_text, (str, bytes, bytearray)) else None
     if isinstance(rank_file_text, (bytes, bytearray)):
         rank_file_text = bytes(rank_file_text).decode("ascii", errors="replace")
     if not isinstance(rank_file_text, str):
@@ -180,10 +203,18 @@ def from_tiktoken(rank_file_text, pattern="cl100k", special_tokens=None):
     if max(by_rank) != len(by_rank) - 1:
         gap = next(i for i in range(len(by_rank)) if i not in by_rank)
         raise ModelFileError(f"rank file: the ranks are not 0..{max(by_rank)}: rank {gap} is missing")
+    if pattern is None:
+        if known is None:
+            raise ModelFileError("this rank file is not one of OpenAI's published files (r50k_base, cl100k_base, "
+                                 "o200k_base): say how it splits text with pattern='gpt2', 'cl100k', 'o200k' or "
+                                 "tiktoken's pat_str")
+        pattern = known[1]
+    if special_tokens is None and known is not None:
+        special_tokens = known[2]
     vocab = [bytes_to_text(by_rank[i]) for i in range(len(by_rank))]
     index = {t: i for i, t in enumerate(vocab)}
     merges = [(index[bytes_to_text(a)], index[bytes_to_text(b)]) for a, b in tiktoken_merges(ranks)]
     specials = _add_specials(vocab, special_tokens, "rank file")
-    spec = {"preset": "byte_bpe", "pattern": pattern, "source": "tiktoken rank file",
+    spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
             "source_sha256": hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()}
     return _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec)

@@ -456,8 +456,9 @@ class Tokenizer:
         return from_gpt2_files(vocab_json_text, merges_text, special_tokens, pattern)
 
     @classmethod
-    def from_tiktoken(cls, rank_file_text, pattern="cl100k", special_tokens=None):
-        """A byte-level BPE tokenizer from a tiktoken rank file (``base64-token rank`` lines)."""
+    def from_tiktoken(cls, rank_file_text, pattern=None, special_tokens=None):
+        """A byte-level BPE tokenizer from a tiktoken rank file (``base64-token rank`` lines);
+        OpenAI's own files (r50k/cl100k/o200k_base) need no ``pattern``: see ``loaders``."""
         from .loaders import from_tiktoken
 
         return from_tiktoken(rank_file_text, pattern, special_tokens)

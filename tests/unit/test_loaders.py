@@ -57,13 +57,14 @@ def test_from_gpt2_files_keeps_vocab_ids_and_appends_new_specials():
 
 
 @pytest.mark.parametrize("make, match", [
-    (lambda: from_tiktoken("QQ== 0\n"), "no token for the byte 0x00"),
+    (lambda: from_tiktoken("QQ== 0\n", "gpt2"), "no token for the byte 0x00"),
     (lambda: from_tiktoken(rank_file(byte_ranks()) + "!!! 256\n"), "line 257: '!!!' is not base64"),
     (lambda: from_tiktoken(rank_file(byte_ranks()) + "QUI= 5\n"), "rank 5 is also the token"),
     (lambda: from_tiktoken(rank_file(byte_ranks()) + "QUI= 300\n"), "rank 256 is missing"),
     (lambda: from_tiktoken(rank_file(byte_ranks()) + "QUI=\n"), "expected '<base64 token> <rank>'"),
     (lambda: from_tiktoken(""), "the rank file is empty"),
-    (lambda: from_tiktoken(rank_file(byte_ranks()), special_tokens={"<s>": 5}), "id 5 of '<s>' is already"),
+    (lambda: from_tiktoken(rank_file(byte_ranks()), "gpt2", {"<s>": 5}), "id 5 of '<s>' is already"),
+    (lambda: from_tiktoken(rank_file(byte_ranks())), "not one of OpenAI's published files"),
     (lambda: from_gpt2_files('{"a": 0, "b": 0}', ""), "the id 0 is given to both"),
     (lambda: from_gpt2_files('{"a": 0, "b": 2}', ""), "id 1 is missing"),
     (lambda: from_gpt2_files('{"a": 0, "b": 1}', "#version: 0.2\na b c\n"), "line 2: expected 'left right'"),

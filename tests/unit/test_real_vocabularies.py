@@ -87,3 +87,38 @@ def test_decoding_gives_back_the_bytes(vocabs):
     text = UDHR[0].read_text(encoding="utf-8")[:5000]
     ids = theirs.encode(text)
     assert ours.decode(ids) == theirs.decode(ids) == text
+
+
+def test_openai_files_are_recognised_and_need_no_pattern(vocabs):
+    from subwordlab.loaders import known_tiktoken_file
+
+    folder = _load_builder().ensure()
+    text = (folder / "cl100k_base.tiktoken").read_text(encoding="ascii")
+    assert known_tiktoken_file(text)[:2] == ("cl100k_base (GPT-4)", "cl100k")
+    tok = subwordlab.Tokenizer.from_tiktoken(text)
+    ours, theirs = vocabs["cl100k_base"]
+    assert tok.special_tokens == theirs._special_tokens == ours.special_tokens
+    assert tok.spec["pattern"] == "cl100k" and tok.spec["source"] == "cl100k_base (GPT-4)"
+    sample = "Héllo  world!! 12345 <|fim_prefix|>"
+    assert tok.encode(sample, allowed_special="all") == theirs.encode(sample, allowed_special="all")
+    assert known_tiktoken_file(text.replace("IQ== 0", "IQ== 0 ")) is None  # one byte changed
+
+
+def test_the_command_line_imports_o200k_and_reproduces_seed_001(tmp_path):
+    from test_cli import one_error_line, run
+
+    folder = _load_builder().ensure()
+    model = tmp_path / "o200k.json"
+    p = run("import", "--tiktoken", folder / "o200k_base.tiktoken", "-o", model, check=0)
+    assert "vocab_size=200019" in p.stderr
+    assert run("encode", "-m", model, "untokenizable", check=0).stdout.split() == ["2202", "2488", "12243"]
+    assert len(run("encode", "-m", model, "Hello, world!", check=0).stdout.split()) == 4
+    # any other rank file needs its pattern; the special tokens are checked
+    mine = tmp_path / "mine.tiktoken"
+    mine.write_text("".join(line + "\n" for line in (folder / "r50k_base.tiktoken").read_text().splitlines()[:300]))
+    one_error_line(run("import", "--tiktoken", mine, "-o", tmp_path / "x.json"), "say how it splits text with pattern=")
+    run("import", "--tiktoken", mine, "--pattern", "gpt2", "--special-tokens", "<|endoftext|>=300", "-o", tmp_path / "y.json",
+        check=0)
+    one_error_line(run("import", "--tiktoken", mine, "--pattern", "gpt2", "--special-tokens", "<|end|>", "-o",
+                       tmp_path / "z.json"), "--special-tokens takes TOKEN=ID pairs")
+    one_error_line(run("import", mine, "-o", tmp_path / "z.json"), "say which format")
