@@ -28,9 +28,13 @@ BYTE_TO_CHAR = _build_byte_to_char()
 CHAR_TO_BYTE = {ch: b for b, ch in enumerate(BYTE_TO_CHAR)}
 
 
+# Latin-1 decodes byte b to chr(b): a C-speed translate then gives the GPT-2 characters
+LATIN1_TO_BYTE_CHARS = str.maketrans({chr(b): ch for b, ch in enumerate(BYTE_TO_CHAR)})
+
+
 def bytes_to_text(data: bytes) -> str:
     """Show raw bytes as GPT-2 characters. Example: b' a' -> 'Ġa'."""
-    return "".join([BYTE_TO_CHAR[b] for b in data])
+    return bytes(data).decode("latin-1").translate(LATIN1_TO_BYTE_CHARS)
 
 
 def text_to_bytes(text: str) -> bytes:

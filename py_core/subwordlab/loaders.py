@@ -212,8 +212,7 @@ def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     if special_tokens is None and known is not None:
         special_tokens = known[2]
     vocab = [bytes_to_text(by_rank[i]) for i in range(len(by_rank))]
-    index = {t: i for i, t in enumerate(vocab)}
-    merges = [(index[bytes_to_text(a)], index[bytes_to_text(b)]) for a, b in tiktoken_merges(ranks)]
+    merges = [(ranks[a], ranks[b]) for a, b in tiktoken_merges(ranks)]  # (ids are the ranks)
     specials = _add_specials(vocab, special_tokens, "rank file")
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
             "source_sha256": hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()}

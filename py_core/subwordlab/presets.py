@@ -10,7 +10,7 @@
 UI and the CLI show them). WordPiece and Unigram presets are added by their modules.
 """
 
-from .bytes_map import BYTE_TO_CHAR, text_to_bytes
+from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS, text_to_bytes
 from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder
 from .events import AlphabetReady, Done, progress_events
@@ -141,7 +141,6 @@ def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
             return stop.value
 
 
-_LATIN1_TO_BYTE_CHARS = str.maketrans({chr(b): ch for b, ch in enumerate(BYTE_TO_CHAR)})
 
 
 def corpus_slicer(spec, pre_tokenizer):
@@ -178,7 +177,7 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     if spec["preset"] == "byte_bpe":
         raw, provenance = yield from progress_events("count", iter_count_words(corpus, pre_tokenizer.chunks, cut, slicer))
         # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
-        return {w.encode("utf-8").decode("latin-1").translate(_LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}, provenance
+        return {w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}, provenance
 
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
