@@ -231,6 +231,38 @@ def test_import_a_tokenizer_json_written_by_tokenizers(app_page, tmp_path, scree
     expect(page.locator("#cmp-columns .cmp-col-title").nth(2)).to_have_text("Imported: tokenizer.json")
 
 
+def test_import_openais_o200k_rank_file_and_inspect_seed_001s_examples(app_page, screenshots_dir):
+    import importlib.util
+    import os
+    import time
+
+    spec = importlib.util.spec_from_file_location("reference_vocabs", Path(__file__).resolve().parents[2] / "build" / "reference_vocabs.py")
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    folder = builder.ensure()
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(folder)
+    import tiktoken
+
+    enc = tiktoken.get_encoding("o200k_base")
+    page = app_page
+    page.click("#tab-files")
+    t0 = time.perf_counter()
+    page.set_input_files("#files-import", str(folder / "o200k_base.tiktoken"))
+    expect(page.locator("#files-status")).to_contain_text(
+        "Loaded o200k_base.tiktoken (tiktoken rank file, o200k_base (GPT-4o), BPE, 200,019 tokens)", timeout=60_000)
+    print(f"\n[o200k import] {time.perf_counter() - t0:.1f} s from choosing the file to loaded")
+    page.click("#tab-inspect")
+    page.fill("#inspect-input", "untokenizable")
+    expect(page.locator("#inspect-chips .chip-id")).to_have_text(["2202", "2488", "12243"])
+    page.fill("#inspect-input", "Hello, world!")
+    expect(page.locator("#inspect-chips .chip-id")).to_have_count(4)
+    text = udhr_text("udhr_kor")[:600] + " 🙂 <|endoftext|>"
+    page.select_option("#inspect-special", "allowed")
+    page.fill("#inspect-input", text)
+    expect(page.locator("#inspect-chips .chip-id")).to_have_text([str(i) for i in enc.encode(text, allowed_special="all")])
+    page.screenshot(path=str(screenshots_dir / "inspect-o200k.png"), full_page=True)
+
+
 # --- Share links -------------------------------------------------------------------------------
 def test_share_link_round_trip_across_two_browser_contexts(fresh_page, site_url, screenshots_dir):
     src, src_guard = fresh_page()

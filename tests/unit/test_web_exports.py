@@ -126,3 +126,32 @@ def test_a_tokenizer_json_written_by_the_tokenizers_library():
     loaded = import_model("tokenizer.json", hf.to_str().encode())
     enc = loaded.tokenizer.encode_full(TEXT)
     assert enc.tokens == hf.encode(TEXT).tokens and enc.ids == hf.encode(TEXT).ids
+
+
+def _rank_file(extra=()):
+    import base64
+
+    tokens = [bytes([b]) for b in range(256)] + list(extra)
+    return "".join(f"{base64.b64encode(t).decode()} {i}\n" for i, t in enumerate(tokens)).encode()
+
+
+def test_a_rank_file_that_is_not_openais_says_how_to_import_it():
+    data = _rank_file([b"hi"])
+    assert exports.looks_like_rank_file(data) and not exports.looks_like_rank_file(b'{"model": {}}')
+    with pytest.raises(ImportFailed, match="'my.tiktoken' is a tiktoken rank file but not one of OpenAI's .* "
+                                           "'subwordlab import --tiktoken FILE --pattern"):
+        import_model("my.tiktoken", data)
+    with pytest.raises(ImportFailed, match="'bad.tiktoken' cannot be loaded: rank file line 258: rank 5 is also"):
+        import_model("bad.tiktoken", data + b"QUI= 5\n")
+
+
+@pytest.mark.cpython_only
+def test_openais_o200k_rank_file_imports_with_its_pattern_and_specials():
+    from test_real_vocabularies import _load_builder
+
+    data = (_load_builder().ensure() / "o200k_base.tiktoken").read_bytes()
+    loaded = import_model("o200k_base.tiktoken", data)
+    assert loaded.kind == "tiktoken" and loaded.tokenizer.vocab_size == 200_019
+    assert loaded.summary == "Loaded o200k_base.tiktoken (tiktoken rank file, o200k_base (GPT-4o), BPE, 200,019 tokens)."
+    assert loaded.tokenizer.encode("untokenizable") == [2202, 2488, 12243]
+    assert loaded.tokenizer.encode("<|endoftext|>", allowed_special="all") == [199_999]

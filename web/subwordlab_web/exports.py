@@ -124,14 +124,15 @@ def downloads(tok: Any) -> dict[str, Download]:
 @dataclass
 class Imported:
     tokenizer: Any
-    kind: str  # "ours" | "hf"
+    kind: str  # "ours" | "hf" | "tiktoken"
     name: str
     notes: list[str] = field(default_factory=list)
 
     @property
     def summary(self) -> str:
         """Example: 'Loaded tokenizer.json (Hugging Face, WordPiece, 1,000 tokens).'"""
-        what = "Subword Lab JSON" if self.kind == "ours" else "Hugging Face tokenizer.json"
+        what = {"ours": "Subword Lab JSON", "hf": "Hugging Face tokenizer.json",
+                "tiktoken": f"tiktoken rank file, {self.tokenizer.spec.get('source', '')}"}[self.kind]
         model = getattr(self.tokenizer.model, "type", type(self.tokenizer.model).__name__)
         return f"Loaded {self.name} ({what}, {model}, {self.tokenizer.vocab_size:,} tokens)."
 
@@ -147,9 +148,11 @@ def import_model(name: str, data: bytes | str) -> Imported:
     label = repr(name) if name else "the file"
     size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
     if size == 0:
-        raise ImportFailed(f"{label} is empty: choose a Subword Lab .json or a tokenizer.json file")
+        raise ImportFailed(f"{label} is empty: choose a Subword Lab .json, a tokenizer.json or a .tiktoken file")
     if size > MAX_IMPORT_BYTES:
         raise ImportFailed(f"{label} is {size:,} bytes; model files up to {MAX_IMPORT_BYTES // 2**20} MB can be loaded")
+    if looks_like_rank_file(data):
+        return _import_rank_file(label, name, data)
     try:
         doc = parse_json(data, "file")
     except ModelFileError as exc:
@@ -174,3 +177,32 @@ def import_model(name: str, data: bytes | str) -> Imported:
     except RecursionError:
         raise ImportFailed(f"{label} cannot be loaded: it is nested too deeply") from None
     return Imported(tok, kind, name or "the file")
+
+
+_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?\n")
+
+
+def looks_like_rank_file(data: bytes | str) -> bool:
+    """A tiktoken rank file starts with ``<base64 token> <rank>`` lines.
+
+    >>> looks_like_rank_file(b"IQ== 0\\nIg== 1\\n"), looks_like_rank_file(b'{"model": 1}')
+    (True, False)
+    """
+    head = (data.encode("utf-8", errors="replace") if isinstance(data, str) else bytes(data[:200]))[:200]
+    return _RANK_LINE.match(head) is not None
+
+
+def _import_rank_file(label: str, name: str, data: bytes | str) -> Imported:
+    from subwordlab.loaders import from_tiktoken
+    from subwordlab.serialize import ModelFileError
+
+    try:
+        tok = from_tiktoken(data)
+    except ModelFileError as exc:
+        if "not one of OpenAI's published files" in str(exc):
+            raise ImportFailed(f"{label} is a tiktoken rank file but not one of OpenAI's (r50k_base, cl100k_base, "
+                               "o200k_base), so its pre-tokenization pattern is unknown: import it with the command "
+                               "line, 'subwordlab import --tiktoken FILE --pattern cl100k -o model.json', and load "
+                               "the model.json here") from None
+        raise ImportFailed(f"{label} cannot be loaded: {exc}") from None
+    return Imported(tok, "tiktoken", name or "the file")

@@ -169,7 +169,7 @@ class FilesPanel:
         if not files:
             return
         if len(files) > 1:
-            self.say("Drop one model file at a time (a Subword Lab .json or a tokenizer.json).", error=True)
+            self.say("Drop one model file at a time (a Subword Lab .json, a tokenizer.json or a .tiktoken file).", error=True)
             return
         name = port.file_name(files[0])
         self.say(f"Reading {name}…")
