@@ -68,6 +68,21 @@ def test_the_inspector_uses_the_tokenizer_at_the_current_step():
     assert [port.text(port.query(".chip-text", c)) for c in chips(port)][:2] == ["low", "est</w>"]
 
 
+def test_a_loaded_tokenizer_is_inspected_without_the_step_slider():
+    port, app = started()
+    assert not port.query("#inspect-step-row").hidden
+    loaded = subwordlab.train(SEED0, "bpe", num_merges=2)
+    app.state.set_imported(loaded, "model.json")
+    port.settle()
+    assert port.query("#inspect-step-row").hidden
+    assert port.text(port.query("#inspect-which")).startswith("Loaded from model.json")
+    typed(port, "lowest")
+    assert [port.text(port.query(".chip-text", c)) for c in chips(port)] == loaded.tokenize("lowest")
+    app.state.set_imported(None, "")
+    port.settle()
+    assert not port.query("#inspect-step-row").hidden
+
+
 def test_ids_and_offsets_match_the_core():
     port, app = started()
     text = "newest  lowest\twidest"

@@ -144,6 +144,7 @@ class InspectPanel:
         q = port.query
         self.which = q("#inspect-which")
         self.step_range, self.step_now, self.step_total = q("#inspect-step"), q("#inspect-step-now"), q("#inspect-step-total")
+        self.step_row = q("#inspect-step-row")
         self.input = q("#inspect-input")
         self.special = q("#inspect-special")
         self.sampling = q("#inspect-sampling")
@@ -220,6 +221,7 @@ class InspectPanel:
         port.set_disabled(self.step_range, player.recorded == 0 or not (st.recording and st.recording.done))
         port.set_text(self.step_now, f"{player.position:,}")
         port.set_text(self.step_total, f"{player.recorded:,}")
+        port.set_hidden(self.step_row, st.imported is not None)  # a loaded tokenizer has no training steps
         tok, why = st.current_tokenizer()
         key = (id(tok), settings, id(st.recording))
         if key == self._key and tok is not None:
