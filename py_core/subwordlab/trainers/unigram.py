@@ -49,6 +49,7 @@ words up to 30 characters, where no product can underflow, and in log space beyo
 
 import math
 import unicodedata
+from itertools import compress
 
 from ..events import AlphabetReady, EmStep, Progress, PruneStep, progress_events
 
@@ -266,6 +267,21 @@ class _Lattices:
                     out.append((s, e, i))
         return out
 
+    def release(self):
+        """Free the lattices in slices (yields ``(done, total)``): freeing millions of edges
+        at once, when training returns, would be one long pause."""
+        self._own = {}
+        yield 0, len(self.edges)
+        self.prefixes = {}
+        yield 0, len(self.edges)
+        edges = self.edges
+        for k in range(len(edges)):
+            edges[k] = ()
+            if not (k + 1) % _SLICE_WORDS:
+                yield k + 1, len(edges)
+        self.edges = []
+        yield len(edges), len(edges)
+
     def filter(self, alive):
         """Drop the edges of dead pieces, in slices (yields ``(done, total)``)."""
         edges = self.edges
@@ -448,9 +464,9 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         """The vocabulary now, as the final model would hold it: reserved pieces first
         (score 0), then the live pieces by probability, ties by piece."""
         # (a stable sort by score of the pieces in string order: ties stay in string order)
-        live = [i for i in by_piece if alive[i]]
+        live = list(compress(by_piece, map(alive.__getitem__, by_piece)))
         live.sort(key=scores.__getitem__, reverse=True)
-        return [(m, 0.0) for m in meta] + [(pieces[i], scores[i]) for i in live]
+        return [(m, 0.0) for m in meta] + list(zip(map(pieces.__getitem__, live), map(scores.__getitem__, live)))
 
     yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts),
                         pieces=snapshot())
@@ -504,6 +520,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
             alive[i] = False
         yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed], vocab_size=len(meta) + len(final),
                         pieces=snapshot())
+    yield from progress_events("prune", lattices.release())
     result = [(pieces[i], scores[i]) for i in final]
     result.sort(key=lambda t: (-t[1], t[0]))
     return result
