@@ -121,6 +121,28 @@ def _file_input(port, name, data):
     port.settle()
 
 
+def test_a_big_model_file_is_announced_before_the_long_parse(monkeypatch):
+    from subwordlab_web import files_panel
+
+    port, app = trained()
+    seen = []
+    real = files_panel.import_model
+
+    def spy(name, data):
+        seen.append(port.text(port.query("#files-status")))
+        return real(name, data)
+
+    monkeypatch.setattr(files_panel, "import_model", spy)
+    data = subwordlab.train("the quick brown fox " * 5, preset="byte_bpe", vocab_size=270).to_hf_json().encode()
+    monkeypatch.setattr(files_panel, "BIG_MODEL_BYTES", len(data) - 1)
+    _file_input(port, "tokenizer.json", data)
+    assert seen[0].startswith("Reading tokenizer.json (") and "takes a few seconds" in seen[0]
+    assert port.text(port.query("#files-status")).startswith("Loaded tokenizer.json")
+    monkeypatch.setattr(files_panel, "BIG_MODEL_BYTES", len(data))
+    _file_input(port, "tokenizer.json", data)
+    assert seen[1] == "Reading tokenizer.json…"
+
+
 def test_import_makes_the_current_tokenizer_and_a_bad_file_changes_nothing():
     port, app = trained()
     st = app.state

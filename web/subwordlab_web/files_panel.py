@@ -30,6 +30,9 @@ def describe_tokenizer(tok: Any, source: str) -> str:
     return f"{name} tokenizer, {tok.vocab_size:,} tokens, {source}."
 
 
+BIG_MODEL_BYTES = 1_000_000  # model files above this take seconds to load in the page
+
+
 def human_size(n: int) -> str:
     """Example: 1536 -> '1.5 KB'; 12 -> '12 bytes'."""
     if n < 1000:
@@ -173,9 +176,15 @@ class FilesPanel:
             return
         name = port.file_name(files[0])
         self.say(f"Reading {name}…")
-        await port.sleep(0)  # paint the message before the (possibly long) parse
+        await port.sleep(0)
         try:
             data = await port.file_bytes(files[0])
+            if len(data) > BIG_MODEL_BYTES:
+                # subtle: parsing a big vocabulary holds the page for seconds; say so, and
+                # give the browser a frame to paint it first
+                self.say(f"Reading {name} ({human_size(len(data))}): a big vocabulary takes a few seconds, "
+                         "during which the page does not respond…")
+                await port.sleep(0.05)
             imported = import_model(name, data)
         except ImportFailed as exc:
             self.say(str(exc), error=True)
