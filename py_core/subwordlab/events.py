@@ -109,3 +109,15 @@ def progress_events(phase, steps):
         except StopIteration as stop:
             return stop.value
         yield Progress(phase, done, total)
+
+
+def drain(steps):
+    """Run a sliced generator to its end; return its value (for callers that need not yield).
+
+    Example: ``model = drain(BPE.in_slices(vocab, merges))``.
+    """
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value

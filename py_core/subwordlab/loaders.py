@@ -17,21 +17,30 @@ from .bytes_map import BYTE_TO_CHAR, bytes_to_text
 from .decoders import ByteLevelDecoder
 from .models.bpe import BPE
 from .pre_tokenizers import ByteLevel
+from .events import drain
 from .serialize import ModelFileError, parse_json
+
+_SLICE = 20_000  # the sliced loaders yield after this many lines or tokens (a few ms of work)
 
 
 def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):
+    return drain(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec))
+
+
+def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec):
     from .tokenizer import Tokenizer
 
-    token_to_id = {t: i for i, t in enumerate(vocab)}
-    missing = [ch for ch in BYTE_TO_CHAR if ch not in token_to_id]
+    present = set(vocab)
+    missing = [ch for ch in BYTE_TO_CHAR if ch not in present]
     if missing:
         b = BYTE_TO_CHAR.index(missing[0])
         raise ModelFileError(f"the vocabulary has no token for the byte 0x{b:02X} ({missing[0]!r}); "
                              "a byte-level BPE needs all 256 byte tokens")
+    del present
+    yield 0, 1
     try:
-        model = BPE(vocab, merges, byte_level=True)
         pre = ByteLevel(pattern)
+        model = yield from BPE.in_slices(vocab, merges, byte_level=True)
     except ValueError as exc:
         raise ModelFileError(str(exc)) from None
     return Tokenizer(model, None, pre, ByteLevelDecoder(), specials, spec)
@@ -40,10 +49,10 @@ def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):
 def _add_specials(vocab, special_tokens, where):
     """Special tokens as ``{str: id}``: those already in ``vocab`` keep their id, a list's
     new ones are appended, a dict's go at their ids (gaps filled with unused placeholders)."""
-    index = {t: i for i, t in enumerate(vocab)}
     specials = {}
     if special_tokens is None:
         return specials
+    index = dict(zip(vocab, range(len(vocab))))
     if isinstance(special_tokens, str):
         special_tokens = [special_tokens]
     if isinstance(special_tokens, dict):
@@ -130,13 +139,23 @@ def tiktoken_merges(ranks):
     ``ranks``: ``{token_bytes: rank}``. Returns ``[(left_bytes, right_bytes)]``.
     Example: {a:0, b:1, c:2, ab:3, bc:4, abc:5} -> [(a,b), (b,c), (a,bc), (ab,c)].
     """
+    return drain(_tiktoken_merge_steps(ranks, sorted(ranks, key=ranks.__getitem__)))
+
+
+def _tiktoken_merge_steps(ranks, by_rank, as_ids=False):
+    """``tiktoken_merges`` in slices (yields ``(done, total)`` every few thousand tokens);
+    ``by_rank``: the tokens in rank order; ``as_ids``: the merges as rank pairs."""
     merges = []
-    for token, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+    for n, token in enumerate(by_rank):
+        if not (n + 1) % (_SLICE // 5):
+            yield n + 1, len(by_rank)
         if len(token) < 2:
             continue
-        local = [(token[:k], token[k:]) for k in range(1, len(token)) if token[:k] in ranks and token[k:] in ranks]
-        local.sort(key=lambda lr: (ranks[lr[0]], ranks[lr[1]]))
-        merges.extend(local)
+        local = [(ranks[token[:k]], ranks[token[k:]]) for k in range(1, len(token))
+                 if token[:k] in ranks and token[k:] in ranks]
+        if len(local) > 1:
+            local.sort()
+        merges += local if as_ids else [(by_rank[a], by_rank[b]) for a, b in local]
     return merges
 
 
@@ -162,6 +181,14 @@ def known_tiktoken_file(rank_file_text):
 
 def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     """A byte-level BPE tokenizer from a tiktoken rank file (``<base64 token> <rank>`` per line).
+    See ``iter_from_tiktoken`` for the arguments."""
+    return drain(iter_from_tiktoken(rank_file_text, pattern, special_tokens))
+
+
+def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
+    """``from_tiktoken`` in slices, for a page that must keep responding while a 200,000-token
+    file loads: yields ``(done, total)`` every few milliseconds of work (``done/total`` grows
+    from 0 to 1 over the whole load) and returns the tokenizer.
 
     Ids are the ranks, exactly. ``pattern``: "gpt2", "cl100k", "o200k" or a regex (tiktoken's
     ``pat_str``). ``special_tokens``: ``{str: id}`` as tiktoken gives them (ids in a gap are
@@ -178,8 +205,15 @@ def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
 
     if len(rank_file_text) > MAX_FILE_BYTES:
         raise ModelFileError(f"the rank file is {len(rank_file_text):,} characters; the limit is {MAX_FILE_BYTES:,}")
+    yield 0, 1
+    # progress: parsing the lines, deriving the merges and indexing them are about 1/4 each
+    lines = rank_file_text.splitlines()
+    total = 4 * max(1, len(lines))
+    yield 0, total
     ranks, by_rank = {}, {}
-    for n, line in enumerate(rank_file_text.splitlines(), 1):
+    for n, line in enumerate(lines, 1):
+        if not n % _SLICE:
+            yield n, total
         if not line.strip():
             continue
         parts = line.split()
@@ -211,9 +245,29 @@ def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
         pattern = known[1]
     if special_tokens is None and known is not None:
         special_tokens = known[2]
-    vocab = [bytes_to_text(by_rank[i]) for i in range(len(by_rank))]
-    merges = [(ranks[a], ranks[b]) for a, b in tiktoken_merges(ranks)]  # (ids are the ranks)
+    tokens = [by_rank[i] for i in range(len(by_rank))]
+    vocab = []
+    for start in range(0, len(tokens), _SLICE):
+        vocab += map(bytes_to_text, tokens[start:start + _SLICE])
+        yield len(lines), total
+    # (ids are the ranks)
+    merges = yield from _scaled(_tiktoken_merge_steps(ranks, tokens, as_ids=True), len(lines), len(lines), total)
+    yield 2 * len(lines), total
     specials = _add_specials(vocab, special_tokens, "rank file")
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
             "source_sha256": hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()}
-    return _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec)
+    yield 2 * len(lines), total
+    tok = yield from _scaled(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec),
+                             2 * len(lines), 2 * len(lines), total)
+    yield total, total
+    return tok
+
+
+def _scaled(steps, start, width, total):
+    """Re-express a sliced generator's ``(done, total)`` as ``start + width * fraction`` of ``total``."""
+    while True:
+        try:
+            done, of = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        yield start + (width * done // of if of else 0), total

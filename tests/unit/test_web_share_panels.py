@@ -114,6 +114,27 @@ def test_hf_export_for_wordpiece():
     assert name == "tokenizer.json" and json.loads(text)["model"]["type"] == "WordPiece"
 
 
+def test_a_big_vocabulary_is_converted_to_tokenizer_json_only_on_request(monkeypatch):
+    from subwordlab_web import files_panel
+
+    port, app = trained()
+    tok = subwordlab.train("the quick brown fox jumps " * 5, preset="byte_bpe", vocab_size=270)
+    monkeypatch.setattr(files_panel, "HF_CHECK_MAX_TOKENS", 269)
+    calls = []
+    real = files_panel.hf_json
+    monkeypatch.setattr(files_panel, "hf_json", lambda t: calls.append(t) or real(t))
+    app.show_panel("files")
+    app.state.set_imported(tok, "big.json")
+    port.settle()
+    assert calls == [] and "disabled" not in port.query("#files-dl-hf").attrs
+    assert "Converted when you download it (270 tokens" in port.text(port.query("#files-note-hf"))
+    port.click(port.query("#files-dl-hf"))
+    port.settle()
+    name, text, _ = port.downloads[-1]
+    assert calls == [tok] and name == "tokenizer.json" and json.loads(text)["model"]["type"] == "BPE"
+    assert port.text(port.query("#files-status")).startswith("Saved tokenizer.json")
+
+
 def _file_input(port, name, data):
     box = port.query("#files-import")
     box.files = [FakeFile(name, data)]
@@ -413,3 +434,33 @@ def test_an_ordinary_anchor_is_not_a_link():
     port.href = "http://127.0.0.1:8000/index.html#panel-train"  # e.g. the skip link, later
     port.fire_window("hashchange")
     assert port.query("#link-banner").hidden
+
+
+def test_a_rank_file_loads_in_slices_with_its_progress_shown(monkeypatch):
+    import base64
+
+    from subwordlab_web import files_panel
+
+    port, app = trained()
+    # a synthetic (not OpenAI's) rank file: one clear message, nothing changes
+    tokens = [bytes([b]) for b in range(256)] + [b"he", b"ll", b"hell", b"hello"]
+    data = "".join(f"{base64.b64encode(t).decode()} {i}\n" for i, t in enumerate(tokens)).encode()
+    _file_input(port, "mine.tiktoken", data)
+    assert "not one of OpenAI's" in port.text(port.query("#files-error")) and app.state.imported is None
+    # the slices: every yield of import_steps hands the page back once the slice time is used
+    said = []
+    monkeypatch.setattr(files_panel, "LOAD_SLICE_SECONDS", -1)
+    monkeypatch.setattr(files_panel, "import_steps", lambda name, data: _fake_steps(said, port))
+    _file_input(port, "o200k_base.tiktoken", data)
+    assert said == ["Reading o200k_base.tiktoken… 0%", "Reading o200k_base.tiktoken… 50%"]
+    assert app.state.imported_name == "o200k_base.tiktoken"
+
+
+def _fake_steps(said, port):
+    from subwordlab_web.exports import Imported
+
+    yield 0, 2
+    said.append(port.text(port.query("#files-status")))
+    yield 1, 2
+    said.append(port.text(port.query("#files-status")))
+    return Imported(subwordlab.train("hello hello", preset="byte_bpe", vocab_size=260), "tiktoken", "o200k_base.tiktoken")

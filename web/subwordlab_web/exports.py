@@ -138,10 +138,18 @@ class Imported:
 
 
 def import_model(name: str, data: bytes | str) -> Imported:
-    """A tokenizer from an uploaded file's bytes: our JSON or a HF tokenizer.json.
-
-    Raises ``ImportFailed`` naming the file and the problem; nothing else escapes.
+    """A tokenizer from an uploaded file's bytes: our JSON, a HF tokenizer.json or a
+    tiktoken rank file. Raises ``ImportFailed`` naming the file and the problem; nothing
+    else escapes. (``import_steps`` is the same in slices.)
     """
+    from subwordlab.events import drain
+
+    return drain(import_steps(name, data))
+
+
+def import_steps(name: str, data: bytes | str):
+    """``import_model`` in slices: yields ``(done, total)`` now and then while a big
+    tiktoken rank file loads (a few seconds for o200k_base), and returns the ``Imported``."""
     from subwordlab.hf_json import from_hf_json
     from subwordlab.serialize import ModelFileError, from_dict, parse_json
 
@@ -152,7 +160,7 @@ def import_model(name: str, data: bytes | str) -> Imported:
     if size > MAX_IMPORT_BYTES:
         raise ImportFailed(f"{label} is {size:,} bytes; model files up to {MAX_IMPORT_BYTES // 2**20} MB can be loaded")
     if looks_like_rank_file(data):
-        return _import_rank_file(label, name, data)
+        return (yield from _import_rank_file(label, name, data))
     try:
         doc = parse_json(data, "file")
     except ModelFileError as exc:
@@ -192,12 +200,12 @@ def looks_like_rank_file(data: bytes | str) -> bool:
     return _RANK_LINE.match(head) is not None
 
 
-def _import_rank_file(label: str, name: str, data: bytes | str) -> Imported:
-    from subwordlab.loaders import from_tiktoken
+def _import_rank_file(label: str, name: str, data: bytes | str):
+    from subwordlab.loaders import iter_from_tiktoken
     from subwordlab.serialize import ModelFileError
 
     try:
-        tok = from_tiktoken(data)
+        tok = yield from iter_from_tiktoken(data)
     except ModelFileError as exc:
         if "not one of OpenAI's published files" in str(exc):
             raise ImportFailed(f"{label} is a tiktoken rank file but not one of OpenAI's (r50k_base, cl100k_base, "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .exports import Download, ImportFailed, hf_json, import_model, our_json, vocab_file
+from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
 
 KINDS = ("ours", "hf", "vocab")
 _MAKERS = {"ours": our_json, "hf": hf_json, "vocab": vocab_file}
@@ -31,6 +31,8 @@ def describe_tokenizer(tok: Any, source: str) -> str:
 
 
 BIG_MODEL_BYTES = 1_000_000  # model files above this take seconds to load in the page
+LOAD_SLICE_SECONDS = 0.03  # a sliced load hands the page back this often
+HF_CHECK_MAX_TOKENS = 50_000  # bigger vocabularies are converted to tokenizer.json only on request
 
 
 def human_size(n: int) -> str:
@@ -57,7 +59,7 @@ class FilesPanel:
         self.error = q("#files-error")
         self.revert = q("#files-revert")
         for kind in KINDS:
-            port.on(self.buttons[kind], "click", lambda _e, k=kind: self.download(k))
+            port.on(self.buttons[kind], "click", lambda _e, k=kind: self._on_download(k))
         port.on(self.input, "change", self._on_input)
         port.on(self.drop, "dragover", self._on_drag)
         port.on(self.drop, "dragleave", lambda _e: port.toggle_class(self.drop, "dragging", False))
@@ -111,6 +113,12 @@ class FilesPanel:
         if self._hf_cache is not None and self._hf_cache[0] is tok:
             self._show_hf(self._hf_cache[1])
             return
+        if tok.vocab_size > HF_CHECK_MAX_TOKENS:
+            # subtle: converting a vocabulary this big holds the page for a second: only on request
+            port.set_disabled(self.buttons["hf"], False)
+            port.set_text(self.notes["hf"], f"Converted when you download it ({tok.vocab_size:,} tokens take a moment).")
+            port.toggle_class(self.notes["hf"], "warn", False)
+            return
         # subtle: exporting a big model takes a moment; paint the panel first
         port.set_disabled(self.buttons["hf"], True)
         port.set_text(self.notes["hf"], "Checking whether this tokenizer has an exact tokenizer.json…")
@@ -138,6 +146,20 @@ class FilesPanel:
         return self._hf_cache[1]
 
     # --- downloads ------------------------------------------------------------------------
+    def _on_download(self, kind: str) -> Any:
+        tok, _ = self.tokenizer()
+        if kind == "hf" and tok is not None and tok.vocab_size > HF_CHECK_MAX_TOKENS and \
+                not (self._hf_cache is not None and self._hf_cache[0] is tok):
+            return self._download_big(kind)
+        return self.download(kind)
+
+    async def _download_big(self, kind: str) -> None:
+        self.say("Converting to tokenizer.json…")
+        await self.port.sleep(0.05)  # paint the message before the long conversion
+        d = self.download(kind)
+        if d is not None:
+            self._show_hf(d)
+
     def download(self, kind: str) -> Download | None:
         port = self.port
         tok, why = self.tokenizer()
@@ -179,13 +201,17 @@ class FilesPanel:
         await port.sleep(0)
         try:
             data = await port.file_bytes(files[0])
-            if len(data) > BIG_MODEL_BYTES:
-                # subtle: parsing a big vocabulary holds the page for seconds; say so, and
-                # give the browser a frame to paint it first
-                self.say(f"Reading {name} ({human_size(len(data))}): a big vocabulary takes a few seconds, "
-                         "during which the page does not respond…")
-                await port.sleep(0.05)
-            imported = import_model(name, data)
+            if looks_like_rank_file(data):
+                # a tiktoken rank file loads in slices, the page responding in between
+                imported = await self._load_in_slices(name, data)
+            else:
+                if len(data) > BIG_MODEL_BYTES:
+                    # subtle: parsing a big tokenizer.json holds the page for seconds; say so,
+                    # and give the browser a frame to paint it first
+                    self.say(f"Reading {name} ({human_size(len(data))}): a big vocabulary takes a few seconds, "
+                             "during which the page does not respond…")
+                    await port.sleep(0.05)
+                imported = import_model(name, data)
         except ImportFailed as exc:
             self.say(str(exc), error=True)
             return
@@ -194,6 +220,21 @@ class FilesPanel:
             return
         self.state.set_imported(imported.tokenizer, name)
         self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
+
+    async def _load_in_slices(self, name: str, data: bytes) -> Any:
+        """``import_steps`` driven a slice at a time, the progress shown between slices."""
+        port = self.port
+        steps = import_steps(name, data)
+        shown = port.now()
+        while True:
+            try:
+                done, total = next(steps)
+            except StopIteration as stop:
+                return stop.value
+            if port.now() - shown > LOAD_SLICE_SECONDS:
+                self.say(f"Reading {name}… {100 * done // max(1, total)}%")
+                await port.sleep(0)
+                shown = port.now()
 
     def use_trained(self) -> None:
         self.state.set_imported(None, "")

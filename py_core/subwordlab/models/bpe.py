@@ -14,7 +14,10 @@ equivalent to replaying the merges in the order they were learned.
 
 import random
 
+from ..events import drain
 from .vocab import index_vocab
+
+_SLICE_MERGES = 10_000  # in_slices yields after this many merges (a few ms of work)
 
 
 class UnknownSymbolError(ValueError):
@@ -33,9 +36,23 @@ class BPE:
     type = "BPE"
 
     def __init__(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False):
+        drain(self._build(vocab, merges, unk_token, end_of_word, byte_level, byte_fallback))
+
+    @classmethod
+    def in_slices(cls, vocab, merges, **options):
+        """``BPE(vocab, merges, **options)`` built in slices: yields ``(done, total)`` while it
+        indexes the merges (hundreds of thousands for an imported vocabulary); returns the model.
+        """
+        model = cls.__new__(cls)
+        yield from model._build(vocab, merges, **options)
+        return model
+
+    def _build(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False):
         self.vocab = list(vocab)
         self.token_to_id = index_vocab(self.vocab)
-        self.merges = [tuple(m) for m in merges]
+        yield 0, len(merges)
+        self.merges = merges = [tuple(m) for m in merges]
+        yield 0, len(merges)
         self.unk_token = unk_token
         self.end_of_word = end_of_word
         self.byte_level = byte_level
@@ -53,7 +70,10 @@ class BPE:
             if merged not in self.token_to_id:
                 raise ValueError(f"merge #{rank} {self.vocab[a]!r} + {self.vocab[b]!r}: the result {merged!r} is not in the vocabulary")
             self.ranks.setdefault((a, b), (rank, self.token_to_id[merged]))
+            if not (rank + 1) % _SLICE_MERGES:
+                yield rank + 1, len(self.merges)
         # the base vocabulary (before any merge) is the prefix up to the first merge result
+        yield len(merges), len(merges)
         results = {r[1] for r in self.ranks.values()}
         self.base_size = next((i for i in range(len(self.vocab)) if i in results), len(self.vocab))
         self.byte_ids = None

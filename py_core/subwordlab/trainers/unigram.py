@@ -51,7 +51,7 @@ import math
 import unicodedata
 from itertools import compress
 
-from ..events import AlphabetReady, EmStep, Progress, PruneStep, progress_events
+from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events
 
 SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
@@ -149,16 +149,9 @@ def frequent_substrings(words, freqs, max_len):
 
     Example: words ['▁hug', '▁pug'], freqs [1, 1] -> [('ug', 2)].
     """
-    return _drain(_frequent_substrings(words, freqs, max_len))
+    return drain(_frequent_substrings(words, freqs, max_len))
 
 
-def _drain(steps):
-    """Run a sliced generator to its end; return its value."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
 
 
 def _frequent_substrings(words, freqs, max_len):
