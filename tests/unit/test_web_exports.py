@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import subwordlab
 from subwordlab_web import exports
@@ -155,3 +156,20 @@ def test_openais_o200k_rank_file_imports_with_its_pattern_and_specials():
     assert loaded.summary == "Loaded o200k_base.tiktoken (tiktoken rank file, o200k_base (GPT-4o), BPE, 200,019 tokens)."
     assert loaded.tokenizer.encode("untokenizable") == [2202, 2488, 12243]
     assert loaded.tokenizer.encode("<|endoftext|>", allowed_special="all") == [199_999]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(
+    st.binary(max_size=300),
+    # rank-file look-alikes: base64-ish tokens, ranks, stray spaces and lines
+    st.lists(st.tuples(st.text("QUIabc+/=!", min_size=0, max_size=6), st.sampled_from([" ", "  ", "\t", ""]),
+                       st.text("0123456789x-", max_size=4)), max_size=30)
+    .map(lambda rows: "".join(f"{a}{sep}{b}\n" for a, sep, b in rows).encode()),
+))
+def test_any_upload_gives_a_tokenizer_or_one_import_failed(data):
+    try:
+        imported = import_model("upload.bin", data)
+    except ImportFailed as exc:
+        assert str(exc).startswith("'upload.bin' ") and "\n" not in str(exc)
+    else:
+        assert imported.tokenizer.vocab_size > 0
