@@ -151,11 +151,12 @@ def _tiktoken_merge_steps(ranks, by_rank, as_ids=False):
             yield n + 1, len(by_rank)
         if len(token) < 2:
             continue
-        local = [(ranks[token[:k]], ranks[token[k:]]) for k in range(1, len(token))
+        # every split into two tokens, ordered by the ranks of its parts
+        local = [(ranks[token[:k]], ranks[token[k:]], k) for k in range(1, len(token))
                  if token[:k] in ranks and token[k:] in ranks]
         if len(local) > 1:
             local.sort()
-        merges += local if as_ids else [(by_rank[a], by_rank[b]) for a, b in local]
+        merges += [(a, b) for a, b, _ in local] if as_ids else [(token[:k], token[k:]) for _, _, k in local]
     return merges
 
 

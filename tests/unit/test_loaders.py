@@ -117,3 +117,12 @@ def test_from_gpt2_files_encodes_as_the_original_and_as_tokenizers():
     hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     for text in TEXTS:
         assert tok.encode(text) == base.encode(text) == hf.encode(text, add_special_tokens=False).ids
+
+
+def test_tiktoken_merges_are_every_split_ordered_by_result_then_parts():
+    from subwordlab.loaders import tiktoken_merges
+
+    expected = [(b"a", b"b"), (b"b", b"c"), (b"a", b"bc"), (b"ab", b"c")]
+    assert tiktoken_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4, b"abc": 5}) == expected
+    # ranks need not be contiguous here (a rank file's are checked before)
+    assert tiktoken_merges({b"a": 10, b"b": 11, b"c": 12, b"ab": 30, b"bc": 40, b"abc": 50}) == expected
