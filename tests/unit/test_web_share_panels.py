@@ -464,3 +464,24 @@ def _fake_steps(said, port):
     yield 1, 2
     said.append(port.text(port.query("#files-status")))
     return Imported(subwordlab.train("hello hello", preset="byte_bpe", vocab_size=260), "tiktoken", "o200k_base.tiktoken")
+
+
+def test_a_later_load_supersedes_a_running_sliced_one(monkeypatch):
+    from subwordlab_web import files_panel
+
+    port, app = trained()
+    panel = app.panels["files"]
+    monkeypatch.setattr(files_panel, "LOAD_SLICE_SECONDS", -1)
+    started = []
+
+    def slow_steps(name, data):
+        started.append(name)
+        yield 0, 2
+        panel._loads += 1  # as if the user chose another file (or went back) meanwhile
+        yield 1, 2
+        raise AssertionError("a superseded load is not driven further")
+
+    monkeypatch.setattr(files_panel, "import_steps", slow_steps)
+    _file_input(port, "o200k_base.tiktoken", b"IQ== 0\n")
+    assert started == ["o200k_base.tiktoken"] and app.state.imported is None
+    assert "Loaded" not in port.text(port.query("#files-status"))

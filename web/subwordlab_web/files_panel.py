@@ -67,6 +67,7 @@ class FilesPanel:
         port.on(self.revert, "click", lambda _e: self.use_trained())
         self._hf_cache: tuple[Any, Download] | None = None
         self._hf_task: Any = None
+        self._loads = 0  # loads started; a later one supersedes a running sliced load
         self.visible = False
         state.subscribe(self._on_state)
         self.render()
@@ -197,13 +198,17 @@ class FilesPanel:
             self.say("Drop one model file at a time (a Subword Lab .json, a tokenizer.json or a .tiktoken file).", error=True)
             return
         name = port.file_name(files[0])
+        self._loads += 1
+        mine = self._loads  # a later load (chosen while this one runs) wins
         self.say(f"Reading {name}…")
         await port.sleep(0)
         try:
             data = await port.file_bytes(files[0])
             if looks_like_rank_file(data):
                 # a tiktoken rank file loads in slices, the page responding in between
-                imported = await self._load_in_slices(name, data)
+                imported = await self._load_in_slices(name, data, mine)
+                if imported is None:
+                    return  # superseded by a later load
             else:
                 if len(data) > BIG_MODEL_BYTES:
                     # subtle: parsing a big tokenizer.json holds the page for seconds; say so,
@@ -221,8 +226,9 @@ class FilesPanel:
         self.state.set_imported(imported.tokenizer, name)
         self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
 
-    async def _load_in_slices(self, name: str, data: bytes) -> Any:
-        """``import_steps`` driven a slice at a time, the progress shown between slices."""
+    async def _load_in_slices(self, name: str, data: bytes, mine: int) -> Any:
+        """``import_steps`` driven a slice at a time, the progress shown between slices;
+        None if another load started meanwhile (this one is dropped)."""
         port = self.port
         steps = import_steps(name, data)
         shown = port.now()
@@ -234,9 +240,12 @@ class FilesPanel:
             if port.now() - shown > LOAD_SLICE_SECONDS:
                 self.say(f"Reading {name}… {100 * done // max(1, total)}%")
                 await port.sleep(0)
+                if mine != self._loads:
+                    return None
                 shown = port.now()
 
     def use_trained(self) -> None:
+        self._loads += 1  # (a running load is dropped)
         self.state.set_imported(None, "")
         self.say("Back to the tokenizer trained here.")
 
