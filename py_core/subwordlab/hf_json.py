@@ -659,8 +659,10 @@ def _check_no_queue_jumps(m, merges):
             q = first_use[new]
             raise HFExportError(
                 f"merge #{r} ({m.vocab[a]!r} + {m.vocab[b]!r}) makes {m.vocab[new]!r}, which merge #{q} already uses; HF "
-                "tokenizers would then apply merge #{q} before the remaining #{r} merges and split some words differently. "
-                "This happens when two merges make the same token; retrain with another tie_break or vocabulary size")
+                f"tokenizers would then apply merge #{q} before the remaining #{r} merges and split some words differently. "
+                "This happens when two merges make the same token (for a tokenizer trained here: retrain with another "
+                "tie_break or vocabulary size), and can happen with merges derived from a tiktoken rank file; such a "
+                "tokenizer has no exact tokenizer.json")
 
 
 def export_hf(tok):

@@ -168,8 +168,10 @@ def test_merges_that_would_jump_hf_s_queue_are_refused():
     model = BPE(["x", "y", "xy", "xyx"], [(2, 0), (0, 1)], unk_token=None)
     tok = Tokenizer(model, None, WhitespaceSplit(), ConcatDecoder())
     assert tok.tokenize("xyxy") == ["xy", "xy"]
-    with pytest.raises(HFExportError, match="merge #0 already uses"):
+    with pytest.raises(HFExportError, match="merge #0 already uses") as caught:
         export_hf(tok)
+    message = str(caught.value)
+    assert "apply merge #0 before the remaining #1 merges" in message and "{" not in message
 
 
 def test_warnings_for_differences_on_input_ours_refuses():
