@@ -11,6 +11,7 @@ import json
 import os
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import subwordlab
 
@@ -122,3 +123,17 @@ def test_the_command_line_imports_o200k_and_reproduces_seed_001(tmp_path):
     one_error_line(run("import", "--tiktoken", mine, "--pattern", "gpt2", "--special-tokens", "<|end|>", "-o",
                        tmp_path / "z.json"), "--special-tokens takes TOKEN=ID pairs")
     one_error_line(run("import", mine, "-o", tmp_path / "z.json"), "say which format")
+
+
+_AWKWARD = st.one_of(
+    st.text(st.sampled_from(list("aeiouxyzqrstlnm    \n\t.,!?'Äéあ語🙂0123")), max_size=40),
+    st.tuples(st.sampled_from(["the", " the", "ing", "tion", "  ", "1234", "aaaa", "ab"]), st.integers(2, 12))
+    .map(lambda t: t[0] * t[1]),  # a token repeated: the same pair occurs many times in one piece
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=_AWKWARD, name=st.sampled_from(list(PATTERNS)))
+def test_ids_equal_tiktoken_on_awkward_text(vocabs, text, name):
+    ours, theirs = vocabs[name]
+    assert ours.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=())
