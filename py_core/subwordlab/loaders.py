@@ -197,11 +197,12 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     files (r50k_base, cl100k_base, o200k_base, known by their SHA-256) both default to
     tiktoken's; any other file needs its ``pattern``.
     """
-    known = known_tiktoken_file(rank_file_text) if isinstance(rank_file_text, (str, bytes, bytearray)) else None
     if isinstance(rank_file_text, (bytes, bytearray)):
         rank_file_text = bytes(rank_file_text).decode("ascii", errors="replace")
     if not isinstance(rank_file_text, str):
         raise ModelFileError(f"a tiktoken rank file is text, not {type(rank_file_text).__name__}")
+    sha256 = hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()
+    known = KNOWN_TIKTOKEN_FILES.get(sha256)
     from .serialize import MAX_FILE_BYTES
 
     if len(rank_file_text) > MAX_FILE_BYTES:
@@ -256,7 +257,7 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     yield 2 * len(lines), total
     specials = _add_specials(vocab, special_tokens, "rank file")
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
-            "source_sha256": hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()}
+            "source_sha256": sha256}
     yield 2 * len(lines), total
     tok = yield from _scaled(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec),
                              2 * len(lines), 2 * len(lines), total)

@@ -13,6 +13,7 @@ from .corpus_data import (
 )
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
 from .state import AppState, Corpus
+from .tasks import drive
 
 EDIT_LIMIT = 300_000  # longer corpora are shown as a read-only preview of their start
 PREVIEW_CHARS = 50_000
@@ -286,15 +287,7 @@ class CorpusPanel:
                 self.hide_message()
             self._show_stats(stats_of_counts(counts))
             return
-        steps = stats_in_slices(corpus.text)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as stop:
-                stats = stop.value
-                break
-            await port.sleep(0)
-        self._show_stats(stats)
+        self._show_stats(await drive(port, stats_in_slices(corpus.text)))
 
     def _show_stats(self, stats: CorpusStats) -> None:
         port = self.port

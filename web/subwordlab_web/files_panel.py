@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
+from .tasks import drive
 
 KINDS = ("ours", "hf", "vocab")
 _MAKERS = {"ours": our_json, "hf": hf_json, "vocab": vocab_file}
@@ -229,20 +230,14 @@ class FilesPanel:
     async def _load_in_slices(self, name: str, data: bytes, mine: int) -> Any:
         """``import_steps`` driven a slice at a time, the progress shown between slices;
         None if another load started meanwhile (this one is dropped)."""
-        port = self.port
-        steps = import_steps(name, data)
-        shown = port.now()
-        while True:
-            try:
-                done, total = next(steps)
-            except StopIteration as stop:
-                return stop.value
-            if port.now() - shown > LOAD_SLICE_SECONDS:
-                self.say(f"Reading {name}… {100 * done // max(1, total)}%")
-                await port.sleep(0)
-                if mine != self._loads:
-                    return None
-                shown = port.now()
+        def between(progress: tuple[int, int]) -> bool:
+            if mine != self._loads:
+                return False
+            done, total = progress
+            self.say(f"Reading {name}… {100 * done // max(1, total)}%")
+            return True
+
+        return await drive(self.port, import_steps(name, data), LOAD_SLICE_SECONDS, between)
 
     def use_trained(self) -> None:
         self._loads += 1  # (a running load is dropped)

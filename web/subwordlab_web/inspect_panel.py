@@ -12,6 +12,7 @@ from typing import Any, Generator
 
 from .build import el
 from .state import AppState
+from .tasks import drive
 from .tokens import TokenChip, assign_colors, bytes_label, is_byte_level, round_trip_message, token_chips, token_label, visible
 
 MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
@@ -257,13 +258,7 @@ class InspectPanel:
         """Encode a slice per browser turn (long texts stay responsive), then draw."""
         port = self.port
         try:
-            while True:
-                try:
-                    next(steps)
-                except StopIteration as stop:
-                    result = stop.value
-                    break
-                await port.sleep(0)
+            result = await drive(port, steps)
         except ValueError as exc:
             port.set_text(self.error, str(exc))
             port.set_hidden(self.error, False)

@@ -7,6 +7,7 @@ notifying "progress" at most every `NOTIFY_SECONDS` so the page repaints without
 re-rendering every step. Cancelling the task discards the run.
 
 `progress_view(recording, spec)` says what to show in the progress bar (pure).
+`drive(port, steps)` runs any other sliced generator (stats, encodes, file loads) the same way.
 """
 
 from __future__ import annotations
@@ -85,6 +86,24 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
     if rec.progress is not None and rec.progress.phase in ("em", "prune") and rec.progress.total:
         what += f" · {PHASES[rec.progress.phase]} {rec.progress.done / rec.progress.total:.0%}"
     return ProgressView(fraction, f"Vocabulary {now:,} → {target:,} · {what}")
+
+
+async def drive(port: Any, steps: Any, slice_seconds: float = 0.0, between: Any = None) -> Any:
+    """Run a sliced generator (the core's ``(done, total)`` style) to its end, handing the
+    browser back once each ``slice_seconds`` of work (0: after every item); returns the
+    generator's value. ``between(item)`` runs before each hand-back; if it returns False
+    the work is abandoned and None returned (e.g. a newer request superseded it)."""
+    last = port.now()
+    while True:
+        try:
+            item = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        if port.now() - last >= slice_seconds:
+            if between is not None and between(item) is False:
+                return None
+            await port.sleep(0)
+            last = port.now()
 
 
 async def train(port: Any, state: AppState, rec: Any = None) -> None:
