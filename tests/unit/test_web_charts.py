@@ -144,3 +144,12 @@ def test_values_fit_inside_the_chart():
     for text in _find(spec, "svg:text"):
         if text[1]["class"] == "bar-value":
             assert float(text[1]["x"]) + len(_text(text)) * 7.0 <= 400
+
+
+def test_the_plot_leaves_room_for_the_widest_y_label():
+    # a Unigram run's log-likelihood: labels like '-2,400,000' must not be cut at the left
+    layout = charts.line_layout([1, 2, 3], [-2_380_000, -1_950_000, -2_050_000], 600, 200)
+    widest = max(len(label) for _, label in layout.y_ticks)
+    assert any(label.startswith("-2,") for _, label in layout.y_ticks)
+    assert layout.left - 6 >= widest * charts.CHAR_W
+    assert charts.line_layout([1, 2], [10, 20], 600, 200).left == 62  # short labels: the usual margin

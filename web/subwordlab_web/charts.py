@@ -188,6 +188,8 @@ def line_layout(xs: Sequence[float], ys: Sequence[float], width: float, height: 
     else:
         y_ticks = [(t, short_number(t)) for t in nice_ticks(min(ys), max(ys), 4)]
         ty = list(ys)
+    # room for the widest y label (drawn right-aligned 6 px left of the plot), e.g. '-2,400,000'
+    left = max(left, max(len(label) for _, label in y_ticks) * CHAR_W + 10)
     base = LineLayout(width, height, left, width - right, top, height - bottom, [], [], [],
                       (xt[0], xt[-1]), (y_ticks[0][0], y_ticks[-1][0]))
     indices = range(len(xs)) if only is None else only
