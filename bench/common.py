@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = ROOT / "corpora"
 sys.path.insert(0, str(ROOT / "py_core"))
 
 

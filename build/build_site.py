@@ -15,7 +15,8 @@ What it does:
    wheels (relative file names, real sha256), so the page installs them with
    `loadPackage(["subwordlab", "subwordlab_web"])`;
 4. copies web/ (page, css, bootstrap) to dist/site/, the wheels to dist/site/wheels/ and the
-   corpora (../shared/corpora beside the repo, with their README for attribution) to
+   corpora (corpora/ in the repository, with their README for attribution; not the
+   benchmark-only udhr_many.txt) to
    dist/site/samples/;
 5. downloads pure wheels of pytest, Hypothesis and their dependencies into
    build/_cache/pywheels/ for the Pyodide-on-Node test tier (only if not cached).
@@ -43,7 +44,7 @@ CACHE = ROOT / "build" / "_cache"
 DIST = ROOT / "dist"
 SITE = DIST / "site"
 WHEELS = DIST / "wheels"
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = ROOT / "corpora"
 
 PYODIDE_VERSION = "314.0.7"
 # `npm view pyodide@314.0.7 dist.integrity`
@@ -206,10 +207,8 @@ def assemble_site(wheels: dict[str, Path]) -> None:
             shutil.copytree(src, SITE / name)
         else:
             shutil.copy2(src, SITE / name)
-    if CORPORA.is_dir():
-        shutil.copytree(CORPORA, SITE / "samples")
-    else:
-        log(f"warning: no corpora at {CORPORA}; the site has no samples/")
+    # The page's samples; udhr_many.txt (3.3 MB) is for benchmarks only.
+    shutil.copytree(CORPORA, SITE / "samples", ignore=shutil.ignore_patterns("udhr_many.txt"))
     log(f"site: {SITE.relative_to(ROOT)} ({sum(1 for p in SITE.rglob('*') if p.is_file())} files)")
 
 

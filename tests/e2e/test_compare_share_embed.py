@@ -24,7 +24,7 @@ from subwordlab_web import share
 from subwordlab_web.compare_panel import DEFAULT_CONFIGS, parity_cell
 from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
-CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
+CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 UDHR = [s for s in SAMPLES.values() if s.udhr]
 
 

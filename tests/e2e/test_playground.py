@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 import subwordlab
 from subwordlab.recording import Recording
 
-CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
+CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 SEED0 = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 EVIL_NAME = "<img src=x onerror=alert(1)>.txt"
 EVIL_TEXT = "<img src=x onerror=window.__pwned=1> <script>window.__pwned=2</script> <b>bold</b>"

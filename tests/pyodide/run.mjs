@@ -5,15 +5,14 @@
 // Needs the built site (python build/build_site.py): the vendored runtime and served lock
 // in dist/site/pyodide/, our wheels in dist/site/wheels/, and pure pytest/Hypothesis wheels
 // in build/_cache/pywheels/. Nothing is fetched from the network (packageBaseUrl is local).
-// The repository and ../shared are mounted at their own paths, so tests find their data
-// files exactly as on CPython. Exits with pytest's exit code.
+// The repository is mounted at its own path, so tests find their data files (corpora/,
+// lessons/) exactly as on CPython. Exits with pytest's exit code.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const shared = path.resolve(repo, "..", "shared");
 const pyodideDir = path.join(repo, "dist", "site", "pyodide") + path.sep;
 const testWheels = path.join(repo, "build", "_cache", "pywheels");
 
@@ -59,11 +58,8 @@ async function main() {
       "pytest {pytest.__version__}, hypothesis {hypothesis.__version__}'",
   );
 
-  for (const dir of [repo, shared]) {
-    if (!existsSync(dir)) continue;
-    pyodide.FS.mkdirTree(dir);
-    pyodide.mountNodeFS(dir, dir);
-  }
+  pyodide.FS.mkdirTree(repo);
+  pyodide.mountNodeFS(repo, repo);
   console.log(`tests/pyodide: Pyodide ${pyodide.version} ready in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${where}`);
 
   pyodide.globals.set("REPO", repo);

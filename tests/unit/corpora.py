@@ -1,9 +1,9 @@
-"""Where the shared corpora live (../shared/corpora beside the repository), for tests."""
+"""Where the corpora live (corpora/ in the repository, with their attribution), for tests."""
 
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = ROOT / "corpora"
 UDHR = sorted((CORPORA / "udhr").glob("udhr_*.txt"))
 
 

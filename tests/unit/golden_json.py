@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 HASHES = Path(__file__).with_name("golden_json_hashes.json")
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "udhr" / "udhr_eng.txt"
+CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "udhr" / "udhr_eng.txt"
 
 # name -> (preset, training options); the corpus is the first 4,000 characters of UDHR English
 TRAININGS = {

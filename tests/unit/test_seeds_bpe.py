@@ -1,4 +1,4 @@
-"""The BPE worked examples of ../shared/seeds, reproduced exactly (counts included)."""
+"""The BPE worked examples of the lessons in lessons/, reproduced exactly (counts included)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The WordPiece and Unigram worked examples of ../shared/seeds, reproduced exactly."""
+"""The WordPiece and Unigram worked examples of the lessons in lessons/, reproduced exactly."""
 
 import math
 import random

@@ -19,7 +19,7 @@ from subwordlab_web.samples import SAMPLES
 
 REPO = Path(__file__).resolve().parents[2]
 INDEX_HTML = (REPO / "web" / "index.html").read_text(encoding="utf-8")
-CORPORA = REPO.parent / "shared" / "corpora"
+CORPORA = REPO / "corpora"
 PAGE = "http://127.0.0.1:8000/index.html"
 
 UDHR_FAKE = {  # tiny stand-ins for the six UDHR files (the real ones are read in the e2e tier)

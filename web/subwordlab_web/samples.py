@@ -2,7 +2,7 @@
 scripts, a Wikipedia article and a short mixed-script text.
 
 Word-frequency samples are inline (a few lines each); text samples are fetched from the
-site's `samples/` folder (copied from ../shared/corpora by build/build_site.py), never
+site's `samples/` folder (copied from the repository's corpora/ by build/build_site.py), never
 from the network. Each sample carries the training settings it is meant for; the worked
 examples use exactly the settings that reproduce their textbook numbers.
 
