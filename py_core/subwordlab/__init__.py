@@ -6,15 +6,14 @@
 ['low', 'est</w>']
 """
 
-__version__ = "0.1.0"
-
-from .api import iter_train, shortfall, train  # noqa: E402
-from .corpus import CorpusError, parse_word_counts  # noqa: E402
-from .events import AlphabetReady, Done, EmStep, MergeStep, PruneStep  # noqa: E402
-from .presets import OPTIONS  # noqa: E402
-from .tokenizer import Encoding, Tokenizer  # noqa: E402
-from .serialize import ModelFileError  # noqa: E402
-from .hf_json import HFExportError, HFExportWarning  # noqa: E402
+from .api import iter_train, shortfall, train
+from .corpus import CorpusError, parse_word_counts
+from .events import AlphabetReady, Done, EmStep, MergeStep, PruneStep
+from .hf_export import HFExportError, HFExportWarning
+from .jsonio import ModelFileError
+from .presets import OPTIONS
+from .tokenizer import Encoding, Tokenizer
+from .version import __version__
 
 __all__ = [
     "__version__", "train", "iter_train", "shortfall", "Tokenizer", "Encoding", "parse_word_counts", "CorpusError",

@@ -17,6 +17,8 @@ import re
 
 from .bytes_map import text_to_bytes
 
+from .registry import component, dump_component
+
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>\Z")
 
 
@@ -33,16 +35,24 @@ class Decoder:
         """HF-style step: token strings in, strings out (inside a ``SequenceDecoder``)."""
         return [self.decode_bytes(tokens).decode("utf-8", errors="replace")]
 
-    def to_dict(self):
-        return {"type": self.type}
+    def dump(self):
+        """Its fields for our model file (``registry.py``); none by default."""
+        return {}
+
+    @classmethod
+    def load(cls, f, ctx):
+        """The inverse of ``dump`` (``f``: a ``jsonio.Fields`` reader)."""
+        return cls()
 
 
+@component("decoder", "Concat")
 class ConcatDecoder(Decoder):
     """Tokens are joined as they are (char-level BPE with no end-of-word marker)."""
 
     type = "Concat"
 
 
+@component("decoder", "ByteLevel")
 class ByteLevelDecoder(Decoder):
     """GPT-2 byte characters back to raw bytes. Example: 'Ġa' -> b' a'."""
 
@@ -57,6 +67,7 @@ class ByteLevelDecoder(Decoder):
             return token.encode("utf-8")
 
 
+@component("decoder", "Suffix")
 class SuffixDecoder(Decoder):
     """The end-of-word marker becomes a space; the trailing one is dropped."""
 
@@ -77,10 +88,15 @@ class SuffixDecoder(Decoder):
         n = len(tokens)
         return [t.replace(self.suffix, "" if i == n - 1 else " ") for i, t in enumerate(tokens)]
 
-    def to_dict(self):
-        return {"type": "Suffix", "suffix": self.suffix}
+    def dump(self):
+        return {"suffix": self.suffix}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("suffix", "str"))
 
 
+@component("decoder", "Metaspace")
 class MetaspaceDecoder(Decoder):
     """▁ becomes a space, ``<0xHH>`` tokens become raw bytes, and the dummy-prefix space
     at the very start is dropped."""
@@ -112,13 +128,15 @@ class MetaspaceDecoder(Decoder):
             out.append(t[1:] if i == 0 and self.add_dummy_prefix and t.startswith(" ") else t)
         return out
 
-    def to_dict(self):
-        d = {"type": "Metaspace", "add_dummy_prefix": self.add_dummy_prefix}
-        if (self.replacement, self.byte_tokens) != ("\u2581", True):
-            d.update(replacement=self.replacement, byte_tokens=self.byte_tokens)
-        return d
+    def dump(self):
+        return {"add_dummy_prefix": self.add_dummy_prefix, "replacement": self.replacement, "byte_tokens": self.byte_tokens}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("add_dummy_prefix", "bool"), replacement=f.get("replacement", "str"), byte_tokens=f.get("byte_tokens", "bool"))
 
 
+@component("decoder", "WordPiece")
 class WordPieceDecoder(Decoder):
     """``##`` pieces glue to the previous one; other pieces start a new word after a space."""
 
@@ -154,11 +172,12 @@ class WordPieceDecoder(Decoder):
                 parts.append((" " if i else "") + t)
         return "".join(parts).encode("utf-8")
 
-    def to_dict(self):
-        d = {"type": "WordPiece", "prefix": self.prefix}
-        if self.cleanup:
-            d["cleanup"] = True
-        return d
+    def dump(self):
+        return {"prefix": self.prefix, "cleanup": self.cleanup}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("prefix", "str"), f.get("cleanup", "bool"))
 
 
 # -- HF-style steps (for tokenizer.json files imported from HF tokenizers) -----------------
@@ -179,6 +198,7 @@ class ChainDecoder(Decoder):
         return self.decode_bytes([token])
 
 
+@component("decoder", "Join")
 class JoinDecoder(ChainDecoder):
     """No decoder in a tokenizer.json: HF joins the tokens with a space. Example: ['a', 'b'] -> 'a b'."""
 
@@ -188,6 +208,7 @@ class JoinDecoder(ChainDecoder):
         return [" ".join(tokens)]
 
 
+@component("decoder", "Fuse")
 class FuseDecoder(ChainDecoder):
     """All tokens fused into one string. Example: ['a', 'b'] -> ['ab']."""
 
@@ -197,6 +218,7 @@ class FuseDecoder(ChainDecoder):
         return ["".join(tokens)]
 
 
+@component("decoder", "ByteFallback")
 class ByteFallbackDecoder(ChainDecoder):
     """Runs of ``<0xHH>`` tokens become the text of their bytes (U+FFFD per byte if the run
     is not valid UTF-8). Example: ['<0xC3>', '<0xA9>', 'x'] -> ['é', 'x']."""
@@ -234,6 +256,7 @@ class ByteFallbackDecoder(ChainDecoder):
         return out
 
 
+@component("decoder", "Strip")
 class StripDecoder(ChainDecoder):
     """Remove up to ``start`` leading and ``stop`` trailing ``content`` characters from every
     token. Example (' ', 1, 0): [' a', ' b'] -> ['a', 'b']."""
@@ -257,10 +280,15 @@ class StripDecoder(ChainDecoder):
             out.append(t[lo:hi] if lo <= hi else "")
         return out
 
-    def to_dict(self):
-        return {"type": "Strip", "content": self.content, "start": self.start, "stop": self.stop}
+    def dump(self):
+        return {"content": self.content, "start": self.start, "stop": self.stop}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("content", "str"), f.get("start", "nat"), f.get("stop", "nat"))
 
 
+@component("decoder", "Replace")
 class ReplaceDecoder(ChainDecoder):
     """Replace a literal string (or, with ``regex=True``, every regex match) in every
     token. Example ('▁' -> ' '): ['▁a'] -> [' a']."""
@@ -285,10 +313,15 @@ class ReplaceDecoder(ChainDecoder):
             return [self._regex.sub(lambda m: self.content, t) for t in tokens]
         return [t.replace(self.pattern, self.content) for t in tokens]
 
-    def to_dict(self):
-        return {"type": "Replace", "pattern": self.pattern, "content": self.content, "regex": self.is_regex}
+    def dump(self):
+        return {"pattern": self.pattern, "content": self.content, "regex": self.is_regex}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("pattern", "str"), f.get("content", "str"), f.get("regex", "bool"))
 
 
+@component("decoder", "Sequence")
 class SequenceDecoder(ChainDecoder):
     """Several HF-style steps, each on the output of the previous one."""
 
@@ -302,5 +335,9 @@ class SequenceDecoder(ChainDecoder):
             tokens = d.decode_chain(tokens)
         return tokens
 
-    def to_dict(self):
-        return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
+    def dump(self):
+        return {"decoders": [dump_component("decoder", d) for d in self.decoders]}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(ctx.components("decoder", f, "decoders"))

@@ -14,12 +14,8 @@ from (used by the inspector and ``encode_full`` to report offsets into the input
 import re
 import unicodedata
 
-# Rust's char::is_whitespace (Unicode White_Space), which HF's Strip uses; Python's
-# str.isspace() also accepts U+001C..U+001F, so we spell the set out to match exports.
-WHITE_SPACE = frozenset(
-    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
+from .regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
+from .registry import component, dump_component
 
 
 def _units(text):
@@ -46,10 +42,17 @@ class Normalizer:
     def apply(self, units):
         raise NotImplementedError
 
-    def to_dict(self):
-        return {"type": self.type}
+    def dump(self):
+        """Its fields for our model file (``registry.py``); none by default."""
+        return {}
+
+    @classmethod
+    def load(cls, f, ctx):
+        """The inverse of ``dump`` (``f``: a ``jsonio.Fields`` reader)."""
+        return cls()
 
 
+@component("normalizer", "Unicode")
 class Unicode(Normalizer):
     """Unicode normalization form NFC, NFD, NFKC or NFKD. Example (NFKC): 'ﬁ' -> 'fi'."""
 
@@ -90,10 +93,15 @@ class Unicode(Normalizer):
             out = [(ch, lo, hi) for ch in expected]
         return out
 
-    def to_dict(self):
-        return {"type": self.form}
+    def dump(self):
+        return {"form": self.form}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("form", "str"))
 
 
+@component("normalizer", "Lowercase")
 class Lowercase(Normalizer):
     """Lower-case every character. Example: 'ABC' -> 'abc'."""
 
@@ -108,6 +116,7 @@ class Lowercase(Normalizer):
         return [(ch, s, e) for c, s, e in units for ch in c.lower()]
 
 
+@component("normalizer", "StripAccents")
 class StripAccents(Normalizer):
     """Remove combining marks (run after NFD). Example: NFD('é') 'é' -> 'e'.
 
@@ -130,10 +139,15 @@ class StripAccents(Normalizer):
         drop = self._drop
         return [u for u in units if unicodedata.category(u[0]) not in drop]
 
-    def to_dict(self):
-        return {"type": "StripAccents", "all_marks": self.all_marks}
+    def dump(self):
+        return {"all_marks": self.all_marks}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("all_marks", "bool"))
 
 
+@component("normalizer", "Strip")
 class Strip(Normalizer):
     """Remove Unicode white space at the start and/or end. Example: ' a ' -> 'a'."""
 
@@ -150,10 +164,15 @@ class Strip(Normalizer):
             hi -= 1
         return units[lo:hi]
 
-    def to_dict(self):
-        return {"type": "Strip", "strip_left": self.left, "strip_right": self.right}
+    def dump(self):
+        return {"left": self.left, "right": self.right}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("left", "bool"), f.get("right", "bool"))
 
 
+@component("normalizer", "Collapse")
 class Collapse(Normalizer):
     """SentencePiece's ``remove_extra_whitespaces``: strip white space at both ends and
     collapse every run of spaces into one. Example: '  a   b ' -> 'a b'."""
@@ -174,6 +193,7 @@ class Collapse(Normalizer):
         return Strip().apply(kept)
 
 
+@component("normalizer", "Replace")
 class Replace(Normalizer):
     """Replace every occurrence of a literal string. Example: Replace(' ', '▁'): 'a b' -> 'a▁b'."""
 
@@ -199,10 +219,15 @@ class Replace(Normalizer):
                 i += 1
         return out
 
-    def to_dict(self):
-        return {"type": "Replace", "pattern": self.pattern, "content": self.content}
+    def dump(self):
+        return {"pattern": self.pattern, "content": self.content}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("pattern", "str"), f.get("content", "str"))
 
 
+@component("normalizer", "Sequence")
 class Sequence(Normalizer):
     """Several normalizers, applied in order."""
 
@@ -221,12 +246,17 @@ class Sequence(Normalizer):
             units = n.apply(units)
         return units
 
-    def to_dict(self):
-        return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+    def dump(self):
+        return {"normalizers": [dump_component("normalizer", n) for n in self.normalizers]}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(ctx.components("normalizer", f, "normalizers"))
 
 
 # -- general-purpose normalizers (for tokenizer.json files imported from HF tokenizers) ----
 
+@component("normalizer", "RegexReplace")
 class RegexReplace(Normalizer):
     """Replace every match of a regex with a literal string (no group references); an
     empty match inserts it. Example (r" {2,}" -> " "): 'a   b' -> 'a b'."""
@@ -261,10 +291,15 @@ class RegexReplace(Normalizer):
         out.extend(units[pos:])
         return out
 
-    def to_dict(self):
-        return {"type": "RegexReplace", "pattern": self.pattern, "content": self.content}
+    def dump(self):
+        return {"pattern": self.pattern, "content": self.content}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("pattern", "str"), f.get("content", "str"))
 
 
+@component("normalizer", "Prepend")
 class Prepend(Normalizer):
     """Put a string before any non-empty text. Example ('▁'): 'ab' -> '▁ab', '' -> ''."""
 
@@ -282,8 +317,12 @@ class Prepend(Normalizer):
         at = units[0][1]
         return [(ch, at, at) for ch in self.prepend] + list(units)
 
-    def to_dict(self):
-        return {"type": "Prepend", "prepend": self.prepend}
+    def dump(self):
+        return {"prepend": self.prepend}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("prepend", "str"))
 
 
 # BERT's CJK ideograph blocks (HF tokenizers' is_chinese_char)
@@ -296,6 +335,7 @@ def _is_cjk(ch):
     return any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
 
 
+@component("normalizer", "BertNormalizer")
 class BertNormalizer(Normalizer):
     """HF's ``BertNormalizer``: ``clean_text`` drops control characters (and U+0000,
     U+FFFD) and turns white space into ' '; ``handle_chinese_chars`` puts spaces around
@@ -326,9 +366,14 @@ class BertNormalizer(Normalizer):
             units = [v for c, s, e in units for v in ([(" ", s, s), (c, s, e), (" ", e, e)] if _is_cjk(c) else [(c, s, e)])]
         return self._then.apply(units)
 
-    def to_dict(self):
-        return {"type": "BertNormalizer", "clean_text": self.clean_text, "handle_chinese_chars": self.handle_chinese_chars,
+    def dump(self):
+        return {"clean_text": self.clean_text, "handle_chinese_chars": self.handle_chinese_chars,
                 "strip_accents": self.strip_accents, "lowercase": self.lowercase}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("clean_text", "bool"), f.get("handle_chinese_chars", "bool"),
+                   f.get("strip_accents", "bool", nullable=True), f.get("lowercase", "bool"))
 
 
 def identity_aligned(text):

@@ -18,6 +18,7 @@ import unicodedata
 from .bytes_map import bytes_to_text
 from .patterns import PATTERNS
 from .regex_compat import compile_pattern
+from .registry import component, dump_component
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space
 _NUMERIC = ("Nd", "Nl", "No")  # what Rust's char::is_numeric accepts (HF's Digits)
@@ -58,10 +59,17 @@ class PreTokenizer:
                 out.append((sub, (s + a, s + b) if exact else (s, e)))
         return out
 
-    def to_dict(self):
-        return {"type": self.type}
+    def dump(self):
+        """Its fields for our model file (``registry.py``); none by default."""
+        return {}
+
+    @classmethod
+    def load(cls, f, ctx):
+        """The inverse of ``dump`` (``f``: a ``jsonio.Fields`` reader)."""
+        return cls()
 
 
+@component("pre_tokenizer", "WhitespaceSplit")
 class WhitespaceSplit(PreTokenizer):
     """Split on white space (Unicode White_Space); each maximal run of other characters is a word."""
 
@@ -75,6 +83,7 @@ class WhitespaceSplit(PreTokenizer):
         return split_white_space(text)
 
 
+@component("pre_tokenizer", "ByteLevel")
 class ByteLevel(PreTokenizer):
     """Cut text with a GPT-style regex, then show each chunk's UTF-8 bytes as GPT-2
     characters. ``pattern`` is "gpt2", "cl100k", "o200k" or a regex of your own, or None
@@ -133,13 +142,15 @@ class ByteLevel(PreTokenizer):
     def words(self, text):
         return [bytes_to_text(c.encode("utf-8")) for c in self.chunks(text)]
 
-    def to_dict(self):
-        d = {"type": "ByteLevel", "pattern": self.pattern_name or self.pattern}
-        if self.add_prefix_space:
-            d["add_prefix_space"] = True
-        return d
+    def dump(self):
+        return {"pattern": self.pattern_name or self.pattern, "add_prefix_space": self.add_prefix_space}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("pattern", "str", nullable=True), f.get("add_prefix_space", "bool"))
 
 
+@component("pre_tokenizer", "Metaspace")
 class Metaspace(PreTokenizer):
     """SentencePiece-style: spaces become ▁, a ▁ is prepended (``add_dummy_prefix``), and a
     new piece starts at every ▁; with ``split_digits`` every digit is a piece of its own.
@@ -213,18 +224,24 @@ class Metaspace(PreTokenizer):
             out.append((piece, (start, len(text))))
         return out
 
-    def to_dict(self):
-        d = {"type": "Metaspace", "add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits}
-        if (self.replacement, self.prepend_scheme, self.split) != (SPACE_MARK, "always" if self.add_dummy_prefix else "never", True):
-            d.update(replacement=self.replacement, prepend_scheme=self.prepend_scheme, split=self.split)
-        return d
+    def dump(self):
+        return {"add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits, "replacement": self.replacement,
+                "prepend_scheme": self.prepend_scheme, "split": self.split,
+                **({"prefix_before_space": True} if self.prefix_before_space else {})}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("add_dummy_prefix", "bool"), f.get("split_digits", "bool"),
+                   replacement=f.get("replacement", "str"), prepend_scheme=f.get("prepend_scheme", "str"),
+                   split=f.get("split", "bool"), prefix_before_space=f.get("prefix_before_space", "bool", False))
 
 
 # -- general-purpose stages (for tokenizer.json files imported from HF tokenizers) ---------
 
-_BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 
 
+@component("pre_tokenizer", "Split")
 class Split(PreTokenizer):
     """Split on a pattern (a regex, or a literal string with ``regex=False``) like HF's
     ``Split``: ``behavior`` says what happens to each match — "Removed", "Isolated" (a
@@ -238,8 +255,8 @@ class Split(PreTokenizer):
     type = "Split"
 
     def __init__(self, pattern, behavior="Isolated", invert=False, regex=True):
-        if behavior not in _BEHAVIORS:
-            raise ValueError(f"Split behavior must be one of {', '.join(_BEHAVIORS)}, not {behavior!r}")
+        if behavior not in BEHAVIORS:
+            raise ValueError(f"Split behavior must be one of {', '.join(BEHAVIORS)}, not {behavior!r}")
         if not isinstance(pattern, str):
             raise ValueError(f"a Split pattern must be a string, not {type(pattern).__name__}")
         self.pattern, self.behavior, self.invert, self.is_regex = pattern, behavior, bool(invert), bool(regex)
@@ -306,11 +323,15 @@ class Split(PreTokenizer):
         # step 2: empty pieces are dropped
         return [(text[s:e], (s, e)) for s, e in kept if e > s]
 
-    def to_dict(self):
-        return {"type": "Split", "pattern": self.pattern, "regex": self.is_regex,
-                "behavior": self.behavior, "invert": self.invert}
+    def dump(self):
+        return {"pattern": self.pattern, "regex": self.is_regex, "behavior": self.behavior, "invert": self.invert}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("pattern", "str"), f.get("behavior", "str"), f.get("invert", "bool"), f.get("regex", "bool"))
 
 
+@component("pre_tokenizer", "Whitespace")
 class Whitespace(PreTokenizer):
     r"""HF's ``Whitespace``: runs of word characters, and runs of other non-space
     characters (``\w+|[^\w\s]+``, Unicode classes).
@@ -331,6 +352,7 @@ class Whitespace(PreTokenizer):
         return self.regex.findall(text)
 
 
+@component("pre_tokenizer", "Digits")
 class Digits(PreTokenizer):
     """Digits (Unicode Nd, Nl, No) apart from the rest: each digit a piece
     (``individual_digits``) or each run of digits.
@@ -348,10 +370,15 @@ class Digits(PreTokenizer):
     def pre_tokenize_str(self, text):
         return [(m.group(), m.span()) for m in self.regex.finditer(text)]
 
-    def to_dict(self):
-        return {"type": "Digits", "individual_digits": self.individual_digits}
+    def dump(self):
+        return {"individual_digits": self.individual_digits}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("individual_digits", "bool"))
 
 
+@component("pre_tokenizer", "Punctuation")
 class Punctuation(Split):
     """Punctuation (Unicode P* and ASCII symbols) apart from the rest, with a ``Split``
     behaviour. Example (Isolated): 'a.b' -> ['a', '.', 'b']."""
@@ -361,10 +388,15 @@ class Punctuation(Split):
     def __init__(self, behavior="Isolated"):
         super().__init__(r"[\p{P}!-/:-@\[-`{-~]", behavior)
 
-    def to_dict(self):
-        return {"type": "Punctuation", "behavior": self.behavior}
+    def dump(self):
+        return {"behavior": self.behavior}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("behavior", "str"))
 
 
+@component("pre_tokenizer", "CharDelimiterSplit")
 class CharDelimiterSplit(Split):
     """Split on one character, which is removed. Example ('-'): 'a-b' -> ['a', 'b']."""
 
@@ -376,10 +408,15 @@ class CharDelimiterSplit(Split):
         super().__init__(delimiter, "Removed", regex=False)
         self.delimiter = delimiter
 
-    def to_dict(self):
-        return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
+    def dump(self):
+        return {"delimiter": self.delimiter}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("delimiter", "str"))
 
 
+@component("pre_tokenizer", "Sequence")
 class Sequence(PreTokenizer):
     """Several pre-tokenizers, each applied to the pieces of the previous one.
 
@@ -400,8 +437,12 @@ class Sequence(PreTokenizer):
             pieces = p.split_pieces(pieces)
         return pieces
 
-    def to_dict(self):
-        return {"type": "Sequence", "pre_tokenizers": [p.to_dict() for p in self.pre_tokenizers]}
+    def dump(self):
+        return {"pre_tokenizers": [dump_component("pre_tokenizer", p) for p in self.pre_tokenizers]}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(ctx.components("pre_tokenizer", f, "pre_tokenizers"))
 
 
 # -- WordPiece (BERT) and Unigram additions ------------------------------------------------
@@ -414,6 +455,7 @@ _CJK = (r"\u4E00-\u9FFF\u3400-\u4DBF\U00020000-\U0002A6DF\U0002A700-\U0002B73F"
         r"\U0002B740-\U0002B81F\U0002B820-\U0002CEAF\uF900-\uFAFF\U0002F800-\U0002FA1F")
 
 
+@component("pre_tokenizer", "BertPreTokenizer")
 class BertPreTokenizer(PreTokenizer):
     """BERT's pre-tokenization: split on white space and make every punctuation character
     (Unicode P* and the ASCII symbols) a piece of its own; with ``handle_chinese_chars``
@@ -436,10 +478,15 @@ class BertPreTokenizer(PreTokenizer):
     def words(self, text):
         return self.regex.findall(text)
 
-    def to_dict(self):
-        return {"type": "BertPreTokenizer", "handle_chinese_chars": self.handle_chinese_chars}
+    def dump(self):
+        return {"handle_chinese_chars": self.handle_chinese_chars}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("handle_chinese_chars", "bool"))
 
 
+@component("pre_tokenizer", "WhitespaceMetaspace")
 class WhitespaceMetaspace(Metaspace):
     """Split on white space like ``WhitespaceSplit``, then mark the start of every word with
     a zero-width ▁ (the Metaspace convention, so a decoder can put the spaces back). The
@@ -461,10 +508,15 @@ class WhitespaceMetaspace(Metaspace):
     def words(self, text):
         return [SPACE_MARK + w for w in split_white_space(text)]
 
-    def to_dict(self):
-        return {"type": "WhitespaceMetaspace"}
+    def dump(self):
+        return {}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls()
 
 
+@component("pre_tokenizer", "MetaspaceWithSymbols")
 class MetaspaceWithSymbols(Metaspace):
     """``Metaspace`` that also keeps user-defined symbols whole: every occurrence of one
     (leftmost, longest first) is a piece of its own, and the text around it is split as
@@ -505,5 +557,12 @@ class MetaspaceWithSymbols(Metaspace):
         split = super().pre_tokenize_str if start == 0 else self._rest.pre_tokenize_str
         return [(p, (s + start, e + start)) for p, (s, e) in split(text[start:end])]
 
-    def to_dict(self):
-        return dict(super().to_dict(), user_defined_symbols=list(self.user_defined_symbols))
+    def dump(self):
+        return {"add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits,
+                "user_defined_symbols": list(self.user_defined_symbols),
+                **({"prefix_before_space": True} if self.prefix_before_space else {})}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("add_dummy_prefix", "bool"), f.get("split_digits", "bool"), f.str_list("user_defined_symbols"),
+                   prefix_before_space=f.get("prefix_before_space", "bool", False))

@@ -47,6 +47,8 @@ import re
 import sys
 import unicodedata
 
+from .regex_syntax import WHITE_SPACE_RANGES, WORD_EXTRA, read_escape
+
 try:
     import regex as _regex
 
@@ -73,12 +75,6 @@ _LONG_NAMES = {
     "separator": "Z", "spaceseparator": "Zs", "lineseparator": "Zl", "paragraphseparator": "Zp",
     "other": "C", "control": "Cc", "format": "Cf", "surrogate": "Cs", "privateuse": "Co", "unassigned": "Cn",
 }
-# regex's \s is the Unicode White_Space property (unchanged since Unicode 6.3).
-_WHITE_SPACE = ((0x09, 0x0D), (0x20, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
-                (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000))
-# regex's \w is [\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]; Alphabetic = L + Nl + these
-# circled/squared letters (So) + marks. The So part is stable since Unicode 6.1.
-_WORD_EXTRA = ((0x200C, 0x200D), (0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
 # One-letter escapes that stand for one character inside a class (\b is a backspace there).
 _CLASS_ESCAPES = {"a": 0x07, "b": 0x08, "t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
 # Inline flags that switch IGNORECASE on for the whole pattern, or for one group.
@@ -153,7 +149,7 @@ def _property_ranges(categories):
 @functools.lru_cache(maxsize=None)
 def _word_ranges():
     """regex's \\w: letters, marks, Nd, Nl, Pc, joiners and the alphabetic So letters."""
-    return tuple(_union(*(_property_ranges(_categories(c)) for c in ("L", "M", "Nd", "Nl", "Pc")), _WORD_EXTRA))
+    return tuple(_union(*(_property_ranges(_categories(c)) for c in ("L", "M", "Nd", "Nl", "Pc")), WORD_EXTRA))
 
 
 def _esc(cp):
@@ -208,16 +204,11 @@ def _set_regex(ranges, literal="", negated=False, ignore_case=False):
 
 def _escape(pattern, i, in_class, ignore_case=False):
     """Read the escape at pattern[i] ('\\'): returns ((ranges, negated) or verbatim text, next index)."""
-    code = pattern[i + 1:i + 2]
+    text, nxt = read_escape(pattern, i)
+    code = text[1:2]
     if code in ("p", "P"):
         # \p{Name}, \pL, \P{Name}, \p{^Name}
-        if pattern.startswith("{", i + 2):
-            close = pattern.find("}", i + 3)
-            if close < 0:
-                raise ValueError(f"unterminated \\{code}{{ at position {i} in {pattern!r}: add the closing '}}'")
-            name, nxt = pattern[i + 3:close], close + 1
-        else:
-            name, nxt = pattern[i + 2:i + 3], i + 3
+        name = text[3:-1] if text.startswith("{", 2) else text[2:]
         negate = (code == "P") != name.startswith("^")
         categories = _categories(name.lstrip("^"))
         if ignore_case and categories in (("Lu",), ("Ll",), ("Lt",)):
@@ -225,13 +216,13 @@ def _escape(pattern, i, in_class, ignore_case=False):
         return (_property_ranges(categories), negate), nxt
     if code and code in "sSwW":
         # regex's whitespace / word sets, complemented for the upper-case forms.
-        return (_WHITE_SPACE if code in "sS" else _word_ranges(), code.isupper()), i + 2
+        return (WHITE_SPACE_RANGES if code in "sS" else _word_ranges(), code.isupper()), nxt
     if code and code in "bB" and not in_class:
         # Word boundary defined by regex's \w (inside a class \b is a backspace: left alone).
         w = _set_regex(_word_ranges(), ignore_case=ignore_case)
         form = "(?:(?<={0})(?!{0})|(?<!{0})(?={0}))" if code == "b" else "(?:(?<={0})(?={0})|(?<!{0})(?!{0}))"
-        return form.format(w), i + 2
-    return pattern[i:i + 2], i + 2
+        return form.format(w), nxt
+    return text, nxt
 
 
 def _class(pattern, i, ignore_case):

@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import subwordlab
 from subwordlab.models.unigram import Unigram
+from subwordlab.registry import dump_component
 from subwordlab.trainers.unigram import digamma, frequent_substrings, is_valid_piece
 
 from corpora import UDHR, read
@@ -129,7 +130,7 @@ def test_reserved_pieces_never_match_text_and_user_defined_are_whole():
                             control_ids=[1], user_defined_ids=[2])
     assert strings(m, m.encode_piece("<s>")) == ["<", "s", ">"]
     assert strings(m, m.encode_piece("<sep>")) == ["<sep>"]
-    assert m.to_dict()["vocab"][3] == ["<", -1.0]
+    assert m.dump()["vocab"][3] == ["<", -1.0]
     with pytest.raises(ValueError, match="twice"):
         Unigram.from_pieces([("a", 0.0), ("a", -1.0)])
 
@@ -224,8 +225,8 @@ def test_seed_size_and_max_piece_length_bound_the_seed_vocabulary():
 
 def test_training_is_deterministic_and_stable_across_runtimes():
     spec = dict(preset="sentencepiece_unigram", vocab_size=400, byte_fallback=True)
-    a = subwordlab.train(ENG, **spec).model.to_dict()
-    b = subwordlab.train(ENG, **spec).model.to_dict()
+    a = dump_component("model", subwordlab.train(ENG, **spec).model)
+    b = dump_component("model", subwordlab.train(ENG, **spec).model)
     assert a == b
     # subtle: a golden hash of the exported pieces and scores, the same in CPython and in
     # Pyodide (wasm32). If the trainer changes on purpose, update it (print the digest).

@@ -15,7 +15,8 @@ equivalent to replaying the merges in the order they were learned.
 import random
 
 from ..events import drain
-from .vocab import index_vocab
+from ..registry import component
+from .vocab import index_vocab, read_merges, read_vocab
 
 _SLICE_MERGES = 10_000  # in_slices yields after this many merges (a few ms of work)
 
@@ -24,6 +25,7 @@ class UnknownSymbolError(ValueError):
     """A character that is not in the vocabulary, with no unk token or byte fallback."""
 
 
+@component("model", "BPE")
 class BPE:
     """BPE model.
 
@@ -190,16 +192,18 @@ class BPE:
         """``[(id, start, end), ...]`` of one piece, spans in the piece's characters."""
         return self.merge_spans(self.initial_symbols(piece), dropout, rng)
 
-    def to_dict(self):
-        return {
-            "type": "BPE",
-            "unk_token": self.unk_token,
-            "end_of_word": self.end_of_word,
-            "byte_level": self.byte_level,
-            "byte_fallback": self.byte_fallback,
-            "vocab": self.vocab,
-            "merges": [list(m) for m in self.merges],
-        }
+    # -- our model file (registry.py) --------------------------------------------------
+
+    def dump(self):
+        return {"unk_token": self.unk_token, "end_of_word": self.end_of_word, "byte_level": self.byte_level,
+                "byte_fallback": self.byte_fallback, "vocab": self.vocab, "merges": self.merges}
+
+    @classmethod
+    def load(cls, f, ctx):
+        vocab = read_vocab(f)
+        merges = read_merges(f, len(vocab), check_results_in=vocab)
+        return cls(vocab, merges, f.get("unk_token", "str", nullable=True), f.get("end_of_word", "str", nullable=True),
+                   f.get("byte_level", "bool"), f.get("byte_fallback", "bool"))
 
 
 def _byte_chars():

@@ -22,7 +22,11 @@ and HF's unknown-character rule: with no ``unk_token`` an unknown character is d
 
 import heapq
 
+from ..registry import component
+from .vocab import index_vocab, read_merges, read_vocab
 
+
+@component("model", "HFBPE")
 class HFBPE:
     """BPE exactly as HF ``tokenizers`` encodes.
 
@@ -35,11 +39,7 @@ class HFBPE:
     def __init__(self, vocab, merges, unk_token=None, *, continuing_subword_prefix=None, end_of_word_suffix=None,
                  fuse_unk=False, byte_fallback=False, ignore_merges=False):
         self.vocab = list(vocab)
-        self.token_to_id = {}
-        for i, tok in enumerate(self.vocab):
-            if tok in self.token_to_id:
-                raise ValueError(f"token {tok!r} appears twice in the vocabulary (ids {self.token_to_id[tok]} and {i}); every token must be unique")
-            self.token_to_id[tok] = i
+        self.token_to_id = index_vocab(self.vocab)
         self.merges = [tuple(m) for m in merges]
         self.unk_token = unk_token
         self.prefix = continuing_subword_prefix or None
@@ -183,9 +183,20 @@ class HFBPE:
         """Ids of one piece."""
         return [t for t, _, _ in self.tokenize_piece(piece)]
 
-    def to_dict(self):
-        return {
-            "type": "HFBPE", "unk_token": self.unk_token, "continuing_subword_prefix": self.prefix,
-            "end_of_word_suffix": self.suffix, "fuse_unk": self.fuse_unk, "byte_fallback": self.byte_fallback,
-            "ignore_merges": self.ignore_merges, "vocab": self.vocab, "merges": [list(m) for m in self.merges],
-        }
+    # -- our model file (registry.py) --------------------------------------------------
+
+    def dump(self):
+        return {"unk_token": self.unk_token, "continuing_subword_prefix": self.prefix, "end_of_word_suffix": self.suffix,
+                "fuse_unk": self.fuse_unk, "byte_fallback": self.byte_fallback, "ignore_merges": self.ignore_merges,
+                "byte_level": self.byte_level, "vocab": self.vocab, "merges": self.merges}
+
+    @classmethod
+    def load(cls, f, ctx):
+        vocab = read_vocab(f)
+        merges = read_merges(f, len(vocab))
+        m = cls(vocab, merges, f.get("unk_token", "str", nullable=True),
+                continuing_subword_prefix=f.get("continuing_subword_prefix", "str", nullable=True),
+                end_of_word_suffix=f.get("end_of_word_suffix", "str", nullable=True), fuse_unk=f.get("fuse_unk", "bool"),
+                byte_fallback=f.get("byte_fallback", "bool"), ignore_merges=f.get("ignore_merges", "bool"))
+        m.byte_level = f.get("byte_level", "bool") and m.byte_ids is not None
+        return m

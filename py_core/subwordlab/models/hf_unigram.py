@@ -13,9 +13,11 @@ byte fallback applies to the fused string.
 ['a', '<unk>', 'b']
 """
 
+from ..registry import component
 from .unigram import UNK_PENALTY, Unigram
 
 
+@component("model", "HFUnigram")
 class HFUnigram(Unigram):
     """Unigram as HF encodes. ``control_ids`` here are ids HF's model does not know (added
     tokens beyond the model's vocabulary): they never match text."""

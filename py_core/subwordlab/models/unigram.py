@@ -21,9 +21,13 @@ user-defined symbol (the pre-tokenizer isolates them) is that symbol's id.
 import math
 import random
 
+from ..registry import component
+from .vocab import check_id, index_vocab, read_scored_pieces
+
 UNK_PENALTY = 10.0  # SentencePiece's kUnkPenalty: an unknown character scores min_score - 10
 
 
+@component("model", "Unigram")
 class Unigram:
     """Unigram model.
 
@@ -41,13 +45,10 @@ class Unigram:
         self.scores = [float(s) for s in scores]
         if len(self.scores) != len(self.vocab):
             raise ValueError(f"{len(self.vocab)} pieces but {len(self.scores)} scores; give one score per piece")
-        self.token_to_id = {}
         for i, tok in enumerate(self.vocab):
             if not isinstance(tok, str) or not tok:
                 raise ValueError(f"piece #{i} must be a non-empty string, not {tok!r}")
-            if tok in self.token_to_id:
-                raise ValueError(f"piece {tok!r} appears twice in the vocabulary (ids {self.token_to_id[tok]} and {i}); every piece must be unique")
-            self.token_to_id[tok] = i
+        self.token_to_id = index_vocab(self.vocab, "piece")
         if unk_id is not None and not (isinstance(unk_id, int) and 0 <= unk_id < len(self.vocab)):
             raise ValueError(f"unk_id {unk_id!r} is not an id of the vocabulary (0..{len(self.vocab) - 1})")
         self.unk_id = unk_id
@@ -268,15 +269,22 @@ class Unigram:
         ``Tokenizer.sample_encode`` calls for subword regularization."""
         return [t for t, _, _ in self.sample_spans(piece, alpha, rng)]
 
-    def to_dict(self):
-        return {
-            "type": "Unigram",
-            "unk_id": self.unk_id,
-            "byte_fallback": self.byte_fallback,
-            "control_ids": list(self.control_ids),
-            "user_defined_ids": list(self.user_defined_ids),
-            "vocab": [[p, s] for p, s in zip(self.vocab, self.scores)],
-        }
+    # -- our model file (registry.py) --------------------------------------------------
+
+    def dump(self):
+        return {"unk_id": self.unk_id, "byte_fallback": self.byte_fallback, "control_ids": list(self.control_ids),
+                "user_defined_ids": list(self.user_defined_ids), "vocab": [[p, s] for p, s in zip(self.vocab, self.scores)]}
+
+    @classmethod
+    def load(cls, f, ctx):
+        vocab, scores = read_scored_pieces(f)
+        unk_id = f.get("unk_id", "nat", nullable=True)
+        check_id(f, "unk_id", unk_id, len(vocab))
+        control, user = f.nat_list("control_ids"), f.nat_list("user_defined_ids")
+        for key, ids in (("control_ids", control), ("user_defined_ids", user)):
+            for i in ids:
+                check_id(f, key, i, len(vocab))
+        return cls(vocab, scores, unk_id, f.get("byte_fallback", "bool"), control, user)
 
 
 def make_rng(seed):

@@ -15,7 +15,11 @@ merges: the vocabulary alone decides.
 ['[UNK]']
 """
 
+from ..registry import component
+from .vocab import index_vocab, read_vocab
 
+
+@component("model", "WordPiece")
 class WordPiece:
     """WordPiece model.
 
@@ -28,11 +32,7 @@ class WordPiece:
 
     def __init__(self, vocab, unk_token="[UNK]", continuing_subword_prefix="##", max_input_chars_per_word=100):
         self.vocab = list(vocab)
-        self.token_to_id = {}
-        for i, tok in enumerate(self.vocab):
-            if tok in self.token_to_id:
-                raise ValueError(f"token {tok!r} appears twice in the vocabulary (ids {self.token_to_id[tok]} and {i}); every token must be unique")
-            self.token_to_id[tok] = i
+        self.token_to_id = index_vocab(self.vocab)
         if unk_token is not None and unk_token not in self.token_to_id:
             raise ValueError(f"unk_token {unk_token!r} is not in the vocabulary; add it or set unk_token=None")
         if not isinstance(max_input_chars_per_word, int) or max_input_chars_per_word < 1:
@@ -87,11 +87,13 @@ class WordPiece:
         """Ids of one word. Example: 'plays' -> ids of ['play', '##s']."""
         return [t for t, _, _ in self.tokenize_piece(piece)]
 
-    def to_dict(self):
-        return {
-            "type": "WordPiece",
-            "unk_token": self.unk_token,
-            "continuing_subword_prefix": self.prefix,
-            "max_input_chars_per_word": self.max_input_chars_per_word,
-            "vocab": self.vocab,
-        }
+    # -- our model file (registry.py) --------------------------------------------------
+
+    def dump(self):
+        return {"unk_token": self.unk_token, "continuing_subword_prefix": self.prefix,
+                "max_input_chars_per_word": self.max_input_chars_per_word, "vocab": self.vocab}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(read_vocab(f), f.get("unk_token", "str", nullable=True), f.get("continuing_subword_prefix", "str"),
+                   f.get("max_input_chars_per_word", "int"))

@@ -1,0 +1,231 @@
+"""Reading JSON without trusting it, and writing it canonically: the one safe reader.
+
+Every file this package reads (our model file, a tokenizer.json, a share link's state)
+goes through ``parse_json`` (size and nesting checked before parsing, duplicate keys and
+NaN refused) and is then read with ``Fields``: typed getters whose errors name the path.
+
+>>> f = Fields(parse_json('{"vocab": ["a", "b"], "unk": null}'), "model")
+>>> f.str_list("vocab"), f.get("unk", "str", nullable=True)
+(['a', 'b'], None)
+>>> f.get("size", "nat")
+Traceback (most recent call last):
+...
+subwordlab.jsonio.ModelFileError: model: the field 'size' is missing
+
+Writing: ``emit`` is the canonical, human-friendly layout of our files, and
+``write_atomic`` replaces a file through a temporary one (never a half-written file).
+"""
+
+import json
+import math
+import os
+import re
+
+MAX_FILE_BYTES = 50 * 1024 * 1024  # 50 MB: larger files are refused before parsing
+MAX_DEPTH = 64  # deepest nesting of arrays/objects accepted (ours is about 8)
+
+
+class ModelFileError(ValueError):
+    """A model file (ours or a tokenizer.json) cannot be loaded: the message names the
+    field and the problem. Example: "model.merges[3]: 'ab' + 'c' gives 'abc', which is
+    not in the vocabulary"."""
+
+
+# -- reading JSON safely ----------------------------------------------------------------
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
+
+
+def check_size_and_depth(text, what="model file", max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH):
+    """Refuse a text that is too big or nested too deeply, before any parsing.
+
+    Example: '[[[[1]]]]' has depth 4. The depth is found without recursion: strings are
+    cut out, then innermost bracket pairs are removed pass by pass (one pass per level).
+    """
+    size = len(text.encode("utf-8")) if isinstance(text, str) and not text.isascii() else len(text)
+    if size > max_bytes:
+        raise ModelFileError(f"the {what} is {size:,} bytes; the limit is {max_bytes:,} bytes ({max_bytes // 2**20} MB)")
+    if isinstance(text, (bytes, bytearray)):
+        return  # (bytes are decoded, then checked again as text)
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    for _ in range(max_depth):
+        if not brackets:
+            return
+        shorter = _EMPTY_PAIR.sub("", brackets)
+        if shorter == brackets:
+            break
+        brackets = shorter
+    # left: brackets nested deeper than the limit, or ones that do not balance; a few
+    # unbalanced ones are the JSON parser's to report (with a position)
+    if _EMPTY_PAIR.search(brackets) or len(brackets) > max_depth:
+        raise ModelFileError(f"the {what} is nested more than {max_depth} levels deep (or its brackets do not balance); "
+                             "it is not a valid model file")
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ModelFileError(f"the key {k!r} appears twice in one JSON object")
+        out[k] = v
+    return out
+
+
+def _no_constant(name):
+    raise ModelFileError(f"{name} is not a number JSON allows; every score must be finite")
+
+
+def parse_json(text, what="model file"):
+    """``json.loads`` with the checks above; bytes are decoded as UTF-8."""
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > MAX_FILE_BYTES:
+            check_size_and_depth(text, what)
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ModelFileError(f"the {what} is not UTF-8 text (byte {exc.start}): {exc.reason}") from None
+    if not isinstance(text, str):
+        raise ModelFileError(f"a {what} is JSON text, not {type(text).__name__}")
+    check_size_and_depth(text, what)
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except ModelFileError:
+        raise
+    except RecursionError:
+        raise ModelFileError(f"the {what} is nested too deeply") from None
+    except ValueError as exc:  # json.JSONDecodeError, huge integers
+        raise ModelFileError(f"the {what} is not valid JSON: {exc}") from None
+
+
+# -- checked field access ---------------------------------------------------------------
+
+_REQUIRED = object()
+
+
+def kind_name(value):
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
+            dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+class Fields:
+    """A JSON object being read: typed getters that raise ``ModelFileError`` naming the
+    path (``model.vocab[3]``). Unknown keys are an error when ``done()`` is called."""
+
+    def __init__(self, obj, path):
+        if not isinstance(obj, dict):
+            raise ModelFileError(f"{path}: expected an object, got {kind_name(obj)}")
+        self.obj, self.path, self.seen = obj, path, set()
+
+    def error(self, key, problem):
+        return ModelFileError(f"{self.path}.{key}: {problem}" if key else f"{self.path}: {problem}")
+
+    def raw(self, key, default=_REQUIRED):
+        self.seen.add(key)
+        if key not in self.obj:
+            if default is _REQUIRED:
+                raise ModelFileError(f"{self.path}: the field {key!r} is missing")
+            return default
+        return self.obj[key]
+
+    def get(self, key, kind, default=_REQUIRED, nullable=False):
+        """``kind``: 'str', 'bool', 'int' (not bool), 'nat' (int >= 0), 'num', 'list', 'dict'."""
+        value = self.raw(key, default)
+        if value is default and key not in self.obj:
+            return value
+        if value is None and nullable:
+            return None
+        ok = {
+            "str": isinstance(value, str),
+            "bool": isinstance(value, bool),
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "nat": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+            "num": isinstance(value, (int, float)) and not isinstance(value, bool),
+            "list": isinstance(value, list),
+            "dict": isinstance(value, dict),
+        }[kind]
+        if not ok:
+            want = {"str": "a string", "bool": "true or false", "int": "an integer", "nat": "a non-negative integer",
+                    "num": "a number", "list": "an array", "dict": "an object"}[kind]
+            raise self.error(key, f"expected {want}{' or null' if nullable else ''}, got {kind_name(value)} {short(value)}")
+        if kind == "num" and not math.isfinite(float(value)):
+            raise self.error(key, "the number must be finite")
+        return value
+
+    def str_list(self, key, default=_REQUIRED):
+        value = self.get(key, "list", default)
+        for i, s in enumerate(value or ()):
+            if not isinstance(s, str):
+                raise self.error(f"{key}[{i}]", f"expected a string, got {kind_name(s)} {short(s)}")
+        return value
+
+    def nat_list(self, key, default=_REQUIRED):
+        value = self.get(key, "list", default)
+        for i, s in enumerate(value or ()):
+            if not isinstance(s, int) or isinstance(s, bool) or s < 0:
+                raise self.error(f"{key}[{i}]", f"expected a non-negative integer, got {kind_name(s)} {short(s)}")
+        return value
+
+    def done(self):
+        extra = sorted(set(self.obj) - self.seen)
+        if extra:
+            raise ModelFileError(f"{self.path}: unknown field {extra[0]!r}")
+
+
+def short(value):
+    s = json.dumps(value, ensure_ascii=False)[:40] if not isinstance(value, (dict, list)) else ""
+    return s
+
+
+# -- writing ----------------------------------------------------------------------------
+
+def _scalar(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        raise ValueError(f"cannot save the number {v!r}: JSON has no infinity or NaN")
+    return json.dumps(v, ensure_ascii=False)
+
+
+def _is_scalar(v):
+    return v is None or isinstance(v, (str, int, float, bool))
+
+
+def emit(value, level):
+    """Canonical, human-friendly JSON: objects one key per line; a short array of scalars
+    inline; a long array one element per line, pairs like ``[12, 34]`` inline."""
+    pad, inner = "  " * level, "  " * (level + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {emit(v, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if all(_is_scalar(v) for v in value) and len(value) <= 8 and sum(len(_scalar(v)) for v in value) <= 60:
+            return "[" + ", ".join(_scalar(v) for v in value) + "]"
+        items = []
+        for v in value:
+            if isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
+                items.append(inner + "[" + ", ".join(_scalar(x) for x in v) + "]")
+            else:
+                items.append(inner + emit(v, level + 1))
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return _scalar(value)
+
+
+def write_atomic(path, data):
+    """Write ``data`` (str: UTF-8 with '\\n' line ends, or bytes) to ``path`` through a
+    temporary file in the same folder and a rename: on any failure or interruption
+    nothing, not even a partial file, is left at ``path``. Raises ``OSError``."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
