@@ -78,6 +78,13 @@ def test_no_tracked_file_reaches_outside_the_repository():
     )
 
 
+def test_no_tracked_symlink_points_outside_the_repository():
+    out = subprocess.run(["git", "ls-files", "-s", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    links = [entry.split("\t", 1)[1] for entry in out.decode().split("\0") if entry.startswith("120000 ")]
+    outside = [name for name in links if not (ROOT / name).resolve().is_relative_to(ROOT)]
+    assert not outside, f"tracked symlinks leave the repository (git rm --cached them): {outside}"
+
+
 @pytest.mark.parametrize("name, line", [
     ("bench/common.py", 'CORPORA = ROOT.parent / "sibling" / "corpora"'),
     ("tests/unit/x.py", 'C = Path(__file__).resolve().parents[2].parent / "sibling"'),
