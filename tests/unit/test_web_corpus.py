@@ -9,7 +9,7 @@ import pytest
 
 from subwordlab_web import corpus_panel
 from subwordlab_web.app import App
-from subwordlab_web.corpus_data import MAX_CORPUS_BYTES, decode_upload, format_size, join_texts, stats_in_slices, drain
+from subwordlab_web.corpus_data import MAX_CORPUS_BYTES, decode_upload, detect_format, edited_name, format_size, join_texts, stats_in_slices, drain
 from subwordlab_web.fakedom import FakeFile, FakePort
 from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
@@ -118,10 +118,98 @@ def test_a_bad_word_count_list_says_which_line_until_it_is_fixed():
     port, app = started()
     port.input(port.query("#corpus-text"), "low 5\nlower two")
     port.settle()
+    # auto-detected: not a list (so running text), and the note says which line breaks it
+    assert app.state.corpus.format == "text" and message(port) is None
+    assert "line 2" in note(port) and "positive integer" in note(port)
+    choose_format(port, "counts")  # the user insists: it is a word-count list
+    assert app.state.corpus.format == "word_counts"
     assert "line 2" in message(port) and "positive integer" in message(port)
     port.input(port.query("#corpus-text"), "low 5\nlower 2")
     port.settle()
     assert message(port) is None and stat(port, "words") == "7"
+
+
+def note(port):
+    return port.text(port.query("#corpus-format-note"))
+
+
+def choose_format(port, which):
+    radio = port.query(f"#corpus-format-{which}")
+    port.set_checked(radio, True)
+    port.dispatch(radio, "change")
+    port.settle()
+
+
+UDHR_FRA_START = ("Déclaration universelle des droits de l'homme\n\nArticle premier\n"
+                  "Tous les êtres humains naissent libres et égaux en dignité et en droits.")
+
+
+def test_pasting_running_text_over_the_word_count_sample_is_read_as_running_text():
+    """The paste trap: the textbook sample is a word-count list; pasted prose must not be."""
+    port, app = started()
+    assert app.state.corpus.format == "word_counts"
+    port.input(port.query("#corpus-text"), UDHR_FRA_START)
+    port.settle()
+    c = app.state.corpus
+    assert c.format == "text" and c.text == UDHR_FRA_START and c.name == "Your text" and c.sample is None
+    assert port.checked(port.query("#corpus-format-text")) and not port.checked(port.query("#corpus-format-counts"))
+    assert note(port) == "Detected: running text." and message(port) is None
+    assert stat(port, "chars") == f"{len(UDHR_FRA_START):,}" and stat(port, "words") == str(len(UDHR_FRA_START.split()))
+    status = port.text(port.query("#corpus-status"))
+    assert "Textbook" not in status and status.startswith("In use: “Your text”") and "running text" in status
+    assert port.text(port.query("#context-corpus")) == "Your text"
+    assert port.text(port.query("#train-corpus-line")).startswith("Corpus: Your text")
+
+
+def test_a_pasted_word_count_list_is_detected_and_the_choice_can_be_overridden():
+    port, app = started("udhr_eng")
+    assert note(port) == "This sample is running text."
+    port.input(port.query("#corpus-text"), "hug 10\npug 5\npun 12")
+    port.settle()
+    assert app.state.corpus.format == "word_counts" and note(port) == "Detected: a word-count list."
+    assert stat(port, "words") == "27" and port.query("#corpus-format-auto").hidden
+    choose_format(port, "text")  # overridden: stays running text while typing
+    port.input(port.query("#corpus-text"), "hug 10\npug 5\npun 12\nbun 4")
+    port.settle()
+    assert app.state.corpus.format == "text" and note(port) == "Your choice: running text."
+    assert stat(port, "words") == "8" and not port.query("#corpus-format-auto").hidden
+    port.click(port.query("#corpus-format-auto"))  # back to detection
+    port.settle()
+    assert app.state.corpus.format == "word_counts" and note(port) == "Detected: a word-count list."
+
+
+def test_a_change_of_corpus_clears_stale_errors_and_the_old_status():
+    port, app = started()
+    choose_format(port, "counts")
+    port.input(port.query("#corpus-text"), "low 5\nlower two")
+    port.settle()
+    assert "line 2" in message(port)
+    port.input(port.query("#corpus-sample"), "udhr_eng", event="change")  # another corpus
+    port.settle()
+    assert message(port) is None and app.state.corpus.format == "text"
+    assert port.text(port.query("#corpus-status")).startswith("Loaded “UDHR: English”")
+    upload(port, FakeFile("blob.bin", b"ab\x00cd"))  # refused: the message stays with the same corpus
+    assert "binary" in message(port) and app.state.corpus.sample == "udhr_eng"
+    assert port.text(port.query("#corpus-status")).startswith("In use: “UDHR: English”")
+    port.input(port.query("#corpus-text"), "a new text")  # a new corpus: the refusal is history
+    port.settle()
+    assert message(port) is None
+    assert port.text(port.query("#corpus-status")) == "In use: “Your text”, 10 characters of running text."
+
+
+def test_edited_name_keeps_the_name_while_most_of_the_text_stays():
+    assert edited_name("Textbook", "low 5\nlower 2", "low 5\nlower 3") == "Textbook (edited)"
+    assert edited_name("Textbook (edited)", "low 5\nlower 3", "low 5\nlower 3\nx 1") == "Textbook (edited)"
+    assert edited_name("Textbook", "low 5\nlower 2", UDHR_FRA_START) == "Your text"
+    assert edited_name("Your text", "abc", "abcd") == "Your text"
+
+
+def test_detect_format():
+    assert detect_format("low 5\nlower 2") == ("word_counts", "")
+    assert detect_format("the cat sat") == ("text", "")
+    assert detect_format("") == ("text", "")
+    fmt, hint = detect_format("low 5\n" * 30 + "lower two")
+    assert fmt == "text" and hint.startswith("line 31")
 
 
 def test_an_empty_corpus_is_explained_and_training_refuses_it():

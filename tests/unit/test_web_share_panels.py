@@ -205,7 +205,7 @@ def test_copy_link_encodes_the_page_state():
     url = port.value(port.query("#share-link"))
     assert url.startswith(PAGE + "#v1.") and port.clipboard == url
     exp = share.decode_fragment(url.split("#", 1)[1])
-    assert exp.step == 3 and exp.panel == "share" and exp.inspect_text == "lowest widest" and exp.seed == 7
+    assert exp.step == 3 and exp.panel == "train" and exp.inspect_text == "lowest widest" and exp.seed == 7
     assert exp.corpus.kind == "inline" and exp.corpus.text == st.corpus.text and exp.corpus.format == "word_counts"
     assert exp.train.preset == "bpe" and exp.train.options["num_merges"] == 8
     assert "travels inside the link" in port.text(port.query("#share-corpus"))
@@ -265,8 +265,16 @@ def test_embed_mode_from_the_query():
     assert port.get_attr(body, "data-embed") == "1" and port.get_attr(body, "data-share") == "applied"
     assert app.current == "inspect" and app.state.step == 3
     assert app.state.inspect.text == "lowest"
-    assert port.get_attr(port.query("#embed-open"), "href") == \
-        PAGE + "?panel=inspect&preset=bpe&sample=seed000&merges=8&step=3&text=lowest"
+    # "Open the full playground" carries the learner's experiment: the query, and the state as a fragment
+    href = port.get_attr(port.query("#embed-open"), "href")
+    query, _, fragment = href.partition("#")
+    assert query == PAGE + "?panel=inspect&preset=bpe&sample=seed000&merges=8&step=3&text=lowest"
+    exp = share.decode_fragment(fragment)
+    assert (exp.step, exp.panel, exp.inspect_text) == (3, "inspect", "lowest")
+    app.state.seek(5)  # the learner moves on
+    app.state.set_inspect(text="newest")
+    exp = share.decode_fragment(port.get_attr(port.query("#embed-open"), "href").partition("#")[2])
+    assert (exp.step, exp.inspect_text) == (5, "newest")
 
 
 def test_the_full_page_takes_the_same_query():

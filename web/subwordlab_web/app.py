@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 import subwordlab
 
+from .persist import Persist
 from .samples import DEFAULT_SAMPLE
 from .state import AppState
 from .tokens import PALETTE_SIZE, assign_colors  # noqa: F401 - part of this module's API since the first screen
@@ -86,6 +87,7 @@ class App:
         self.state = state or AppState()
         self.panels: dict[str, Any] = {}
         self.current: str | None = None
+        self.work_panel = START_PANEL  # the last panel shown other than Share: where a share link lands
         self.warm = warm
 
     def start(self, sample: str | None = DEFAULT_SAMPLE) -> None:
@@ -111,6 +113,8 @@ class App:
         self.ctx_spec = port.query("#context-spec")
         self.ctx_step = port.query("#context-step")
         self.state.subscribe(self._on_state)
+        self.persist = Persist(port, self.state, self)  # the address keeps the experiment (persist.py)
+        self.render_header()
         self.show_panel(START_PANEL)
         # a share link (#v1.…) or an embed's query may take over the first load
         share = self.panels.get("share")
@@ -125,6 +129,8 @@ class App:
             raise ValueError(f"there is no panel {panel_id!r}; the panels are {', '.join(self.tabs)}")
         port = self.port
         previous, self.current = self.current, panel_id
+        if panel_id != "share":
+            self.work_panel = panel_id
         for pid, tab in self.tabs.items():
             selected = pid == panel_id
             port.set_attr(tab, "aria-selected", "true" if selected else "false")
@@ -139,6 +145,7 @@ class App:
             show()
         if focus:
             port.focus(self.tabs[panel_id])
+        self.state.notify("panel")
 
     def _on_tab_key(self, event: Any) -> None:
         key = self.port.key(event)
@@ -153,16 +160,19 @@ class App:
 
     # --- the context strip ------------------------------------------------------------
     def _on_state(self, topic: str) -> None:
-        if topic not in ("corpus", "spec", "recording", "progress", "step"):
+        if topic not in ("corpus", "spec", "recording", "progress", "step", "tokenizer", "pending"):
             return
-        st, port = self.state, self.port
-        port.set_text(self.ctx_corpus, st.corpus.name)
-        port.set_text(self.ctx_spec, st.spec.describe())
-        if st.recording is None:
-            port.set_text(self.ctx_step, "not trained")
-        else:
-            total = f"{st.player.recorded:,}" + ("" if st.player.final else "…")
-            port.set_text(self.ctx_step, f"step {st.step:,} of {total}")
+        self.render_header()
+
+    def render_header(self) -> None:
+        """The pills say what `state.header()` says (the corpus, the tokenizer in use, the step)."""
+        port = self.port
+        corpus, spec, step = self.state.header()
+        port.set_text(self.ctx_corpus, corpus)
+        port.set_text(self.ctx_spec, spec)
+        port.set_attr(self.ctx_spec, "title", "The tokenizer Inspect and Compare use (loaded on Files)"
+                      if self.state.imported is not None else "The algorithm and its target")
+        port.set_text(self.ctx_step, step)
 
     def show_error(self, exc: BaseException) -> None:
         """Show an error message as is (the core's messages say how to fix the problem)."""

@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
+from .wording import plural
+
 MIN_COLUMNS, MAX_COLUMNS = 2, 4
 CURVE_POINTS = 24  # most points per compression curve
 CURVE_TEXT_CHARS = 20_000  # held-out text used for the curve, at most
@@ -413,7 +415,7 @@ class CompareRun:
             c.fraction = progress_fraction(c.recording, self._target(c))
             if c.recording.tokenizer is not None:
                 c.tokenizer = c.recording.tokenizer
-                c.status = f"done: {len(c.recording.steps):,} steps"
+                c.status = f"done: {plural(len(c.recording.steps), 'step')}"
             else:
                 c.status = f"step {len(c.recording.steps):,}" if c.recording.alphabet is not None else "preparing"
         except Exception as exc:  # noqa: BLE001 - the core's message is shown in the column

@@ -28,6 +28,7 @@ from . import compare as cm
 from .samples import SAMPLES, strip_udhr_header
 from .state import PRESET_SHORT
 from .tokens import token_chips
+from .wording import plural
 from .train_panel import CHOICES, HIDDEN_OPTIONS, NULLABLE, changed_options, option_kind, option_text, parse_option
 
 DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}))
@@ -367,7 +368,7 @@ class ComparePanel:
                             make_recording, fixed=fixed, events_per_slice=4)
         self.run_state = run
         self.parity_counts, self.parity_unknown, self.curves, self.encodings = [], [], [], []
-        self.say(f"Training {len(configs)} configuration{'s' if len(configs) != 1 else ''} on “{st.corpus.name}” "
+        self.say(f"Training {plural(len(configs), 'configuration')} on “{st.corpus.name}” "
                  f"at vocabulary size {size:,}…")
         self._set_running(True)
         port.set_hidden(self.results, True)
@@ -386,7 +387,7 @@ class ComparePanel:
             failed = [c for c in run.columns if c.error]
             short = [f"{c.label} stopped at {c.tokenizer.vocab_size:,}" for c in run.columns[: len(configs)]
                      if c.tokenizer is not None and c.tokenizer.vocab_size < size]
-            self.say(f"Done: {len(run.columns) - len(failed)} of {len(run.columns)} columns trained."
+            self.say(f"Done: {len(run.columns) - len(failed)} of {plural(len(run.columns), 'column')} trained."
                      + (" See the failed column's message below." if failed else "")
                      + (f" {'; '.join(short)} tokens: this corpus is too small for a vocabulary of {size:,} "
                         "(nothing left worth merging or keeping)." if short else ""))
@@ -462,7 +463,7 @@ class ComparePanel:
         chars = sum(e - s for s, e in regions)
         if len(ok) >= 2 and text:
             port.set_text(self.disagree_note, f"The columns split {chars:,} of {len(text):,} characters differently "
-                          f"({100 * chars / len(text):.1f}%), in {len(regions):,} place{'s' if len(regions) != 1 else ''}"
+                          f"({100 * chars / len(text):.1f}%), in {plural(len(regions), 'place')}"
                           f"{note}. Marked tokens are not a token in every other column.")
         else:
             port.set_text(self.disagree_note, "Type a text to compare." if not text else note.strip(" ()"))

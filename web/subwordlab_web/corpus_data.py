@@ -173,19 +173,45 @@ def join_texts(texts: list[str]) -> str:
     return "".join(t if t.endswith("\n") or not t else t + "\n" for t in texts)
 
 
-def looks_like_word_counts(text: str, lines: int = 20) -> bool:
-    """Do the first non-empty lines all read `word count`? (How an upload picks its mode.)
+YOUR_TEXT = "Your text"
 
-    Example: 'low 5\nlower 2' -> True; 'the cat sat' -> False.
+
+def edited_name(name: str, old: str, new: str) -> str:
+    """The corpus's name after the user edits its text: "<name> (edited)" while at least
+    half of the old text is kept (as a common start and end), "Your text" once it is
+    replaced (a paste over a sample is not that sample any more).
+
+    Example: ('Textbook', 'low 5\nlower 2', 'low 5\nlower 3') -> 'Textbook (edited)';
+    ('Textbook', 'low 5\nlower 2', 'Article 1. All human beings') -> 'Your text'.
     """
-    seen = 0
-    for line in text.splitlines():
-        parts = line.split()
-        if not parts:
-            continue
-        if len(parts) != 2 or not parts[1].isdigit():
-            return False
-        seen += 1
-        if seen >= lines:
-            break
-    return seen > 0
+    base = name.removesuffix(" (edited)")
+    if base == YOUR_TEXT or not old:
+        return YOUR_TEXT
+    limit = min(len(old), len(new))
+    start = 0  # step 1: the common start
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end = 0  # step 2: the common end, not overlapping the start
+    while end < limit - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return f"{base} (edited)" if 2 * (start + end) >= len(old) else YOUR_TEXT
+
+
+def detect_format(text: str) -> tuple[str, str]:
+    """How typed or loaded text is read: ("word_counts", "") if it parses as a `word count`
+    list, else ("text", hint). The hint says why a text that starts like a list is not one
+    (so someone editing a list sees which line breaks it).
+
+    Example: 'low 5\nlower 2' -> ('word_counts', ''); 'the cat sat' -> ('text', '');
+    'low 5\nlower two' -> ('text', "line 2: the count 'two' of 'lower' must be ...").
+    """
+    import subwordlab
+
+    first = next((line.split() for line in text.splitlines() if line.strip()), None)
+    if first is None or len(first) != 2 or not first[1].isdigit():
+        return "text", ""  # step 1: the first line is not `word count`: running text
+    try:
+        subwordlab.parse_word_counts(text)  # step 2: every line must parse, not just the first few
+    except subwordlab.CorpusError as exc:
+        return "text", str(exc)
+    return "word_counts", ""

@@ -8,12 +8,13 @@ from typing import Any
 import subwordlab
 
 from .corpus_data import (
-    MAX_CORPUS_BYTES, CorpusStats, Upload, decode_slices, format_size, join_texts, looks_like_word_counts,
-    stats_in_slices, stats_of_counts,
+    MAX_CORPUS_BYTES, STATS_SLICE_CHARS, YOUR_TEXT, CorpusStats, Upload, decode_slices, detect_format,
+    edited_name, format_size, join_texts, stats_in_slices, stats_of_counts,
 )
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
 from .state import AppState, Corpus
 from .tasks import drive
+from .wording import plural
 
 EDIT_LIMIT = 300_000  # longer corpora are shown as a read-only preview of their start
 PREVIEW_CHARS = 50_000
@@ -29,6 +30,8 @@ class CorpusPanel:
         self.sample_desc = q("#corpus-sample-desc")
         self.format_text = q("#corpus-format-text")
         self.format_counts = q("#corpus-format-counts")
+        self.format_note = q("#corpus-format-note")
+        self.format_auto = q("#corpus-format-auto")
         self.text = q("#corpus-text")
         self.text_note = q("#corpus-text-note")
         self.drop = q("#corpus-drop")
@@ -54,10 +57,13 @@ class CorpusPanel:
         self._load_task: Any = None
         self.last_stats: CorpusStats | None = None
         self.shown_text: str | None = None  # the text the textarea holds (None: a preview)
+        self.chosen_format: str | None = None  # the user picked the format: no auto-detection until reset
+        self.detect_hint = ""  # why the text was not read as a word-count list (see detect_format)
 
         port.on(self.sample, "change", self._on_sample)
         port.on(self.format_text, "change", self._on_format)
         port.on(self.format_counts, "change", self._on_format)
+        port.on(self.format_auto, "click", self._on_detect_again)
         port.on(self.text, "input", self._on_text)
         port.on(self.file, "change", self._on_file_input)
         port.on(self.drop, "dragover", self._on_drag)
@@ -93,7 +99,8 @@ class CorpusPanel:
             # "your own text": leave a sample for an empty text to type or paste into
             # (a sample can always be picked again; uploads and typed text stay as they are)
             if self.state.corpus.sample is not None:
-                self.state.set_corpus(Corpus("", self._format(), "Your text"))
+                self.chosen_format = None
+                self.state.set_corpus(Corpus("", "text", YOUR_TEXT))
                 self._say("Type or paste your text, or drop files.")
             return None
         return self.load_sample(sample_id)
@@ -106,7 +113,12 @@ class CorpusPanel:
         if sample.text is not None:
             text, attribution = sample.text, sample.attribution
         else:
-            raw = await self.port.fetch_text(sample.url)
+            self.state.await_corpus(f"Loading “{sample.title}”…")
+            try:
+                raw = await self.port.fetch_text(sample.url)
+            except BaseException:
+                self.state.await_corpus("")  # the corpus in use stays; the header says so again
+                raise
             attribution = sample.attribution
             if sample.udhr:
                 raw, header = strip_udhr_header(raw)
@@ -117,6 +129,7 @@ class CorpusPanel:
     def use_sample(self, sample: Sample, text: str, attribution: str = "") -> None:
         state = self.state
         self.hide_message()
+        self.chosen_format = None  # a sample says what it is
         state.set_spec(sample.config)
         if sample.try_text:
             state.set_inspect(text=sample.try_text, sampled=False)
@@ -129,16 +142,28 @@ class CorpusPanel:
         return "word_counts" if self.port.checked(self.format_counts) else "text"
 
     def _on_format(self, _event: Any) -> None:
+        """The user overrides the detected format (until a sample or files replace the text)."""
         c = self.state.corpus
-        self.state.set_corpus(Corpus(c.text, self._format(), c.name, c.sample, c.files, c.attribution))
+        self.chosen_format = self._format()
+        self.state.set_corpus(Corpus(c.text, self.chosen_format, c.name, c.sample, c.files, c.attribution))
+
+    def _on_detect_again(self, _event: Any) -> None:
+        c = self.state.corpus
+        self.chosen_format = None
+        fmt, self.detect_hint = detect_format(c.text)
+        self.state.set_corpus(Corpus(c.text, fmt, c.name, c.sample, c.files, c.attribution))
 
     def _on_text(self, _event: Any) -> None:
+        """Typed or pasted text: running text unless it parses as a word-count list (or
+        the user chose the format)."""
         text = self.port.value(self.text)
         c = self.state.corpus
-        name = c.name if c.name.endswith("(edited)") or c.name == "Your text" else f"{c.name} (edited)"
+        name = edited_name(c.name, c.text, text)
+        files, attribution = (c.files, c.attribution) if name != YOUR_TEXT else ((), "")
         self.shown_text = text
         self.port.set_value(self.sample, "")
-        self.state.set_corpus(Corpus(text, self._format(), name, None, c.files, c.attribution))
+        fmt, self.detect_hint = (self.chosen_format, "") if self.chosen_format else detect_format(text)
+        self.state.set_corpus(Corpus(text, fmt, name, None, files, attribution))
 
     # --- files --------------------------------------------------------------------
     def _on_file_input(self, _event: Any) -> Any:
@@ -175,7 +200,7 @@ class CorpusPanel:
             label = name if len(named) == 1 else f"{len(named)} files together ({name} is the largest)"
             self.show_message(Upload(label, total, problem="too_big").message())
             return
-        self._say(f"Reading {len(files)} file{'s' if len(files) != 1 else ''}…")
+        self._say(f"Reading {plural(len(files), 'file')}…")
         blobs = []
         for f, (name, _size) in zip(files, named):
             blobs.append((name, await port.file_bytes(f)))
@@ -196,7 +221,7 @@ class CorpusPanel:
             if upload.problem:
                 self._pending = blobs if upload.problem in ("binary", "not_utf8") else None
                 self.show_message(upload.message(), lenient=self._pending is not None)
-                self._say("")
+                self._say(self.status_text())  # the corpus in use is unchanged
                 return
             texts.append(upload.text)
         self._pending = None
@@ -207,8 +232,9 @@ class CorpusPanel:
             text = join_texts([c.text, text])
             names = c.files + names
         label = names[0] if len(names) == 1 else f"{len(names)} files"
-        # subtle: files are running text unless they read `word count` line after line
-        fmt = "word_counts" if looks_like_word_counts(text) else "text"
+        # subtle: files are running text unless they parse as `word count` lines
+        self.chosen_format = None
+        fmt, self.detect_hint = detect_format(text)
         self.port.set_value(self.sample, "")
         self.state.set_corpus(Corpus(text, fmt, label, None, names, ""))
         size = sum(len(d) for _, d in blobs)
@@ -242,9 +268,36 @@ class CorpusPanel:
         if topic == "corpus":
             self.render()
 
+    def format_note_text(self) -> str:
+        """Why the text is read as it is. Example: 'Detected: running text.'"""
+        c = self.state.corpus
+        what = "a word-count list" if c.format == "word_counts" else "running text"
+        if self.chosen_format:
+            return f"Your choice: {what}."
+        if c.sample is not None:
+            return f"This sample is {what}."
+        if c.is_empty:
+            return "Detected as you type or paste: running text, or a word-count list."
+        hint = f" It is not a word-count list: {self.detect_hint}." if self.detect_hint else ""
+        return f"Detected: {what}.{hint}"
+
+    def status_text(self) -> str:
+        """The status line for the corpus in use (an action's own message may replace it)."""
+        c = self.state.corpus
+        if c.is_empty:
+            return "The corpus is empty: pick a sample, paste text, or drop a file."
+        what = "a word-count list" if c.format == "word_counts" else "running text"
+        return f"In use: “{c.name}”, {plural(len(c.text), 'character')} of {what}."
+
     def render(self) -> None:
+        """Everything the panel shows about the corpus in use; a new corpus also clears the
+        messages and the status of the one before (they described that one)."""
         port, c = self.port, self.state.corpus
+        self.hide_message()
+        self._say(self.status_text())
         port.set_checked(self.format_counts if c.format == "word_counts" else self.format_text, True)
+        port.set_text(self.format_note, self.format_note_text())
+        port.set_hidden(self.format_auto, not self.chosen_format)
         if c.sample is not None:
             port.set_value(self.sample, c.sample)
             port.set_text(self.sample_desc, SAMPLES[c.sample].description)
@@ -267,13 +320,15 @@ class CorpusPanel:
         port.set_hidden(self.attribution, not c.attribution)
         if self._stats_task is not None:
             self._stats_task.cancel()
+        if len(c.text) > STATS_SLICE_CHARS:  # counted over several turns: no old numbers meanwhile
+            for el in self.stats.values():
+                port.set_text(el, "…")
         self._stats_task = port.spawn(self._compute_stats(c))
 
     async def _compute_stats(self, corpus: Corpus) -> None:
         port = self.port
         if corpus.is_empty:
             self._show_stats(CorpusStats())
-            self._say("The corpus is empty: pick a sample, paste text, or drop a file.")
             return
         if corpus.format == "word_counts":
             try:

@@ -290,6 +290,31 @@ class BrowserPort:
         """The fragment, with its `#` (e.g. `#v1.eNo…`), or ""."""
         return str(js.location.hash)
 
+    def session_get(self, key: str) -> str | None:
+        """A value kept in this tab's `sessionStorage` (it survives a reload), or None."""
+        try:
+            value = js.sessionStorage.getItem(key)
+        except Exception:  # noqa: BLE001 - storage disabled: nothing kept
+            return None
+        return None if value is None else str(value)
+
+    def session_set(self, key: str, value: str | None) -> bool:
+        """Keep `value` in this tab's `sessionStorage` (None removes it); False when the
+        browser refuses (storage full or disabled)."""
+        try:
+            if value is None:
+                js.sessionStorage.removeItem(key)
+            else:
+                js.sessionStorage.setItem(key, value)
+        except Exception:  # noqa: BLE001 - QuotaExceededError, or storage disabled
+            return False
+        return True
+
+    def replace_address(self, url: str) -> None:
+        """Change the address bar to `url` without a new history entry, a reload or a
+        `hashchange` event (`history.replaceState`)."""
+        js.history.replaceState(js.history.state, "", url)
+
     def on_window(self, event: str, handler: Handler) -> None:
         """Call `handler(event)` on a `window` event (e.g. `hashchange`); removed on teardown."""
 

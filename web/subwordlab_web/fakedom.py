@@ -305,6 +305,8 @@ class FakePort:
         self.clipboard: str | None = None  # what `copy_text` copied
         self.clipboard_allowed = True
         self.downloads: list[tuple[str, str, str]] = []  # (name, text, mime) of each `download`
+        self.session: dict[str, str] = {}  # sessionStorage (a test's "reload" passes it on)
+        self.session_quota = 5_000_000  # characters one value may have
 
     @classmethod
     def from_html(cls, html: str) -> FakePort:
@@ -518,18 +520,36 @@ class FakePort:
         fragment = self.href.partition("#")[2]
         return f"#{fragment}" if fragment else ""
 
+    def session_get(self, key: str) -> str | None:
+        return self.session.get(key)
+
+    def session_set(self, key: str, value: str | None) -> bool:
+        if value is None:
+            self.session.pop(key, None)
+        elif len(value) > self.session_quota:
+            return False
+        else:
+            self.session[key] = value
+        return True
+
+    def replace_address(self, url: str) -> None:
+        self.href = url  # like history.replaceState: no hashchange
+
     def on_window(self, event: str, handler: Callable[[Any], Any]) -> None:
         self.window_listeners.setdefault(event, []).append(handler)
 
-    def fire_window(self, event: str) -> None:
-        """Test helper: fire a `window` event (e.g. `hashchange` after changing `href`)."""
+    def fire_window(self, event: str) -> FakeEvent:
+        """Test helper: fire a `window` event (e.g. `hashchange` after changing `href`, or
+        `beforeunload`: its `default_prevented` says whether the page asks before leaving)."""
+        ev = FakeEvent(type=event, target=self.document)
         for handler in list(self.window_listeners.get(event, [])):
             try:
-                result = handler(FakeEvent(type=event, target=self.document))
+                result = handler(ev)
                 if inspect.iscoroutine(result):
                     self.spawn(result)
             except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort
                 self._report(exc)
+        return ev
 
     def select(self, el: FakeElement) -> None:
         self.selected = el

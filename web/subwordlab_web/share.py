@@ -25,6 +25,10 @@ What a link carries (``Experiment``):
   step shown; the panel shown.
 - ``compare``: the 2–4 configurations of the Compare panel, its text and reference.
 - ``inspect``: the inspector text and its seeds (BPE-dropout / Unigram sampling).
+- optional: the corpus's ``title`` (the name the page shows, e.g. a file's name or
+  "UDHR: English"); ``running`` (the page was reloaded while a run was still going: the
+  page restores the settings and offers to run again rather than starting a long run by
+  itself); ``imported`` (the name of a tokenizer file the user had loaded on Files).
 
 Reading a link never trusts it. Each problem raises one ``ShareLinkError`` whose message
 says what is wrong, and the page then shows that message over its default state:
@@ -59,6 +63,7 @@ MAX_JSON_BYTES = 1024 * 1024  # most a payload may inflate to (decompression-bom
 MAX_CONFIGS = 4  # the Compare panel trains 2-4 configurations
 MAX_STEP = 10_000_000
 MAX_DEPTH = 8  # deepest JSON nesting a valid payload has is 4
+MAX_TITLE_CHARS = 200  # a corpus's or an imported file's name
 
 PANELS = ("corpus", "train", "inspect", "compare", "files", "share")
 SPECIAL_POLICIES = ("disallowed", "allowed", "plain")
@@ -90,6 +95,8 @@ class CorpusRef:
     id) or "file" (``name`` is the file name the user must supply again). ``format``:
     "text" or "word_counts" (``word count`` lines). ``sha256``/``chars``: the corpus's
     SHA-256 (of its UTF-8 bytes) and length in characters, to check what the page loads.
+    ``title``: the name the page shows for it (an inline corpus may also give, in ``name``,
+    the bundled sample it is a copy of).
     """
 
     kind: str
@@ -98,18 +105,23 @@ class CorpusRef:
     name: str | None = None
     sha256: str | None = None
     chars: int | None = None
+    title: str | None = None
 
     @classmethod
-    def inline(cls, text: str, format: str = "text") -> "CorpusRef":
-        return cls("inline", format, text=text, sha256=sha256_text(text), chars=len(text))
+    def inline(cls, text: str, format: str = "text", *, name: str | None = None,
+               title: str | None = None, sha256: str | None = None) -> "CorpusRef":
+        return cls("inline", format, text=text, name=name, sha256=sha256 or sha256_text(text), chars=len(text),
+                   title=title)
 
     @classmethod
-    def sample(cls, name: str, text: str, format: str = "text") -> "CorpusRef":
-        return cls("sample", format, name=name, sha256=sha256_text(text), chars=len(text))
+    def sample(cls, name: str, text: str, format: str = "text", *, title: str | None = None,
+               sha256: str | None = None) -> "CorpusRef":
+        return cls("sample", format, name=name, sha256=sha256 or sha256_text(text), chars=len(text), title=title)
 
     @classmethod
-    def file(cls, name: str, text: str, format: str = "text") -> "CorpusRef":
-        return cls("file", format, name=name, sha256=sha256_text(text), chars=len(text))
+    def file(cls, name: str, text: str, format: str = "text", *, title: str | None = None,
+             sha256: str | None = None) -> "CorpusRef":
+        return cls("file", format, name=name, sha256=sha256 or sha256_text(text), chars=len(text), title=title)
 
     def matches(self, text: str) -> bool:
         """Is ``text`` the corpus this reference names? (by SHA-256; inline: equality)"""
@@ -119,7 +131,7 @@ class CorpusRef:
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"kind": self.kind, "format": self.format}
-        for key in ("text", "name", "sha256", "chars"):
+        for key in ("text", "name", "sha256", "chars", "title"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -176,6 +188,8 @@ class Experiment:
     compare_text: str = ""
     compare_reference: str | None = None
     compare_heldout: str | None = None  # the held-out text of the compression curve
+    running: bool = False  # saved while a run was going (a reload offers to run again)
+    imported: str = ""  # the name of the tokenizer file loaded on Files, if any
 
     def normalized(self) -> "Experiment":
         """Every option of every configuration spelled out (what a link carries)."""
@@ -190,6 +204,10 @@ class Experiment:
             "inspect": {"text": self.inspect_text, "seed": self.seed, "alpha": self.alpha,
                         "sampled": self.sampled, "nbest": self.nbest, "special": self.special_policy},
         }
+        if self.running:
+            out["running"] = True
+        if self.imported:
+            out["imported"] = self.imported
         if self.compare:
             out["compare"] = {
                 "configs": [c.to_json() for c in self.compare],
@@ -438,7 +456,7 @@ def _check(doc: Any) -> Experiment:
     if _depth(doc) > MAX_DEPTH:
         raise ShareLinkError("this link is damaged: its content is nested too deeply")
     top = _Reader(doc, "")
-    top.only("corpus", "train", "step", "panel", "inspect", "compare")
+    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported")
     corpus = _check_corpus(_Reader(top.get("corpus", (dict,)), "corpus"))
     train = _check_config(_Reader(top.get("train", (dict,)), "train"))
     step = top.int("step", 0, MAX_STEP, nullable=True)
@@ -465,12 +483,22 @@ def _check(doc: Any) -> Experiment:
         for key, value in (("reference", reference), ("heldout", heldout)):
             if value is not None and not _NAME.fullmatch(value):
                 raise cmp.fail(key, "is not a valid text name")
+    running = top.get("running", (bool,), required=False, default=False)
+    imported = _title(top, "imported")
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
-                      compare, compare_text, reference, heldout)
+                      compare, compare_text, reference, heldout, running, imported or "")
+
+
+def _title(r: "_Reader", key: str) -> str | None:
+    """An optional display name: text of 1-200 characters without control characters."""
+    value = r.text(key, required=False, default=None)
+    if value is not None and not (0 < len(value) <= MAX_TITLE_CHARS and value.isprintable()):
+        raise r.fail(key, f"must be a name of 1 to {MAX_TITLE_CHARS} printable characters")
+    return value
 
 
 def _check_corpus(r: _Reader) -> CorpusRef:
-    r.only("kind", "format", "text", "name", "sha256", "chars")
+    r.only("kind", "format", "text", "name", "sha256", "chars", "title")
     kind = r.choice("kind", CORPUS_KINDS)
     fmt = r.choice("format", CORPUS_FORMATS)
     text = r.text("text", required=kind == "inline") if kind == "inline" else None
@@ -485,7 +513,7 @@ def _check_corpus(r: _Reader) -> CorpusRef:
     chars = r.int("chars", 0, 10**10, required=False)
     if kind == "inline" and sha is not None and sha256_text(text) != sha:
         raise r.fail("text", "does not match its SHA-256 (was the link edited?)")
-    return CorpusRef(kind, fmt, text=text, name=name, sha256=sha, chars=chars)
+    return CorpusRef(kind, fmt, text=text, name=name, sha256=sha, chars=chars, title=_title(r, "title"))
 
 
 def _check_config(r: _Reader) -> Config:

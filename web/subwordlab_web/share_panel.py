@@ -26,7 +26,9 @@ import subwordlab
 from . import embed as embed_mod
 from . import share
 from .share import Config, CorpusRef, Experiment, ShareLinkError
+from .persist import kept_corpus
 from .state import Corpus, TrainSpec
+from .wording import plural
 
 EMBED_PANELS = embed_mod.EMBED_PANELS
 LINK_FRAGMENT = re.compile(r"#v\d")  # what a share link's fragment starts with (any version)
@@ -63,14 +65,36 @@ def spec_from_config(config: Config) -> TrainSpec:
         raise ShareLinkError(f"the link's settings cannot be used: {exc}") from None
 
 
-def corpus_refs(corpus: Corpus) -> tuple[CorpusRef, CorpusRef]:
-    """(inline reference, the fallback when the text is too big for a link)."""
-    inline = CorpusRef.inline(corpus.text, corpus.format)
+def corpus_title(corpus: Corpus) -> str | None:
+    """The corpus's name as a link may carry it (printable, at most 200 characters)."""
+    title = "".join(ch for ch in corpus.name if ch.isprintable())[:share.MAX_TITLE_CHARS]
+    return title or None
+
+
+def corpus_refs(corpus: Corpus, sha256: str | None = None) -> tuple[CorpusRef, CorpusRef]:
+    """(inline reference, the fallback when the text is too big for a link); both carry the
+    corpus's name, and an inline copy of a sample names that sample. `sha256`: the text's
+    hash if already known."""
+    sha = sha256 or share.sha256_text(corpus.text)
+    title = corpus_title(corpus)
+    inline = CorpusRef.inline(corpus.text, corpus.format, name=corpus.sample, title=title, sha256=sha)
     if corpus.sample is not None:
-        return inline, CorpusRef.sample(corpus.sample, corpus.text, corpus.format)
+        return inline, CorpusRef.sample(corpus.sample, corpus.text, corpus.format, title=title, sha256=sha)
     name = ", ".join(corpus.files) if corpus.files else "pasted text"
     name = name if share._NAME.fullmatch(name) else "corpus.txt"
-    return inline, CorpusRef.file(name[:200], corpus.text, corpus.format)
+    return inline, CorpusRef.file(name[:200], corpus.text, corpus.format, title=title, sha256=sha)
+
+
+def corpus_of(ref: CorpusRef) -> Corpus:
+    """The page's Corpus for a link's inline corpus, under the name it had (a copy of a
+    bundled sample is that sample again). Links without a name say where the text came from."""
+    from .samples import SAMPLES
+
+    sample = SAMPLES.get(ref.name or "")
+    title = ref.title or (sample.title if sample else "Text from a shared link")
+    if sample is not None and sample.format == ref.format:
+        return Corpus(ref.text or "", ref.format, title, sample.id, (), sample.attribution)
+    return Corpus(ref.text or "", ref.format, title)
 
 
 def corpus_note(ref: CorpusRef) -> str:
@@ -124,13 +148,17 @@ class SharePanel:
         state.subscribe(self._on_state)
 
     # --- making links -------------------------------------------------------------------------
-    def experiment(self) -> tuple[Experiment, CorpusRef]:
-        """The page's experiment now, and the corpus fallback (sample or file)."""
+    def experiment(self, *, for_reload: bool = False, sha256: str | None = None) -> tuple[Experiment, CorpusRef]:
+        """The page's experiment now, and the corpus fallback (sample or file). Its panel is
+        the one worked in before Share was opened (Train at first). `for_reload`: also
+        whether a run is going and the imported file's name (what a reload restores)."""
         st, app = self.state, self.app
-        inline, fallback = corpus_refs(st.corpus)
+        inline, fallback = corpus_refs(st.corpus, sha256)
         ins = st.inspect
-        panel = getattr(app, "current", None) or "train"
+        panel = getattr(app, "work_panel", None) or "train"
         step = st.step if st.recording is not None else None
+        running = for_reload and st.training.running
+        imported = (st.imported_name or "loaded tokenizer") if for_reload and st.imported is not None else ""
         cmp = getattr(app, "panels", {}).get("compare") if app is not None else None
         configs, text, reference, heldout = cmp.setup() if cmp is not None else ((), "", None, None)
         exp = Experiment(
@@ -141,6 +169,7 @@ class SharePanel:
             compare=tuple(configs) if len(configs) >= 2 else (), compare_text=text if len(configs) >= 2 else "",
             compare_reference=reference if len(configs) >= 2 else None,
             compare_heldout=heldout if len(configs) >= 2 else None,
+            running=running, imported=imported[:share.MAX_TITLE_CHARS],
         )
         return exp, fallback
 
@@ -301,7 +330,7 @@ class SharePanel:
             app.show_panel(exp.panel)
         ref = exp.corpus
         if ref.kind == "inline":
-            st.set_corpus(Corpus(ref.text or "", ref.format, "Text from a shared link"))
+            st.set_corpus(corpus_of(ref))
         elif ref.kind == "sample":
             if ref.name not in SAMPLES:
                 port.set_attr(self.body, "data-share", "error")
@@ -313,10 +342,20 @@ class SharePanel:
                 self.show_banner(f"The bundled sample “{ref.name}” differs from the one this link was made with "
                                  "(its SHA-256 does not match), so the results may differ.")
         else:
+            kept = kept_corpus(port, ref.sha256) if not ref.matches(st.corpus.text) else None
+            if kept is not None:  # a reload: this tab kept the corpus (persist.py)
+                files = (ref.name,) if ref.name and ref.name != "pasted text" else ()
+                st.set_corpus(Corpus(kept, ref.format, ref.title or ref.name or "Your text", None, files))
             if not ref.matches(st.corpus.text):
                 self.pending = (exp, started)
                 port.set_attr(self.body, "data-share", "waiting-file")
                 self.show_banner(file_request(ref))
+                # the header says what the page waits for, and the link's algorithm
+                try:
+                    st.set_spec(spec_from_config(exp.train))
+                except ShareLinkError:
+                    pass  # said when the file arrives (_apply_settings)
+                st.await_corpus(f"Waiting for “{ref.name}” ({plural(ref.chars or 0, 'character')})")
                 return
         await self._apply_settings(exp, started)
 
@@ -345,8 +384,15 @@ class SharePanel:
         cmp = app.panels.get("compare") if app is not None else None
         if cmp is not None and exp.compare:
             cmp.apply_setup(exp.compare, exp.compare_text, exp.compare_reference, exp.compare_heldout)
-        if exp.step is not None:
+        train = app.panels.get("train") if app is not None else None
+        if exp.running and train is not None:
+            # reloaded during a run: the settings are back; a long run starts only when asked
+            train.offer_rerun(exp.step)
+        elif exp.step is not None:
             await self._train_and_seek(exp.step)
+        if exp.imported:
+            self.show_banner(f"Before the reload, Inspect and Compare used “{exp.imported}”, loaded on the Files tab. "
+                             "The page does not keep files: load it there again to use it.")
         if app is not None and exp.panel in getattr(app, "tabs", {}):
             app.show_panel(exp.panel)
         if cmp is not None and exp.compare and exp.panel == "compare":
@@ -366,7 +412,7 @@ class SharePanel:
         total = len(st.recording.steps)
         target = total if step is None else min(step, total)
         if step is not None and step > total:
-            self.show_banner(f"The link asks for step {step:,}, but this run has {total:,} steps; showing the last.")
+            self.show_banner(f"The link asks for step {step:,}, but this run has {plural(total, 'step')}; showing the last.")
         st.player.pause()
         st.seek(target)
         st.notify("step")
@@ -375,3 +421,6 @@ class SharePanel:
         ms = (self.port.now() - started) * 1000
         self.port.set_attr(self.body, "data-share-ms", f"{ms:.0f}")
         self.port.set_attr(self.body, "data-share", "applied")
+        persist = getattr(self.app, "persist", None)
+        if persist is not None:
+            persist.save()  # the address now holds the experiment as it stands (and the embed's link)

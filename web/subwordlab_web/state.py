@@ -12,7 +12,8 @@
 Panels read it and subscribe to changes; they change it only through its methods, which
 notify the subscribers with a topic: "corpus", "spec", "recording" (a new or discarded
 run), "progress" (training moved on), "step" (the player moved), "stats" (the corpus's
-statistics are ready), "inspect" (the inspector's text or settings). No DOM here: everything is testable on CPython.
+statistics are ready), "inspect" (the inspector's text or settings), "tokenizer" (one was
+imported or dropped), "pending" (the corpus the page waits for), "panel" (a tab was shown). No DOM here: everything is testable on CPython.
 
 >>> state = AppState()
 >>> seen = []
@@ -31,6 +32,7 @@ import subwordlab
 from subwordlab.recording import Recording
 
 from .player import Player
+from .wording import plural
 
 FORMATS = ("text", "word_counts")
 UNIGRAM_PRESETS = ("unigram", "sentencepiece_unigram")
@@ -129,7 +131,7 @@ class TrainSpec:
 
     def describe(self) -> str:
         """Example: 'BPE · 8 merges' or 'Byte-level BPE · vocabulary 4,000'."""
-        what = f"{self.size:,} merges" if self.target == "num_merges" else f"vocabulary {self.size:,}"
+        what = plural(self.size, "merge") if self.target == "num_merges" else f"vocabulary {self.size:,}"
         return f"{PRESET_SHORT[self.preset]} · {what}"
 
     def with_preset(self, preset: str) -> TrainSpec:
@@ -186,6 +188,7 @@ class AppState:
         self.corpus_stats: Any = None  # corpus_data.CorpusStats of the corpus, once computed
         self.imported: Any = None  # a tokenizer loaded on the Files tab; Inspect and Compare use it
         self.imported_name = ""
+        self.corpus_pending = ""  # what the page waits for instead of a corpus (a fetch, a link's file)
         self._subscribers: list[Callable[[str], None]] = []
 
     # --- observers -----------------------------------------------------------------
@@ -213,9 +216,16 @@ class AppState:
     # --- changes -------------------------------------------------------------------
     def set_corpus(self, corpus: Corpus) -> None:
         self.corpus = corpus
+        self.corpus_pending = ""
         self.corpus_stats = None
         self.notify("corpus")
         self.discard_recording()
+
+    def await_corpus(self, what: str) -> None:
+        """Say what corpus the page is waiting for (e.g. "Loading “UDHR: English”…"); the
+        header shows it until `set_corpus` (or `await_corpus("")`)."""
+        self.corpus_pending = what
+        self.notify("pending")
 
     def set_corpus_stats(self, stats: Any) -> None:
         self.corpus_stats = stats
@@ -257,8 +267,7 @@ class AppState:
         if rec is None:
             return None, "Train a tokenizer first: open Train and press Step or Run to end."
         if not rec.done:
-            return None, (f"Training is running ({len(rec.steps):,} steps so far); the tokenizer "
-                          "at each step is ready when it finishes.")
+            return None, "Training is running; the tokenizer at each step is ready when it finishes."
         try:
             return rec.tokenizer_at(self.step), ""
         except TypeError as exc:
@@ -267,6 +276,35 @@ class AppState:
                 return rec.tokenizer, ""
             return None, (f"This algorithm cannot rebuild its tokenizer at step {self.step:,} ({exc}); "
                           f"move to the last step ({len(rec.steps):,}) to inspect the final tokenizer.")
+
+    # --- what the header and the status lines say (one source for every panel) ------------
+    def step_text(self) -> str:
+        """Where training is, in words. Example: 'not trained', 'preparing the run…',
+        'step 3 of 40 so far' (while recording), 'step 3 of 8' (a finished run)."""
+        rec = self.recording
+        if rec is None:
+            if self.corpus_pending:
+                return "not trained: waiting for the corpus"
+            return "training failed" if self.training.phase == "failed" else "not trained"
+        if not rec.done and rec.alphabet is None:
+            return "preparing the run…"
+        player = self.player
+        total = f"{player.recorded:,}" + ("" if rec.done else " so far")
+        return f"step {player.position:,} of {total}"
+
+    def header(self) -> tuple[str, str, str]:
+        """The header's three pills: (corpus, tokenizer, step). They name an imported
+        tokenizer when Inspect and Compare use one.
+
+        >>> st = AppState(Corpus("low 5", "word_counts", "Textbook"))
+        >>> st.header()
+        ('Textbook', 'BPE · 8 merges', 'not trained')
+        """
+        corpus = self.corpus_pending or self.corpus.name
+        if self.imported is not None:
+            size = getattr(self.imported, "vocab_size", 0)
+            return corpus, f"{self.imported_name or 'Loaded tokenizer'} · {plural(size, 'token')}", "loaded on Files: no training steps"
+        return corpus, self.spec.describe(), self.step_text()
 
     # --- an imported tokenizer (the Files tab) -------------------------------------------
     def set_imported(self, tokenizer: Any, name: str = "") -> None:

@@ -20,6 +20,7 @@ from typing import Any
 from subwordlab.events import EmStep, PruneStep
 
 from .state import AppState, TrainingStatus, TrainSpec
+from .wording import plural
 
 SLICE_SECONDS = 0.012  # work between two yields to the browser
 MAX_EVENTS_PER_SLICE = 64  # also bounds a slice when the clock does not move (fake port)
@@ -59,7 +60,7 @@ def expected_steps(rec: Any, spec: TrainSpec) -> int | None:
 def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
     """The progress bar's fill and text for a running (or finished) recording."""
     if rec.done:
-        return ProgressView(1.0, f"Done: {len(rec.steps):,} steps")
+        return ProgressView(1.0, f"Done: {plural(len(rec.steps), 'step')}")
     if rec.alphabet is None:
         p = rec.progress
         if p is None:
@@ -147,7 +148,7 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
                     await port.sleep(0)
     except asyncio.CancelledError:
         if state.recording is rec:
-            state.discard_recording(f"Training cancelled after {len(rec.steps):,} steps. "
+            state.discard_recording(f"Training cancelled after {plural(len(rec.steps), 'step')}. "
                                     "Change the settings or press Run to end to start again.")
         raise
     except ValueError as exc:  # CorpusError and bad options: the core's messages are for the user

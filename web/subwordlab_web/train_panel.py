@@ -22,6 +22,7 @@ from .build import el
 from .player import SPEEDS
 from .state import PRESET_HELP, PRESET_NAMES, AppState, TrainingStatus, TrainSpec
 from .tokens import assign_colors, is_byte_level, token_label, visible
+from .wording import plural
 
 AUTO_TRAIN_CHARS = 200_000  # smaller corpora train as soon as they (or the settings) change
 AUTO_TRAIN_DELAY = 0.25  # seconds of quiet before an automatic run (typing)
@@ -145,7 +146,7 @@ def unigram_event_text(e: Any) -> str:
     if isinstance(e, EmStep):
         return f"EM round {e.round + 1}, iteration {e.iteration + 1}: log-likelihood {charts.short_number(e.log_likelihood)}"
     if isinstance(e, PruneStep):
-        return f"Pruning round {e.round + 1}: {len(e.dropped):,} pieces dropped"
+        return f"Pruning round {e.round + 1}: {plural(len(e.dropped), 'piece')} dropped"
     return type(e).__name__
 
 
@@ -288,6 +289,14 @@ def curve_of(steps: Sequence[Any], preset: str) -> Curve:
                  lambda i: f"merge {i + 1}: {pair_label(steps[i].pair, byte_level)} count {steps[i].count:,}")
 
 
+def rate_text(steps_per_second: float, recorded: int) -> str:
+    """The speed shown during a run, once it means something (two steps, at least one a
+    second). Example: (12.4, 30) -> '12 steps/s'; (0.3, 1) -> ''."""
+    if recorded < 2 or steps_per_second < 1:
+        return ""
+    return f"{steps_per_second:,.0f} {plural(round(steps_per_second), 'step', number=False)}/s"
+
+
 def current_point(at: Sequence[int], position: int) -> int | None:
     """Index of the last point at or before `position`. Example: ([2, 4, 6], 5) -> 1."""
     best = None
@@ -332,6 +341,7 @@ class TrainPanel:
         self.progress_bar, self.progress_label = q("#train-progress-bar"), q("#train-progress-label")
         self.rate, self.cancel = q("#train-rate"), q("#train-cancel")
         self.error = q("#train-error")
+        self.resume, self.resume_text, self.resume_run = q("#train-resume"), q("#train-resume-text"), q("#train-resume-run")
         self.now_kicker, self.now_main = q("#train-now-kicker"), q("#train-now-main")
         self.cand_title, self.cand_help = q("#candidates-title"), q("#candidates-help")
         self.cand_chart, self.cand_empty = q("#candidates-chart"), q("#candidates-empty")
@@ -380,6 +390,7 @@ class TrainPanel:
         port.on(self.scrubber, "input", self._on_scrub)
         port.on(self.speed, "change", self._on_speed)
         port.on(self.cancel, "click", self._on_cancel)
+        port.on(self.resume_run, "click", self._on_rerun)
         port.on(self.vocab_search, "input", lambda _e: self._render_vocab())
         state.subscribe(self._on_state)
         self._build_options()
@@ -392,10 +403,12 @@ class TrainPanel:
         elif topic == "recording":
             if self.state.recording is None and self.train_task is not None and not self.train_task.done():
                 self.train_task.cancel()  # its run was discarded
+            if self.state.recording is not None:
+                self.port.set_hidden(self.resume, True)  # a run started: the offer is answered
             self._heavy_key = None
             self.render()
             self._maybe_auto_train()
-        elif topic in ("progress", "step", "stats", "corpus"):
+        elif topic in ("progress", "step", "stats", "corpus", "pending"):
             self.render()
 
     def _move(self, moved: bool) -> None:
@@ -594,6 +607,19 @@ class TrainPanel:
     def _on_speed(self, _event: Any) -> None:
         self.state.player.set_speed(float(self.port.value(self.speed)))
 
+    def offer_rerun(self, step: int | None = None) -> None:
+        """After a reload during a run: the settings are back; say so and offer to run again
+        (a long run never restarts by itself). `step`: where the run had got to."""
+        st = self.state
+        where = f" (it had got to step {step:,})" if step else ""
+        self.port.set_text(self.resume_text, f"The page was reloaded while {st.spec.describe()} was training on "
+                           f"“{st.corpus.name}”{where}. The settings are restored; the run was not.")
+        self.port.set_hidden(self.resume, False)
+
+    def _on_rerun(self, _event: Any) -> None:
+        self.port.set_hidden(self.resume, True)
+        self._on_end(_event)
+
     def _on_cancel(self, _event: Any) -> None:
         if self.train_task is not None and not self.train_task.done():
             self.train_task.cancel()
@@ -615,7 +641,8 @@ class TrainPanel:
             self.pending_step = False
             player.step()
         port.set_attr(self.root, "data-status", status.phase)
-        port.set_text(self.corpus_line, f"Corpus: {st.corpus.name} · {len(st.corpus.text):,} characters"
+        port.set_text(self.corpus_line, f"Corpus: {st.corpus_pending or st.corpus.name} · "
+                      f"{plural(len(st.corpus.text), 'character')}"
                       + (" (word counts)" if st.corpus.format == "word_counts" else ""))
         # controls
         port.set_disabled(self.b_back, player.position == 0)
@@ -628,8 +655,8 @@ class TrainPanel:
         port.set_value(self.scrubber, str(player.position))
         port.set_disabled(self.scrubber, player.recorded == 0)
         port.set_text(self.step_now, f"{player.position:,}")
-        total = f"{player.recorded:,}" + ("" if player.final or rec is None else "…")
-        port.set_text(self.step_total, total)
+        # subtle: the same words as the header's step pill (state.step_text), never "1 of 1…"
+        port.set_text(self.step_total, f"{player.recorded:,}" + ("" if player.final or rec is None else " so far"))
         # status, progress, errors
         port.set_text(self.status, self._status_text())
         running = status.running
@@ -642,7 +669,7 @@ class TrainPanel:
             if view.fraction is not None:
                 port.set_attr(self.progress_bar, "aria-valuenow", f"{pct:.0f}")
             port.set_text(self.progress_label, view.label)
-            port.set_text(self.rate, f"{status.steps_per_second:,.0f} steps/s" if status.steps_per_second else "")
+            port.set_text(self.rate, rate_text(status.steps_per_second, player.recorded))
         port.set_hidden(self.error, status.phase != "failed")
         if status.phase == "failed":
             port.set_text(self.error, status.message)
@@ -659,12 +686,17 @@ class TrainPanel:
         if status.phase in ("cancelled", "failed"):
             return status.message if status.phase == "cancelled" else "Training could not start."
         if rec is None:
-            return f"{st.spec.describe()} · not trained yet"
+            return f"{st.spec.describe()} · not trained yet" + (
+                f" · Inspect and Compare use {st.imported_name} (loaded on Files)" if st.imported is not None else "")
         if rec.done:
             short = subwordlab.shortfall(rec.tokenizer, merges=None if st.spec.is_unigram else len(rec.steps))
-            return (f"{st.spec.describe()} · trained: {len(rec.steps):,} steps in {status.elapsed:.2f} s"
+            text = (f"{st.spec.describe()} · trained: {plural(len(rec.steps), 'step')} in {status.elapsed:.2f} s"
                     + (f" · {short}" if short else ""))
-        return f"{st.spec.describe()} · training…"
+        else:
+            text = f"{st.spec.describe()} · " + ("training…" if rec.alphabet is not None else "preparing the run…")
+        if st.imported is not None:
+            text += f" · Inspect and Compare use {st.imported_name} (loaded on Files) until you train again"
+        return text
 
     def _render_heavy(self) -> None:
         """Tables and charts, drawn one section per browser turn (a task), only when what
@@ -773,6 +805,8 @@ class TrainPanel:
         port, st = self.port, self.state
         stats = st.corpus_stats
         tok, why = st.tokenizer_at_step()
+        if st.recording is None:  # on Train itself: say what to press, not "open Train"
+            why = "Not trained yet: press Step, Play or Run to end to see how the tokenizer splits these words."
         rows = []
         if tok is not None and stats is not None and stats.top_words:
             byte_text = st.spec.preset == "byte_bpe" and st.corpus.format == "text"

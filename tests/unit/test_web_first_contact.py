@@ -1,0 +1,252 @@
+"""A stranger's first minutes with the page, on the real index.html through the fake port:
+one source for the header (pills, status lines and counters agree, imported tokenizers
+included), counted nouns, share links that open the experiment, and nothing lost on reload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import subwordlab
+from subwordlab_web import share, tasks
+from subwordlab_web.app import App
+from subwordlab_web.fakedom import FakeFile, FakePort
+from subwordlab_web.state import Corpus, TrainSpec
+from subwordlab_web.wording import plural
+
+from corpora import read
+
+INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
+PAGE = "http://127.0.0.1:8000/index.html"
+
+
+def started(sample="seed000", href=PAGE, session=None):
+    port = FakePort.from_html(INDEX_HTML)
+    port.href = href
+    port.session = dict(session or {})
+    app = App(port, warm=False)
+    app.start(sample=sample)
+    port.settle()
+    assert port.errors == []
+    return port, app
+
+
+def text(port, selector):
+    return port.text(port.query(selector))
+
+
+def pills(port):
+    return tuple(text(port, f"#context-{k}") for k in ("corpus", "spec", "step"))
+
+
+# --- one source for the header -------------------------------------------------------------
+def test_plural_agrees_with_its_number():
+    assert [plural(n, "step") for n in (0, 1, 2, 1000)] == ["0 steps", "1 step", "2 steps", "1,000 steps"]
+    assert plural(1, "merge") == "1 merge" and plural(3, "entry", "entries") == "3 entries"
+    assert TrainSpec("bpe", "num_merges", 1).describe() == "BPE · 1 merge"
+
+
+def test_the_pills_name_an_imported_tokenizer_and_the_trained_one_again_after_revert():
+    port, app = started()
+    app.panels["train"].start_training()
+    port.settle()
+    assert pills(port) == ("Textbook: low, lower, newest, widest", "BPE · 8 merges", "step 0 of 8")
+    other = subwordlab.train("the quick brown fox jumps over the lazy dog " * 5, preset="byte_bpe", vocab_size=270)
+    box = port.query("#files-import")
+    box.files = [FakeFile("cl100k_base.json", other.to_hf_json().encode())]
+    port.dispatch(box, "change")
+    port.settle()
+    assert pills(port) == ("Textbook: low, lower, newest, widest", "cl100k_base.json · 270 tokens",
+                           "loaded on Files: no training steps")
+    assert "Inspect and Compare use cl100k_base.json" in text(port, "#train-status")
+    port.click(port.query("#files-revert"))
+    assert pills(port)[1:] == ("BPE · 8 merges", "step 0 of 8")
+    assert "cl100k" not in text(port, "#train-status")
+
+
+def test_the_train_tab_does_not_send_you_to_the_train_tab():
+    port, app = started(None)
+    app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000]))  # too big to train by itself
+    port.settle()
+    assert app.current == "train" and app.state.recording is None
+    why = text(port, "#segmentation-empty")
+    assert "open Train" not in why and why.startswith("Not trained yet: press Step")
+
+
+def test_counters_never_contradict_each_other_while_a_run_starts(monkeypatch):
+    monkeypatch.setattr(tasks, "MAX_EVENTS_PER_SLICE", 1)  # one core event per browser turn
+    port, app = started(None)
+    app.state.set_spec(TrainSpec("byte_bpe", "vocab_size", 300))
+    app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000]))
+    port.settle()
+    port.click(port.query("#train-step"))
+    seen = set()
+    for _ in range(4000):
+        port.drive()
+        st = app.state
+        now, total, rate = text(port, "#train-step-now"), text(port, "#train-step-total"), text(port, "#train-rate")
+        pill = text(port, "#context-step")
+        seen.add(pill)
+        everything = " ".join([now, total, rate, pill, text(port, "#segmentation-empty"), text(port, "#train-status")])
+        assert "0 steps/s" not in everything and "steps so far" not in everything and "…" not in total
+        if st.recording is not None and st.recording.alphabet is not None:
+            # the readout and the pill say the same step and the same total
+            assert pill == f"step {now} of {total}", (pill, now, total)
+        if rate:
+            assert st.player.recorded >= 2 and not rate.startswith("0 ")
+        if st.recording is not None and len(st.recording.steps) >= 3:
+            break
+    assert "preparing the run…" in seen and any(p.endswith("so far") for p in seen)
+
+
+def test_a_run_cancelled_after_one_step_says_one_step(monkeypatch):
+    monkeypatch.setattr(tasks, "MAX_EVENTS_PER_SLICE", 1)
+    port, app = started(None)
+    app.state.set_spec(TrainSpec("byte_bpe", "vocab_size", 300))
+    app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000]))
+    port.settle()
+    port.click(port.query("#train-end"))
+    while app.state.recording is not None and len(app.state.recording.steps) < 1:
+        port.drive()
+    port.click(port.query("#train-cancel"))
+    port.settle()
+    assert text(port, "#train-status").startswith("Training cancelled after 1 step. ")
+
+
+# --- a share link opens the experiment -----------------------------------------------------
+def copy_link(port, app):
+    app.show_panel("share")
+    port.click(port.query("#share-copy"))
+    port.settle()
+    return port.value(port.query("#share-link"))
+
+
+def trained(sample="seed000"):
+    port, app = started(sample)
+    app.panels["train"].start_training()
+    port.settle()
+    return port, app
+
+
+def test_a_link_lands_where_the_sender_worked_before_opening_share():
+    port, app = trained()
+    link = copy_link(port, app)  # straight from the first screen: Train
+    assert share.decode_fragment(link.split("#", 1)[1]).panel == "train"
+    app.show_panel("inspect")
+    app.state.seek(3)
+    app.state.set_inspect(text="lowest widest")
+    link = copy_link(port, app)
+    port2, app2 = started(None, href=link)
+    assert app2.current == "inspect" and port2.get_attr(port2.query("body"), "data-share") == "applied"
+    assert app2.state.step == 3 and app2.state.inspect.text == "lowest widest"
+    assert port2.get_attr(port2.query("#tab-share"), "aria-selected") == "false"
+
+
+def test_a_restored_link_keeps_the_corpus_name():
+    port, app = trained()
+    port2, app2 = started(None, href=copy_link(port, app))  # an inline copy of a sample is that sample
+    c = app2.state.corpus
+    assert (c.name, c.sample) == ("Textbook: low, lower, newest, widest", "seed000")
+    assert port2.value(port2.query("#corpus-sample")) == "seed000"
+    # an uploaded file keeps its name
+    box = port.query("#corpus-file")
+    box.files = [FakeFile("notes.txt", "the cat sat on the mat\n".encode() * 3)]
+    port.dispatch(box, "change")
+    port.settle()
+    port3, app3 = started(None, href=copy_link(port, app))
+    assert app3.state.corpus.name == "notes.txt" and port3.text(port3.query("#context-corpus")) == "notes.txt"
+    # a link made before names travelled still says where its text came from
+    old = share.encode_fragment(share.Experiment(share.CorpusRef.inline("a b a b"), share.Config("bpe", {"num_merges": 2})))
+    port4, app4 = started(None, href=PAGE + "#" + old)
+    assert app4.state.corpus.name == "Text from a shared link"
+
+
+def test_the_pills_of_a_link_waiting_for_its_file_say_what_it_waits_for():
+    text_ = "words of my own " * 50
+    exp = share.Experiment(share.CorpusRef.file("big.txt", text_), share.Config("wordpiece", {"vocab_size": 60}), step=2)
+    port, app = started(None, href=PAGE + "#" + share.encode_fragment(exp))
+    assert port.get_attr(port.query("body"), "data-share") == "waiting-file"
+    assert pills(port) == ("Waiting for “big.txt” (800 characters)", "WordPiece · vocabulary 60",
+                           "not trained: waiting for the corpus")
+    assert "…" not in "".join(pills(port))
+    app.state.set_corpus(Corpus(text_, name="big.txt"))
+    port.settle()
+    assert pills(port) == ("big.txt", "WordPiece · vocabulary 60", f"step 2 of {len(app.state.steps)}")
+
+
+# --- nothing is lost on reload -----------------------------------------------------------------
+def reload(port):
+    """The same address in a new page, with the tab's sessionStorage (what a reload does)."""
+    return started(None, href=port.href, session=port.session)
+
+
+def test_a_reload_restores_the_experiment_from_the_address():
+    port, app = started()
+    port.input(port.query("#corpus-text"), "the cat sat on the mat and the dog sat on the log " * 4)
+    port.settle()  # a new small corpus trains by itself
+    app.show_panel("train")
+    port.click(port.query("#train-step"))
+    port.click(port.query("#train-step"))
+    app.show_panel("inspect")
+    app.state.set_inspect(text="the cat and the log", sample_seed=4)
+    assert "#v1." in port.href  # kept as it changes: no button to press
+    port2, app2 = reload(port)
+    st, st2 = app.state, app2.state
+    assert app2.current == "inspect" and st2.step == st.step == 2
+    assert (st2.corpus.text, st2.corpus.format, st2.corpus.name) == (st.corpus.text, "text", "Your text")
+    assert st2.spec == st.spec and st2.inspect == st.inspect
+    assert st2.tokenizer_at_step()[0].to_json() == st.tokenizer_at_step()[0].to_json()
+    assert pills(port2) == pills(port)
+    port3, app3 = reload(port2)  # and again
+    assert app3.state.step == 2 and app3.current == "inspect"
+
+
+def test_a_reload_names_the_tokenizer_file_that_was_loaded():
+    port, app = trained()
+    other = subwordlab.train("the quick brown fox " * 5, preset="byte_bpe", vocab_size=262)
+    box = port.query("#files-import")
+    box.files = [FakeFile("cl100k_base.json", other.to_hf_json().encode())]
+    port.dispatch(box, "change")
+    port.settle()
+    port2, app2 = reload(port)
+    banner = port2.query("#link-banner")
+    assert not banner.hidden and "“cl100k_base.json”" in port2.text(banner) and "Files" in port2.text(banner)
+
+
+def test_a_reload_during_a_long_run_restores_the_settings_and_offers_to_run_again():
+    port, app = started(None)
+    app.state.set_spec(TrainSpec("byte_bpe", "vocab_size", 400))
+    app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000], name="tiny.txt"))
+    port.settle()
+    assert not port.fire_window("beforeunload").default_prevented  # nothing running: no question
+    port.click(port.query("#train-end"))
+    while app.state.recording is not None and len(app.state.recording.steps) < 3:
+        port.drive()
+    assert app.state.training.running
+    assert port.fire_window("beforeunload").default_prevented  # "Leave site?"
+    assert share.decode_fragment(port.href.split("#", 1)[1]).running
+    port2, app2 = reload(port)
+    st2 = app2.state
+    assert st2.spec == TrainSpec("byte_bpe", "vocab_size", 400) and st2.corpus.name == "tiny.txt"
+    assert st2.recording is None  # a long run does not restart by itself
+    offer = port2.query("#train-resume")
+    assert not offer.hidden and "reloaded while Byte-level BPE · vocabulary 400 was training" in port2.text(offer)
+    port2.click(port2.query("#train-resume-run"))
+    port2.drive(3)
+    assert st2.recording is not None and offer.hidden
+    port.settle()
+    port2.settle()
+    assert st2.recording.done and st2.step == len(st2.steps)
+    assert not share.decode_fragment(port2.href.split("#", 1)[1]).running  # the run's end is written too
+
+
+def test_a_big_corpus_the_tab_cannot_keep_is_asked_for_after_a_reload():
+    port, app = started(None)
+    port.session_quota = 1000  # the browser refuses to keep 250,000 characters
+    app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000], name="tiny.txt", files=("tiny.txt",)))
+    port.settle()
+    assert port.session == {}
+    port2, app2 = reload(port)
+    assert port2.get_attr(port2.query("body"), "data-share") == "waiting-file"
+    assert pills(port2)[0] == "Waiting for “tiny.txt” (250,000 characters)"

@@ -1,0 +1,148 @@
+"""Nothing is lost on reload: the experiment lives in the page's address as it changes.
+
+Where it is kept, and why there: the address fragment, written with
+``history.replaceState`` (``port.replace_address``) in the same ``#v1.…`` form a share link
+has (share.py), plus two things only a reload needs: whether a run was going
+(``running``) and the name of a tokenizer file loaded on Files (``imported``). So:
+
+- a reload *is* opening a share link: the same code restores the corpus (with its name),
+  the settings, the step, the inspector and the Compare setup, and lands on the panel;
+- each tab keeps its own experiment (local storage is shared by every tab of the site and
+  would make two tabs overwrite each other), and nothing outlives the tab unless the user
+  bookmarks or copies the address, which then opens the same experiment;
+- ``replaceState`` adds no history entries (Back still leaves the page) and fires no
+  ``hashchange``, so writing never re-opens the link;
+- a corpus too big for a link is kept by name (a bundled sample); any other one goes by
+  SHA-256 in the address and its text into this tab's ``sessionStorage`` (which survives a
+  reload; ``CORPUS_KEY``), where the reload finds it. If the browser cannot keep it (over
+  its quota, about 5 MB), the reload asks for the file, as a shared link does.
+
+The address is written at each change, synchronously (no timer: a write is a few
+milliseconds, the corpus is hashed once per corpus); while the player plays or a run goes
+on, at most every ``SAVE_EVERY`` seconds, and again when it stops. Never while a link is
+being applied or waits for its file (the address still holds that link), nor for an
+empty corpus (nothing to lose). During a long run the page asks before it is left
+(``beforeunload``), and a reload restores the settings and offers to run again
+(`TrainPanel.offer_rerun`) rather than restarting a long run by itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from . import share
+from .embed import full_page_url
+from .share import ShareLinkError
+
+SAVE_EVERY = 0.4  # seconds between two writes while playing or training
+SAVE_TOPICS = frozenset({"corpus", "spec", "recording", "progress", "step", "inspect", "tokenizer", "panel"})
+LONG_RUN_SECONDS = 2.0  # a run going this long (or a corpus too big to train by itself) asks before leaving
+INLINE_CHARS_LIMIT = 40 * share.INLINE_LIMIT_BYTES  # longer texts cannot compress into a link: skip trying
+CORPUS_KEY = "subwordlab-corpus"  # sessionStorage: a corpus too big for the address, as JSON
+
+
+def kept_corpus(port: Any, sha256: str | None) -> str | None:
+    """The text this tab kept for a corpus too big for the address, if its SHA-256 matches."""
+    import json
+
+    raw = port.session_get(CORPUS_KEY)
+    try:
+        kept = json.loads(raw) if raw else None
+    except ValueError:
+        return None
+    if isinstance(kept, dict) and kept.get("sha256") == sha256 and isinstance(kept.get("text"), str):
+        return kept["text"]
+    return None
+
+
+class Persist:
+    """Writes the experiment into the address; warns before leaving a long run."""
+
+    def __init__(self, port: Any, state: Any, app: Any) -> None:
+        self.port, self.state, self.app = port, state, app
+        self.saved_at = -SAVE_EVERY
+        self.body = port.query("body")
+        self._corpus: Any = None  # the corpus the cache below is about
+        self._sha = ""
+        self._fits: bool | None = None  # does that corpus travel inline?
+        state.subscribe(self._on_state)
+        port.on_window("beforeunload", self._on_leave)
+
+    # --- when --------------------------------------------------------------------------
+    def _on_state(self, topic: str) -> None:
+        if topic not in SAVE_TOPICS:
+            return
+        st = self.state
+        moving = st.player.playing or st.training.running
+        if moving and self.port.now() - self.saved_at < SAVE_EVERY:
+            return  # the stop (pause, the run's end) is written in any case
+        self.save()
+
+    def busy(self) -> bool:
+        """A link is being applied, or waits for its file: the address holds it; keep it."""
+        share_panel = self.app.panels.get("share")
+        return (self.port.get_attr(self.body, "data-share") in ("applying", "waiting-file")
+                or getattr(share_panel, "pending", None) is not None)
+
+    # --- what ---------------------------------------------------------------------------
+    def fragment(self) -> str | None:
+        """The ``v1.…`` fragment of the experiment now (None if it cannot be one)."""
+        corpus = self.state.corpus
+        if corpus is not self._corpus:  # hash the corpus once, not at every step
+            self._corpus, self._sha = corpus, share.sha256_text(corpus.text)
+            self._fits = False if len(corpus.text) > INLINE_CHARS_LIMIT else None
+        exp, fallback = self.app.panels["share"].experiment(for_reload=True, sha256=self._sha)
+        if self._fits is not False:
+            try:
+                fragment = share.encode_fragment(exp)
+                self._fits = True
+                return fragment
+            except ShareLinkError:
+                self._fits = False
+        if fallback.kind == "file":
+            self._keep_text(corpus.text)
+        try:
+            return share.encode_fragment(replace(exp, corpus=fallback))
+        except ShareLinkError:
+            return None  # e.g. a lone surrogate in the inspector's text: keep the last address
+
+    def _keep_text(self, text: str) -> None:
+        """Keep a big corpus of the user's own in sessionStorage (once per corpus)."""
+        import json
+
+        if getattr(self, "_kept", None) == self._sha:
+            return
+        self._kept = self._sha
+        if not self.port.session_set(CORPUS_KEY, json.dumps({"sha256": self._sha, "text": text})):
+            self.port.session_set(CORPUS_KEY, None)  # too big: the reload asks for the file
+
+    def save(self) -> None:
+        if self.busy() or self.state.corpus.is_empty:
+            return
+        fragment = self.fragment()
+        if fragment is None:
+            return
+        self.saved_at = self.port.now()
+        url = self.port.location_href().split("#", 1)[0] + "#" + fragment
+        if url != self.port.location_href():
+            self.port.replace_address(url)
+        share_panel = self.app.panels.get("share")
+        if getattr(share_panel, "embedded", False):
+            # the embed's "Open the full playground" carries the learner's experiment
+            self.port.set_attr(self.port.query("#embed-open"), "href", full_page_url(url))
+
+    # --- leaving during a long run ------------------------------------------------------------
+    def long_run(self) -> bool:
+        """Is a run going that would be costly to lose (long so far, or a big corpus)?"""
+        st = self.state
+        if not st.training.running:
+            return False
+        train = self.app.panels.get("train")
+        big = train is not None and not train._small_corpus()
+        return big or st.training.elapsed >= LONG_RUN_SECONDS
+
+    def _on_leave(self, event: Any) -> None:
+        if self.long_run():
+            self.save()  # the address says a run was going: the reload offers to run again
+            self.port.prevent_default(event)  # the browser asks "Leave site?"
