@@ -296,7 +296,9 @@ def test_share_link_round_trip_across_two_browser_contexts(fresh_page, site_url,
     dst.goto(link)
     dst_guard.wait_ready()
     wait_applied(dst)
-    expect(dst.locator("#tab-share")).to_have_attribute("aria-selected", "true")
+    # the sender's last panel before Share (Files), not Share itself
+    expect(dst.locator("#tab-files")).to_have_attribute("aria-selected", "true")
+    expect(dst.locator("#context-corpus")).to_have_text("UDHR: English")
     expect(dst.locator("#context-step")).to_have_text(f"step 300 of {len(Recording(udhr_text('udhr_eng'), 'wordpiece', vocab_size=800).run().steps):,}")
     dst.click("#tab-inspect")
     expect(dst.locator("#inspect-input")).to_have_value("Freedom of opinion and expression")
