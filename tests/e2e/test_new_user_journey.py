@@ -123,3 +123,39 @@ def test_a_new_user_pastes_trains_steps_inspects_and_shares(fresh_page, site_url
     dst_guard.wait_ready()
     wait_applied(dst)
     lands_on_the_experiment(dst, want, rows)
+
+
+def test_a_reload_during_a_long_run_asks_first_then_offers_to_run_again(fresh_page, site_url, screenshots_dir):
+    page, guard = fresh_page()
+    page.goto(site_url)
+    guard.wait_ready()
+    page.click("#tab-corpus")
+    page.select_option("#corpus-sample", "tinyshakespeare")
+    title = SAMPLES["tinyshakespeare"].title
+    expect(page.locator("#context-corpus")).to_have_text(title)
+    page.click("#tab-train")
+    page.click("#train-end")  # 1.1 MB, vocabulary 4,000: a long run
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "training", timeout=60_000)
+    dialogs = []
+
+    def answer(dialog):
+        dialogs.append(dialog.type)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    page.reload()
+    assert dialogs == ["beforeunload"]  # "Leave site?" before a long run is lost
+    guard.wait_ready()
+    wait_applied(page)
+    offer = page.locator("#train-resume")
+    expect(offer).to_be_visible()
+    expect(offer).to_contain_text(f"reloaded while Byte-level BPE · vocabulary 4,000 was training on “{title}”")
+    expect(page.locator("#context-corpus")).to_have_text(title)
+    expect(page.locator("#context-spec")).to_have_text("Byte-level BPE · vocabulary 4,000")
+    expect(page.locator("#context-step")).to_have_text("not trained")
+    page.screenshot(path=str(screenshots_dir / "reload-during-a-run.png"))
+    page.click("#train-resume-run")
+    expect(offer).to_be_hidden()
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "training", timeout=60_000)
+    page.click("#train-cancel")
+    expect(page.locator("#train-status")).to_contain_text("Training cancelled after")

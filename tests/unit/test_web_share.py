@@ -106,6 +106,7 @@ def configs(draw):
 
 
 _names = st.from_regex(r"[a-z0-9_.\-]{1,30}", fullmatch=True)
+_titles = st.one_of(st.none(), st.text(min_size=1, max_size=200).filter(str.isprintable))  # shown names
 
 
 @st.composite
@@ -113,11 +114,12 @@ def corpus_refs(draw):
     text = draw(st.text(max_size=300))
     fmt = draw(st.sampled_from(["text", "word_counts"]))
     kind = draw(st.sampled_from(["inline", "sample", "file"]))
+    title = draw(_titles)
     if kind == "inline":
-        return CorpusRef.inline(text, fmt)
+        return CorpusRef.inline(text, fmt, name=draw(st.one_of(st.none(), _names)), title=title)
     if kind == "sample":
-        return CorpusRef.sample(draw(_names), text, fmt)
-    return CorpusRef.file(draw(_names), text, fmt)
+        return CorpusRef.sample(draw(_names), text, fmt, title=title)
+    return CorpusRef.file(draw(_names), text, fmt, title=title)
 
 
 @st.composite
@@ -138,6 +140,8 @@ def experiments(draw):
         compare_text=draw(st.text(max_size=100)) if n else "",
         compare_reference=draw(st.one_of(st.none(), _names)) if n else None,
         compare_heldout=draw(st.one_of(st.none(), _names)) if n else None,
+        running=draw(st.booleans()),
+        imported=draw(st.one_of(st.just(""), st.text(min_size=1, max_size=200).filter(str.isprintable))),
     )
 
 
@@ -392,6 +396,11 @@ def _mutated(path: str, value) -> dict:
         ("inspect.special", "everything", "inspect.special must be one of disallowed, allowed, plain"),
         ("inspect.extra", 1, "inspect.extra is not a field of a v1 link"),
         ("evil", 1, "evil is not a field of a v1 link"),
+        ("corpus.title", "", "corpus.title must be a name of 1 to 200 printable characters"),
+        ("corpus.title", "a\nb", "corpus.title must be a name of 1 to 200 printable"),
+        ("corpus.title", 3, "corpus.title must be text"),
+        ("running", "yes", "running must be true/false"),
+        ("imported", "x" * 201, "imported must be a name of 1 to 200"),
     ],
 )
 def test_wrong_fields_are_named(path, value, message):
