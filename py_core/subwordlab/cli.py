@@ -10,8 +10,19 @@ import argparse
 import inspect as _inspect
 import json
 import os
+import signal
 import sys
 import time
+
+from . import api
+from .corpus import parse_word_counts
+from .hf_json import HFExportError, export_hf, from_hf_json
+from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
+from .loaders import from_tiktoken
+from .presets import OPTIONS
+from .serialize import format_vocab_table, from_json, vocab_table
+from .stats import compare_texts, embedding_parameters, first_difference, format_table
+from .version import __version__
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -35,8 +46,6 @@ def _read_text(path):
 
 
 def _load_model(path):
-    from .serialize import MAX_FILE_BYTES, ModelFileError, from_json
-
     if path is None:
         raise CliError("give the model file with -m model.json")
     try:
@@ -58,17 +67,10 @@ def _load_model(path):
 def _write_atomic(path, text):
     """Write ``text`` to ``path`` via a temporary file and a rename: on any failure or
     interruption nothing (not even a partial file) is left at ``path``."""
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        write_atomic(path, text)
     except OSError as exc:
         raise CliError(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def _policy(args):
@@ -83,8 +85,6 @@ def _policy(args):
 
 def _option_kinds():
     """Every preset option: name -> (kind, help, presets). kind: 'bool', 'int', 'float', 'list', 'str'."""
-    from .presets import OPTIONS
-
     out = {}
     for preset, opts in OPTIONS.items():
         for name, (default, help_) in opts.items():
@@ -161,10 +161,6 @@ def _fmt_time(seconds):
 
 
 def cmd_train(args):
-    from . import api
-    from .corpus import parse_word_counts
-    from .presets import OPTIONS
-
     preset = args.preset
     known = OPTIONS[preset]
     options = {}
@@ -292,8 +288,6 @@ def cmd_decode(args):
 # -- stats / inspect / vocab ----------------------------------------------------------------
 
 def cmd_stats(args):
-    from .stats import compare_texts, embedding_parameters, format_table
-
     tok = _load_model(args.model)
     texts = {}
     for path in args.files:
@@ -325,8 +319,6 @@ def cmd_stats(args):
 
 
 def cmd_inspect(args):
-    from .stats import first_difference
-
     tok = _load_model(args.model)
     text = args.text if args.text is not None else _read_text(args.file or "-")
     policy = _policy(args)
@@ -366,8 +358,6 @@ def cmd_inspect(args):
 
 
 def cmd_vocab(args):
-    from .serialize import format_vocab_table, vocab_table
-
     tok = _load_model(args.model)
     print(format_vocab_table(vocab_table(tok), args.limit))
     return 0
@@ -376,8 +366,6 @@ def cmd_vocab(args):
 # -- export / import ------------------------------------------------------------------------
 
 def cmd_export(args):
-    from .hf_json import HFExportError, export_hf
-
     if not args.hf:
         raise CliError("say which format: export --hf (a Hugging Face tokenizer.json)")
     tok = _load_model(args.model)
@@ -395,9 +383,6 @@ def cmd_export(args):
 
 
 def cmd_import(args):
-    from .hf_json import from_hf_json
-    from .serialize import MAX_FILE_BYTES, ModelFileError
-
     if args.hf == args.tiktoken:
         raise CliError("say which format: import --hf tokenizer.json, or import --tiktoken o200k_base.tiktoken")
     path = args.source
@@ -416,8 +401,6 @@ def cmd_import(args):
         if args.hf:
             tok = from_hf_json(data, drop_post_processing=args.drop_post_processing)
         else:
-            from .loaders import from_tiktoken
-
             tok = from_tiktoken(data, args.pattern, _special_ids(args.special_tokens))
     except ModelFileError as exc:
         raise CliError(f"{path}: {exc}") from None
@@ -449,8 +432,6 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 def build_parser():
-    from .presets import OPTIONS
-
     parser = argparse.ArgumentParser(
         prog="subwordlab", formatter_class=_Formatter,
         description="Train and inspect subword tokenizers (BPE, WordPiece, Unigram).",
@@ -459,8 +440,6 @@ def build_parser():
                "  subwordlab encode -m model.json 'Hello world' --tokens\n"
                "  subwordlab export --hf -m model.json -o tokenizer.json\n"
                "run 'subwordlab COMMAND --help' for each command's options")
-    from . import __version__
-
     parser.add_argument("--version", action="version", version=f"subwordlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -574,8 +553,6 @@ def main(argv=None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     if args.command == "train":
-        import signal
-
         # subtle: a process started in the background by a shell inherits SIGINT ignored;
         # training is long, so Ctrl-C (or kill -INT) must always stop it cleanly
         try:

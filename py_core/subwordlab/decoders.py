@@ -18,6 +18,7 @@ import re
 from .bytes_map import text_to_bytes
 
 from .registry import component, dump_component
+from .regex_compat import compile_pattern
 
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>\Z")
 
@@ -299,8 +300,6 @@ class ReplaceDecoder(ChainDecoder):
         self.pattern, self.content, self.is_regex = pattern, content, bool(regex)
         self._regex = None
         if regex:
-            from .regex_compat import compile_pattern
-
             try:
                 self._regex = compile_pattern(pattern)
             except Exception as exc:  # re.error / regex.error

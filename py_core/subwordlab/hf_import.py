@@ -27,6 +27,7 @@ from .models.wordpiece import WordPiece
 from .patterns import PATTERNS
 from .models.vocab import check_id, read_scored_pieces
 from .registry import find_hf_reader, hf_reader, hf_reader_tags
+from .tokenizer import Tokenizer
 
 HF_VERSION = "1.0"
 TOP_LEVEL = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
@@ -421,8 +422,6 @@ def _added_tokens(value):
 
 def from_hf_dict(doc, source_sha256=None, drop_post_processing=False):
     """A Tokenizer from a parsed tokenizer.json (see ``from_hf_json``)."""
-    from .tokenizer import Tokenizer  # (a true cycle: Tokenizer.from_hf_json calls this module)
-
     if isinstance(doc, dict) and doc.get("format") == "subwordlab":
         raise ModelFileError("this is a Subword Lab model file, not a tokenizer.json; load it with Tokenizer.from_json()")
     top = Fields(doc, "tokenizer.json")

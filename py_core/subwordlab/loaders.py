@@ -16,9 +16,10 @@ import hashlib
 from .bytes_map import BYTE_TO_CHAR, bytes_to_text
 from .decoders import ByteLevelDecoder
 from .models.bpe import BPE
-from .pre_tokenizers import ByteLevel
 from .events import drain
-from .serialize import ModelFileError, parse_json
+from .jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
+from .pre_tokenizers import ByteLevel
+from .tokenizer import Tokenizer
 
 _SLICE = 20_000  # the sliced loaders yield after this many lines or tokens (a few ms of work)
 
@@ -28,8 +29,6 @@ def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):
 
 
 def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec):
-    from .tokenizer import Tokenizer
-
     present = set(vocab)
     missing = [ch for ch in BYTE_TO_CHAR if ch not in present]
     if missing:
@@ -203,8 +202,6 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
         raise ModelFileError(f"a tiktoken rank file is text, not {type(rank_file_text).__name__}")
     sha256 = hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()
     known = KNOWN_TIKTOKEN_FILES.get(sha256)
-    from .serialize import MAX_FILE_BYTES
-
     if len(rank_file_text) > MAX_FILE_BYTES:
         raise ModelFileError(f"the rank file is {len(rank_file_text):,} characters; the limit is {MAX_FILE_BYTES:,}")
     yield 0, 1

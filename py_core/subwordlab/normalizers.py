@@ -15,6 +15,7 @@ import re
 import unicodedata
 
 from .regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
+from .regex_compat import compile_pattern
 from .registry import component, dump_component
 
 
@@ -264,8 +265,6 @@ class RegexReplace(Normalizer):
     type = "RegexReplace"
 
     def __init__(self, pattern: str, content: str):
-        from .regex_compat import compile_pattern
-
         self.pattern, self.content = pattern, content
         try:
             self.regex = compile_pattern(pattern)

@@ -20,6 +20,10 @@ browser between slices; ``run()`` drains it.
 
 from .api import iter_train
 from .events import AlphabetReady, Done, Progress
+from .models.bpe import BPE
+from .models.unigram import Unigram
+from .models.wordpiece import WordPiece
+from .tokenizer import Tokenizer
 
 
 class Recording:
@@ -88,11 +92,6 @@ class Recording:
         return tok
 
     def _rebuild(self, step):
-        from .models.bpe import BPE
-        from .models.unigram import Unigram
-        from .models.wordpiece import WordPiece
-        from .tokenizer import Tokenizer
-
         final = self.tokenizer
         m = final.model
         if isinstance(m, BPE):
@@ -109,9 +108,6 @@ class Recording:
     def _unigram_at(self, step):
         """Unigram: the pieces (and scores) of the latest event at or before ``step`` that
         carries them; step 0 (or EM rounds before the first prune) use the seed."""
-        from .models.unigram import Unigram
-        from .tokenizer import Tokenizer
-
         final = self.tokenizer
         snapshot = None
         for event in reversed(self.steps[:step]):

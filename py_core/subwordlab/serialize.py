@@ -49,10 +49,12 @@ import os
 
 # the component modules register their classes (registry.py) when imported
 from . import decoders, normalizers, pre_tokenizers  # noqa: F401
+from .added_vocab import AddedToken, AddedVocabulary
 from .jsonio import (MAX_DEPTH, MAX_FILE_BYTES, Fields, ModelFileError, check_size_and_depth, emit,  # noqa: F401
                      parse_json, short, write_atomic)
 from .models import bpe, hf_bpe, hf_unigram, unigram, wordpiece  # noqa: F401
 from .registry import LoadContext, dump_component, register  # noqa: F401
+from .tokenizer import Tokenizer
 from .version import __version__
 
 FORMAT = "subwordlab"
@@ -103,8 +105,6 @@ def to_json(tok):
 
 def from_dict(doc):
     """A Tokenizer from a parsed document (see ``from_json``)."""
-    from .tokenizer import Tokenizer
-
     top = Fields(doc, "document")
     fmt = top.raw("format", None)
     if fmt != FORMAT:
@@ -158,8 +158,6 @@ def _load_specials(value, model):
 def _load_added(value, model):
     if value is None:
         return None
-    from .added_vocab import AddedToken, AddedVocabulary
-
     f = Fields(value, "added_tokens")
     if f.get("type", "str") != "AddedTokens":
         raise f.error("type", f"expected 'AddedTokens', got {f.obj['type']!r}")

@@ -10,9 +10,12 @@
 """
 
 import copy
+import random
 from dataclasses import dataclass
 from typing import List, Tuple
 
+from . import normalizers as N
+from .models.bpe import BPE
 from .normalizers import identity_aligned
 from .pre_tokenizers import ByteLevel, Metaspace
 from .special import split_special
@@ -91,8 +94,6 @@ class Tokenizer:
         New tokens are appended as merges are learned, so the vocabulary then is a prefix of
         the vocabulary now. Example: ``tok.truncated(0).tokenize("low")`` -> characters.
         """
-        from .models.bpe import BPE
-
         m = self.model
         if not isinstance(m, BPE):
             raise TypeError(f"truncated() needs a BPE model, not {m.type}")
@@ -178,8 +179,6 @@ class Tokenizer:
         1 = single symbols), as SentencePiece's alpha does for BPE. Unigram: a segmentation
         drawn with probability proportional to P(segmentation) ** alpha.
         """
-        import random
-
         if not hasattr(self.model, "sample_piece"):
             raise TypeError(f"a {self.model.type} model has no sampling; use a BPE or Unigram tokenizer")
         rng = random.Random(seed)
@@ -407,6 +406,8 @@ class Tokenizer:
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
 
     # -- files --------------------------------------------------------------------------
+    # The file modules (serialize, hf_json, loaders) build Tokenizers, so they import this
+    # module; importing them here, inside the methods, is what cuts that one cycle.
     def to_json(self):
         """Our JSON document (canonical, with provenance); see ``subwordlab.serialize``."""
         from .serialize import to_json
@@ -471,8 +472,6 @@ class Tokenizer:
 def _local_normalizer(n):
     """Whether a normalizer treats the text on both sides of a space independently
     (so a run can be cut just before a space)."""
-    from . import normalizers as N
-
     if n is None:
         return True
     if type(n) is N.Sequence:

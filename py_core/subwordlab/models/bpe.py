@@ -14,6 +14,7 @@ equivalent to replaying the merges in the order they were learned.
 
 import random
 
+from ..bytes_map import BYTE_TO_CHAR
 from ..events import drain
 from ..registry import component
 from .vocab import index_vocab, read_merges, read_vocab
@@ -80,7 +81,7 @@ class BPE:
         self.base_size = next((i for i in range(len(self.vocab)) if i in results), len(self.vocab))
         self.byte_ids = None
         if byte_level:
-            self.byte_ids = [self.token_to_id[ch] for ch in _byte_chars()]
+            self.byte_ids = [self.token_to_id[ch] for ch in BYTE_TO_CHAR]
         elif byte_fallback:
             missing = [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in self.token_to_id]
             if missing:
@@ -204,12 +205,6 @@ class BPE:
         merges = read_merges(f, len(vocab), check_results_in=vocab)
         return cls(vocab, merges, f.get("unk_token", "str", nullable=True), f.get("end_of_word", "str", nullable=True),
                    f.get("byte_level", "bool"), f.get("byte_fallback", "bool"))
-
-
-def _byte_chars():
-    from ..bytes_map import BYTE_TO_CHAR
-
-    return BYTE_TO_CHAR
 
 
 def make_rng(seed):

@@ -22,6 +22,7 @@ and HF's unknown-character rule: with no ``unk_token`` an unknown character is d
 
 import heapq
 
+from ..bytes_map import BYTE_TO_CHAR
 from ..registry import component
 from .vocab import index_vocab, read_merges, read_vocab
 
@@ -72,8 +73,6 @@ class HFBPE:
         self._byte_tokens = byte_tokens
         # the byte-level fast path (Tokenizer): every GPT-2 byte character is a token and
         # nothing is added to the symbols
-        from ..bytes_map import BYTE_TO_CHAR
-
         self.byte_ids = None
         if not (self.prefix or self.suffix or self.ignore_merges) and all(ch in self.token_to_id for ch in BYTE_TO_CHAR):
             self.byte_ids = [self.token_to_id[ch] for ch in BYTE_TO_CHAR]
