@@ -31,31 +31,11 @@ def hf(text, vocab_size):
 
 
 def textbook(text, vocab_size):
-    """The full-recount loop of the seeds, on the same byte-level words."""
+    """The full-recount loop (subwordlab.trainers.textbook), on the same byte-level words."""
     from subwordlab.pre_tokenizers import ByteLevel
+    from subwordlab.trainers import textbook as book
 
-    words = Counter(ByteLevel("gpt2").words(text))
-    words = {tuple(w): c for w, c in words.items()}
-    for _ in range(vocab_size - 256):
-        pairs = Counter()
-        for symbols, count in words.items():
-            for pair in zip(symbols, symbols[1:]):
-                pairs[pair] += count
-        if not pairs:
-            break
-        best = max(pairs, key=pairs.get)
-        merged = {}
-        for symbols, count in words.items():
-            out, i = [], 0
-            while i < len(symbols):
-                if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == best:
-                    out.append(symbols[i] + symbols[i + 1])
-                    i += 2
-                else:
-                    out.append(symbols[i])
-                    i += 1
-            merged[tuple(out)] = count
-        words = merged
+    return book.bpe(Counter(ByteLevel("gpt2").words(text)), vocab_size - 256)
 
 
 def encode_speed(tok, text):

@@ -13,8 +13,9 @@ caller such as a web page can hand control back to the browser between them.
 'es'
 """
 
+import time
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, Generator, Iterator, List, Optional, Tuple, TypeVar
 
 
 @dataclass(frozen=True)
@@ -87,15 +88,54 @@ class Done:
 
 @dataclass(frozen=True)
 class Progress:
-    """Preparation in slices (only with ``iter_train(..., progress=True)``): ``phase`` is
-    ``"count"`` (``done``/``total`` in characters of the corpus; ``total`` is 0 when the
-    corpus is a stream of unknown length), ``"words"`` (distinct words turned into symbols)
-    or ``"index"`` (words whose pairs are counted)."""
+    """Work in slices (only with ``iter_train(..., progress=True)``). ``phase``:
+
+    - ``"count"``, every trainer: ``done``/``total`` in characters of the corpus (``total``
+      is 0 when the corpus is a stream of unknown length);
+    - BPE and WordPiece: ``"words"`` (distinct words turned into symbols), ``"index"``
+      (words whose pairs are counted);
+    - Unigram: ``"seed"`` (the seed pieces), ``"lattice"`` (every word's lattice), ``"em"``
+      (an EM round), ``"prune"`` (a pruning round), each after its ``"count"``.
+    """
 
     phase: str
     done: int
     total: int
     kind: str = "progress"
+
+
+# -- slicing for the browser ------------------------------------------------------------
+# A long computation is a generator that yields ``(done, total)`` now and then and returns
+# its result; a browser page hands control back between two yields, a plain caller uses
+# ``drain``. ``sliced`` makes such a generator from any loop over 0..total.
+
+SLICE_SECONDS = 0.008  # hand back after this much work (the page's frames stay smooth)
+_CHECK_EVERY = 64  # items between two looks at the clock
+
+T = TypeVar("T")
+Sliced = Generator[Tuple[int, int], None, T]
+
+
+def sliced(total: int, work: Callable[[int, int], None], seconds: float = SLICE_SECONDS,
+           clock: Callable[[], float] = time.perf_counter) -> Sliced[None]:
+    """Run ``work(lo, hi)`` over ``0..total`` in small ranges, yielding ``(done, total)``
+    each time ``seconds`` of work have passed (by the clock, not by a count of items).
+
+    >>> seen = []
+    >>> list(sliced(3, lambda lo, hi: seen.extend(range(lo, hi)))), seen
+    ([], [0, 1, 2])
+    >>> ticks = iter(range(1000))
+    >>> list(sliced(200, lambda lo, hi: None, seconds=1, clock=lambda: next(ticks)))
+    [(64, 200), (128, 200), (192, 200)]
+    """
+    done, deadline = 0, clock() + seconds
+    while done < total:
+        hi = min(done + _CHECK_EVERY, total)
+        work(done, hi)
+        done = hi
+        if done < total and clock() >= deadline:
+            yield done, total
+            deadline = clock() + seconds
 
 
 def progress_events(phase, steps):
@@ -111,8 +151,9 @@ def progress_events(phase, steps):
         yield Progress(phase, done, total)
 
 
-def drain(steps):
-    """Run a sliced generator to its end; return its value (for callers that need not yield).
+def drain(steps: Iterator[Any]) -> Any:
+    """Run a sliced generator to its end; return its value (for callers that need not yield):
+    the one run-to-end helper.
 
     Example: ``model = drain(BPE.in_slices(vocab, merges))``.
     """

@@ -1,4 +1,5 @@
-"""Presets: the algorithms the playground offers, each a composition of pipeline stages.
+"""Presets: the algorithms the playground offers, each a composition of pipeline stages
+around a trainer (``trainers/``: the algorithms themselves).
 
 - ``bpe``: char-level BPE on white-space-separated words with an end-of-word marker
   (Sennrich et al. 2016), the textbook form.
@@ -6,21 +7,25 @@
   never an unknown token.
 - ``sentencepiece_bpe``: BPE on raw text where spaces are ▁ (SentencePiece style).
 
+- ``wordpiece``: BERT's pipeline and WordPiece merges by score (below).
+- ``unigram``, ``sentencepiece_unigram``: Unigram pruning on words or on raw text (below).
+
 ``OPTIONS[preset]`` lists every option with its default and a one-line explanation (the
-UI and the CLI show them). WordPiece and Unigram presets are added by their modules.
+UI and the CLI show them); ``TRAINERS[preset]`` is the event generator of a preset.
 """
 
-from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS, text_to_bytes
+from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
 from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
-from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder
-from .events import AlphabetReady, Done, progress_events
-from .models.bpe import BPE
-from .normalizers import Collapse, Lowercase, Sequence, Unicode
-from .pre_tokenizers import ByteLevel, MetaspaceWithSymbols, WhitespaceSplit
+from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
+from .events import Done, drain, progress_events
+from .normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
+from .pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
 from .special import _alternation
 from .tokenizer import Tokenizer
-from .trainers.bpe import TIE_BREAKS, merge_steps
-from .trainers.pairs import PairIndex
+from .trainers import bpe as bpe_trainer
+from .trainers import unigram as unigram_trainer
+from .trainers import wordpiece as wordpiece_trainer
+from .trainers.bpe import TIE_BREAKS
 
 _COMMON = {
     "vocab_size": (None, "target vocabulary size, counting every token (base symbols, special tokens, merges)"),
@@ -133,12 +138,7 @@ def sentencepiece_pipeline(spec):
 
 def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     """Word counts (ordered by first appearance) and provenance of any corpus."""
-    steps = iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
+    return drain(iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer))
 
 
 
@@ -192,108 +192,20 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
 
 
 
-def covered_characters(counts, coverage):
-    """The characters kept by ``character_coverage``: most frequent first until that share
-    of all character occurrences is covered. Example: coverage 1.0 keeps all."""
-    if coverage >= 1.0:
-        return set("".join(counts))  # every character of every word (a C-speed join)
-    freq = {}
-    for word, n in counts.items():
-        for ch in word:
-            freq[ch] = freq.get(ch, 0) + n
-    if coverage >= 1.0:
-        return set(freq)
-    total, kept, seen = sum(freq.values()), set(), 0
-    for ch, n in sorted(freq.items(), key=lambda kv: (-kv[1], kv[0])):
-        if seen >= coverage * total:
-            break
-        kept.add(ch)
-        seen += n
-    kept.add("\u2581") if "\u2581" in freq else None
-    return kept
-
-
-def _symbol_runs(counts, alphabet, token_to_id, eow, slice_words=2000):
-    """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
-    that yields ``(words_done, words_total)`` between slices and returns ``(runs, freqs)``.
-
-    Example (alphabet a-z, eow '</w>'): {'low': 5} -> ([[l, o, w, </w>]], [5]); an uncovered
-    character ends a run: 'lo?w' -> [l, o], [w, </w>].
-    """
-    words, freqs = [], []
-    for k, (word, n) in enumerate(counts.items()):
-        if k and k % slice_words == 0:
-            yield k, len(counts)
-        run = []
-        for ch in word:
-            if ch in alphabet:
-                run.append(token_to_id[ch])
-            elif run:
-                words.append(run), freqs.append(n)
-                run = []
-        if eow and run and word[-1] in alphabet:
-            run.append(token_to_id[eow])
-        if run:
-            words.append(run), freqs.append(n)
-    return words, freqs
-
-
 def train_bpe_family(corpus, spec):
-    """Generator of events for the ``bpe``, ``byte_bpe`` and ``sentencepiece_bpe`` presets."""
+    """Generator of events for the ``bpe``, ``byte_bpe`` and ``sentencepiece_bpe`` presets:
+    the pipeline around ``trainers.bpe.train`` (which holds the algorithm)."""
     preset = spec["preset"]
     normalizer, pre_tokenizer, decoder = bpe_pipeline(spec)
     counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
-    symbols = getattr(pre_tokenizer, "user_defined_symbols", [])
-    if symbols:
-        # user-defined symbols are pieces of their own (the pre-tokenizer isolates them): never merged
-        counts = {w: n for w, n in counts.items() if w not in set(symbols)}
-
-    # step 1: the starting vocabulary: special tokens first, then the base symbols
-    unk = spec.get("unk_token")
-    vocab = ([unk] if unk else []) + [s for s in spec["special_tokens"] if s != unk]
-    specials = {s: i for i, s in enumerate(vocab) if s in spec["special_tokens"]}
-    vocab += [s for s in symbols if s not in vocab]
-    eow = spec.get("end_of_word") if preset == "bpe" else None
-    byte_fallback = spec.get("byte_fallback", False)
-    if preset == "byte_bpe":
-        vocab += BYTE_TO_CHAR
-        alphabet = set(BYTE_TO_CHAR)
-    else:
-        if byte_fallback:
-            vocab += [f"<0x{b:02X}>" for b in range(256)]
-        alphabet = covered_characters(counts, spec.get("character_coverage", 1.0)) | set(spec.get("initial_alphabet") or "")
-        vocab += sorted(alphabet - set(vocab))
-        if eow and eow not in vocab:
-            vocab.append(eow)
-    token_to_id = {t: i for i, t in enumerate(vocab)}
-    if len(token_to_id) != len(vocab):
-        raise ValueError("a special token collides with a base symbol; rename the special token")
-    if spec["vocab_size"] is not None and spec["vocab_size"] < len(vocab):
-        raise ValueError(f"vocab_size={spec['vocab_size']} is smaller than the starting vocabulary "
-                         f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
-
-    # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
-    words, freqs = yield from progress_events("words", _symbol_runs(counts, alphabet, token_to_id, eow))
-    sym_len = [1] * len(vocab)
-    if eow:
-        sym_len[token_to_id[eow]] = 1
-    index = yield from progress_events("index", PairIndex.in_slices(words, freqs, sym_len, slice_words=1000))
-    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
-
-    # step 3: the merge loop
-    token_key = text_to_bytes if preset == "byte_bpe" else None
-    merges = yield from merge_steps(
-        index, vocab, token_to_id,
+    model, specials, merges = yield from bpe_trainer.train(
+        counts, special_tokens=spec["special_tokens"], unk_token=spec.get("unk_token"),
+        end_of_word=spec.get("end_of_word") if preset == "bpe" else None, byte_level=preset == "byte_bpe",
+        byte_fallback=spec.get("byte_fallback", False), user_defined_symbols=getattr(pre_tokenizer, "user_defined_symbols", ()),
+        character_coverage=spec.get("character_coverage", 1.0), initial_alphabet=spec.get("initial_alphabet"),
         num_merges=spec["num_merges"], vocab_size=spec["vocab_size"], min_frequency=spec["min_frequency"],
-        tie_break=spec["tie_break"], top_k=spec["top_k"], token_key=token_key,
-        max_token_length=spec.get("max_piece_length"),
-    )
-
-    # step 4: the trained tokenizer
-    model = BPE(vocab, merges, unk_token=unk, end_of_word=eow,
-                byte_level=preset == "byte_bpe", byte_fallback=byte_fallback)
-    spec = dict(spec, corpus=provenance)
-    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, spec)
+        tie_break=spec["tie_break"], top_k=spec["top_k"], max_token_length=spec.get("max_piece_length"))
+    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance))
     yield Done(tokenizer=tok, steps=len(merges))
 
 
@@ -306,11 +218,6 @@ TRAINERS = {"bpe": train_bpe_family, "byte_bpe": train_bpe_family, "sentencepiec
 # count(ab) / (count(a) * count(b)) of the original papers and the Hugging Face course,
 # not by the Hugging Face tokenizers library's trainer (which is BPE with a ## prefix).
 
-from .decoders import WordPieceDecoder  # noqa: E402
-from .models.wordpiece import WordPiece  # noqa: E402
-from .normalizers import StripAccents  # noqa: E402
-from .pre_tokenizers import BertPreTokenizer  # noqa: E402
-from .trainers.wordpiece import wordpiece_steps  # noqa: E402
 
 _WORDPIECE_RULE = ("each merge joins the pair with the highest score count(ab)/(count(a)*count(b)), the rule of the "
                    "original papers and the HF course, not the HF tokenizers library's trainer (BPE with a ## prefix)")
@@ -342,44 +249,11 @@ def train_wordpiece(corpus, spec):
     """Generator of events for the ``wordpiece`` preset."""
     normalizer, pre_tokenizer, decoder = wordpiece_pipeline(spec)
     counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
-    prefix, unk, max_chars = spec["continuing_subword_prefix"], spec["unk_token"], spec["max_input_chars_per_word"]
-    if not isinstance(prefix, str):
-        raise ValueError(f"continuing_subword_prefix must be a string such as '##', not {prefix!r}")
-    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
-        raise ValueError(f"max_input_chars_per_word must be a positive integer, not {max_chars!r}")
-
-    # step 1: the starting vocabulary: special tokens (unk first if it is not among them),
-    # then every character that starts a word and every ##character that continues one
-    specials = ([unk] if unk and unk not in spec["special_tokens"] else []) + list(spec["special_tokens"])
-    kept = [(w, n) for w, n in counts.items() if len(w) <= max_chars]  # longer words are always unk
-    alphabet = set()
-    for w, _ in kept:
-        alphabet.add(w[0])
-        alphabet.update(prefix + c for c in w[1:])
-    clash = sorted(alphabet & set(specials))
-    if clash:
-        raise ValueError(f"the special token {clash[0]!r} is also a character of the corpus; rename the special token")
-    vocab = specials + sorted(alphabet)
-    token_to_id = {t: i for i, t in enumerate(vocab)}
-    if spec["vocab_size"] is not None and spec["vocab_size"] < len(vocab):
-        raise ValueError(f"vocab_size={spec['vocab_size']} is smaller than the starting vocabulary "
-                         f"({len(vocab)} characters and special tokens); use at least {len(vocab)}")
-
-    # step 2: every word as unit ids: s ##t ##e ##m
-    words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
-    index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab), slice_words=1000))
-    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
-
-    # step 3: the merge loop, by score
-    merges = yield from wordpiece_steps(
-        index, vocab, token_to_id, prefix=prefix,
-        num_merges=spec["num_merges"], vocab_size=spec["vocab_size"], min_frequency=spec["min_frequency"],
-        tie_break=spec["tie_break"], top_k=spec["top_k"],
-    )
-
-    # step 4: the trained tokenizer (the vocabulary alone decides how words are split)
-    model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
-    special_ids = {s: token_to_id[s] for s in specials}
+    model, special_ids, merges = yield from wordpiece_trainer.train(
+        counts, special_tokens=spec["special_tokens"], unk_token=spec["unk_token"],
+        continuing_subword_prefix=spec["continuing_subword_prefix"],
+        max_input_chars_per_word=spec["max_input_chars_per_word"], num_merges=spec["num_merges"], vocab_size=spec["vocab_size"],
+        min_frequency=spec["min_frequency"], tie_break=spec["tie_break"], top_k=spec["top_k"])
     tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, special_ids, dict(spec, corpus=provenance))
     yield Done(tokenizer=tok, steps=len(merges))
 
@@ -393,9 +267,6 @@ TRAINERS["wordpiece"] = train_wordpiece
 # unigram``: Unigram on raw text with ▁ for spaces and SentencePiece's options, shared with
 # ``sentencepiece_bpe``. Training starts from a big seed vocabulary and prunes it.
 
-from .models.unigram import Unigram  # noqa: E402
-from .pre_tokenizers import WhitespaceMetaspace  # noqa: E402
-from .trainers.unigram import unigram_steps  # noqa: E402
 
 _UNIGRAM_TRAINING = {
     "vocab_size": (None, "vocabulary size to prune down to, counting every piece (unk, special tokens, bytes, user-defined symbols)"),
@@ -436,47 +307,13 @@ def train_unigram(corpus, spec):
     if isinstance(corpus, dict) and spec["preset"] == "unigram":
         counts = {"\u2581" + w: n for w, n in counts.items()}
     symbols = list(getattr(pre_tokenizer, "user_defined_symbols", []))
-    if symbols:
-        counts = {w: n for w, n in counts.items() if w not in set(symbols)}  # always whole: not trained on
 
-    # step 1: the reserved pieces: unk, special tokens, user-defined symbols, bytes
-    unk = spec["unk_token"]
-    if not unk:
-        raise ValueError("Unigram needs an unk_token (e.g. '<unk>')")
-    meta = [unk] + [s for s in spec["special_tokens"] if s != unk]
-    meta += [s for s in symbols if s not in meta]
-    byte_fallback = spec.get("byte_fallback", False)
-    if byte_fallback:
-        meta += [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in meta]
-    alphabet = covered_characters(counts, spec.get("character_coverage", 1.0))
-    clash = sorted(alphabet & set(meta))
-    if clash:
-        raise ValueError(f"the special piece {clash[0]!r} is also a character of the corpus; rename it")
-
-    # step 2: seed, EM, prune (the trainer's events pass through)
-    steps = unigram_steps(
-        counts, vocab_size=spec["vocab_size"], alphabet=alphabet, meta=meta, seed_size=spec["seed_size"],
-        max_piece_length=spec["max_piece_length"], shrinking_factor=spec["shrinking_factor"],
-        n_sub_iterations=spec["n_sub_iterations"], split_digits=spec.get("split_digits", False),
-    )
-    n_steps = 0
-    while True:
-        try:
-            event = next(steps)
-        except StopIteration as stop:
-            pieces = stop.value
-            break
-        n_steps += event.kind in ("em", "prune")
-        yield event
-    pieces = [(p, s) for p, s in pieces if p not in set(meta)]
-
-    # step 3: the trained tokenizer: reserved pieces first (score 0), then by probability
-    vocab = meta + [p for p, _ in pieces]
-    ids = {p: i for i, p in enumerate(vocab)}
-    model = Unigram(vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
-                    control_ids=[ids[s] for s in spec["special_tokens"] if s != unk],
-                    user_defined_ids=[ids[s] for s in symbols])
-    specials = {s: ids[s] for s in spec["special_tokens"]}
+    model, specials, n_steps = yield from unigram_trainer.train(
+        counts, unk_token=spec["unk_token"], special_tokens=spec["special_tokens"], user_defined_symbols=symbols,
+        byte_fallback=spec.get("byte_fallback", False), character_coverage=spec.get("character_coverage", 1.0),
+        vocab_size=spec["vocab_size"], seed_size=spec["seed_size"], max_piece_length=spec["max_piece_length"],
+        shrinking_factor=spec["shrinking_factor"], n_sub_iterations=spec["n_sub_iterations"],
+        split_digits=spec.get("split_digits", False))
     tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance))
     yield Done(tokenizer=tok, steps=n_steps)
 

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import subwordlab
+from subwordlab.trainers import textbook
 from subwordlab import CorpusError, parse_word_counts
 
 
@@ -126,35 +127,12 @@ def test_dropout_is_reproducible_by_seed_and_zero_means_plain():
 @given(st.dictionaries(st.text(alphabet="abcde", min_size=1, max_size=6), st.integers(1, 9), min_size=1, max_size=8),
        st.integers(0, 12))
 def test_incremental_training_equals_the_textbook_loop(corpus, n):
-    """Our incremental trainer gives the merges of seed 000's full-recount loop."""
-    from collections import Counter
-
-    def merge_symbols(symbols, pair):
-        out, i = [], 0
-        while i < len(symbols):
-            if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
-                out.append(symbols[i] + symbols[i + 1])
-                i += 2
-            else:
-                out.append(symbols[i])
-                i += 1
-        return tuple(out)
-
-    words = {tuple(w) + ("</w>",): c for w, c in corpus.items()}
-    expected = []
-    for _ in range(n):
-        pairs = Counter()
-        for symbols, count in words.items():
-            for pair in zip(symbols, symbols[1:]):
-                pairs[pair] += count
-        if not pairs:
-            break
-        best = max(pairs, key=pairs.get)
-        expected.append((best, pairs[best]))
-        merged = Counter()
-        for symbols, count in words.items():
-            merged[merge_symbols(symbols, best)] += count
-        words = dict(merged)
+    """Our incremental trainer gives the merges of seed 000's full-recount loop (trainers/textbook.py)."""
+    book = textbook.bpe(corpus, n, end_of_word="</w>")
+    expected = [(pair, count) for pair, count, _ in book]
+    words = [tuple(w) + ("</w>",) for w in corpus]
+    for pair, _, new in book:  # the training words' final segmentation
+        words = [tuple(textbook.merge_pair(list(w), pair, new)) for w in words]
     got = [(e.pair, e.count) for e in subwordlab.iter_train(corpus, num_merges=n) if e.kind == "merge"]
     assert got == expected
     tok = subwordlab.train(corpus, num_merges=n)

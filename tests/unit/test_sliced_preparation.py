@@ -90,10 +90,11 @@ def test_slices_example():
 
 
 def test_pair_index_in_slices_is_the_same_index():
-    words = [[0, 1, 2], [0, 1], [2, 2, 2], [1, 0, 1], [2, 0]] * 3
-    freqs = list(range(1, 16))
+    words = [[0, 1, 2], [0, 1], [2, 2, 2], [1, 0, 1], [2, 0]] * 40
+    freqs = list(range(1, 201))
     whole = PairIndex(words, freqs, [1, 1, 1])
-    steps = PairIndex.in_slices(words, freqs, [1, 1, 1], slice_words=4)
+    ticks = iter(range(1000))  # a clock that moves one second per look: a slice per look
+    steps = PairIndex.in_slices(words, freqs, [1, 1, 1], seconds=1, clock=lambda: next(ticks))
     seen = []
     while True:
         try:
@@ -101,7 +102,7 @@ def test_pair_index_in_slices_is_the_same_index():
         except StopIteration as stop:
             sliced = stop.value
             break
-    assert seen == [(4, 15), (8, 15), (12, 15)]
+    assert seen == [(64, 200), (128, 200), (192, 200)]
     assert (sliced.counts, sliced.where, sliced.first) == (whole.counts, whole.where, whole.first)
 
 

@@ -13,6 +13,7 @@ import subwordlab
 from subwordlab.models.wordpiece import WordPiece
 from subwordlab.pre_tokenizers import BertPreTokenizer
 from subwordlab.registry import dump_component
+from subwordlab.trainers import textbook
 from subwordlab.trainers.wordpiece import exact_score_key
 
 from corpora import read
@@ -25,39 +26,6 @@ def merges(corpus, n=None, **options):
     return [e for e in events if e.kind == "merge"], events[-1].tokenizer
 
 
-def naive_wordpiece(corpus, n, tie_break="first", prefix="##"):
-    """The textbook loop: recount everything each step, compare exact fractions."""
-    words = [[w[0]] + [prefix + c for c in w[1:]] for w in corpus]
-    freqs = list(corpus.values())
-    out = []
-    for _ in range(n):
-        unit, pairs = {}, {}
-        for syms, f in zip(words, freqs):
-            for s in syms:
-                unit[s] = unit.get(s, 0) + f
-            for p in zip(syms, syms[1:]):
-                pairs[p] = pairs.get(p, 0) + f
-        if not pairs:
-            break
-        score = {p: Fraction(c, unit[p[0]] * unit[p[1]]) for p, c in pairs.items()}
-        best = max(score.values())
-        tied = [p for p in pairs if score[p] == best]  # in order of first encounter
-        a, b = {"first": tied[0], "lex_min": min(tied), "lex_max": max(tied)}[tie_break]
-        new = a + b[len(prefix):]
-        out.append(((a, b), pairs[(a, b)], new))
-        for k, syms in enumerate(words):
-            merged, i = [], 0
-            while i < len(syms):
-                if i + 1 < len(syms) and syms[i] == a and syms[i + 1] == b:
-                    merged.append(new)
-                    i += 2
-                else:
-                    merged.append(syms[i])
-                    i += 1
-            words[k] = merged
-    return out
-
-
 # -- the trainer --------------------------------------------------------------------------
 corpora = st.dictionaries(st.text("abcd", min_size=1, max_size=6), st.integers(1, 5), min_size=1, max_size=7)
 
@@ -66,7 +34,7 @@ corpora = st.dictionaries(st.text("abcd", min_size=1, max_size=6), st.integers(1
 @given(corpora, st.sampled_from(["first", "lex_min", "lex_max"]))
 def test_incremental_trainer_equals_naive_recount(corpus, tie_break):
     steps, _ = merges(corpus, 12, tie_break=tie_break)
-    assert [(s.pair, s.count, s.new_token) for s in steps] == naive_wordpiece(corpus, 12, tie_break)
+    assert [(s.pair, s.count, s.new_token) for s in steps] == textbook.wordpiece(corpus, 12, tie_break=tie_break)
 
 
 def test_tie_breaks_on_equal_scores():

@@ -1,8 +1,19 @@
-"""The BPE merge loop: merge the most frequent adjacent pair, repeat.
+"""How BPE trains: from word counts to a ``BPE`` model, merge by merge.
 
-``merge_steps`` is a generator: one ``MergeStep`` event per merge. It reads like the
-textbook loop, but pair counts come from a ``PairIndex`` (updated incrementally) and the
-best pair from a heap with lazy deletion, so a merge costs only what it touches.
+``train(counts, ...)`` is the whole algorithm, in four numbered steps:
+
+1. the starting vocabulary: special tokens, then the base symbols (the characters the
+   corpus uses, or the 256 bytes), then the end-of-word marker;
+2. every word as a list of base-symbol ids (``symbol_runs``);
+3. the pair index: every adjacent pair, its count and where it occurs (``PairIndex``);
+4. the merge loop (``merge_steps``): merge the most frequent pair everywhere, repeat.
+
+It is a generator of events (``AlphabetReady``, one ``MergeStep`` per merge; ``Progress``
+while steps 2-3 work through a big corpus) and returns the model. The preset
+(``presets.py``) only builds the pipeline around it and counts the corpus's words.
+The merge loop reads like the textbook one (``textbook.py``, which the tests check it
+against), but pair counts come from a ``PairIndex`` (updated incrementally) and the best
+pair from a heap with lazy deletion, so a merge costs only what it touches.
 
 Ties between equally frequent pairs are broken by ``tie_break``:
 
@@ -21,7 +32,11 @@ Ties between equally frequent pairs are broken by ``tie_break``:
 
 import heapq
 
-from ..events import MergeStep
+from ..bytes_map import BYTE_TO_CHAR, text_to_bytes
+from ..events import AlphabetReady, MergeStep, progress_events, sliced
+from ..models.bpe import BPE
+from .alphabet import covered_characters
+from .pairs import PairIndex
 
 TIE_BREAKS = ("first", "lex_min", "lex_max")
 
@@ -31,7 +46,7 @@ def _reverse_key(key):
     return tuple(-c if isinstance(c, int) else -ord(c) for c in key) + (1,)
 
 
-class _Ranking:
+class Ranking:
     """Heap entries ``(-count, tie_key, pair)``: the smallest entry is the best pair."""
 
     def __init__(self, index, vocab, tie_break, token_key):
@@ -112,7 +127,7 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
     """
     if token_to_id is None:
         token_to_id = {t: i for i, t in enumerate(vocab)}
-    ranking = _Ranking(index, vocab, tie_break, token_key)
+    ranking = Ranking(index, vocab, tie_break, token_key)
     merges = []
     while (num_merges is None or len(merges) < num_merges) and (vocab_size is None or len(vocab) < vocab_size):
         # step 1: the best pairs by count (ties by the tie-break rule), best first
@@ -147,3 +162,88 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
             vocab_size=len(vocab),
         )
     return merges
+
+
+def symbol_runs(counts, alphabet, token_to_id, eow):
+    """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
+    that yields ``(words_done, words_total)`` every few milliseconds and returns ``(runs, freqs)``.
+
+    Example (alphabet a-z, eow '</w>'): {'low': 5} -> ([[l, o, w, </w>]], [5]); an uncovered
+    character ends a run: 'lo?w' -> [l, o], [w, </w>].
+    """
+    words, freqs = [], []
+
+    def add(item):
+        word, n = item
+        run = []
+        for ch in word:
+            if ch in alphabet:
+                run.append(token_to_id[ch])
+            elif run:
+                words.append(run), freqs.append(n)
+                run = []
+        if eow and run and word[-1] in alphabet:
+            run.append(token_to_id[eow])
+        if run:
+            words.append(run), freqs.append(n)
+
+    items = list(counts.items())
+
+    def add_words(lo, hi):
+        for item in items[lo:hi]:
+            add(item)
+
+    yield from sliced(len(items), add_words)
+    return words, freqs
+
+
+def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False,
+          user_defined_symbols=(), character_coverage=1.0, initial_alphabet="", num_merges=None, vocab_size=None,
+          min_frequency=1, tie_break="first", top_k=10, max_token_length=None):
+    """Train BPE on word counts: yields events, returns ``(model, special_ids, merges)``.
+
+    ``counts``: ``{word: count}`` in order of first appearance (byte-level: words as GPT-2
+    byte characters). ``user_defined_symbols`` are tokens of their own, never merged.
+
+    >>> events = list(train({"low": 5, "lower": 2}, end_of_word="</w>", num_merges=2))
+    >>> [e.pair for e in events if e.kind == "merge"]
+    [('l', 'o'), ('lo', 'w')]
+    """
+    counts = {w: n for w, n in counts.items() if w not in set(user_defined_symbols)}
+
+    # step 1: the starting vocabulary: special tokens first, then the base symbols
+    unk = unk_token
+    vocab = ([unk] if unk else []) + [s for s in special_tokens if s != unk]
+    specials = {s: i for i, s in enumerate(vocab) if s in special_tokens}
+    vocab += [s for s in user_defined_symbols if s not in vocab]
+    if byte_level:
+        vocab += BYTE_TO_CHAR
+        alphabet = set(BYTE_TO_CHAR)
+    else:
+        if byte_fallback:
+            vocab += [f"<0x{b:02X}>" for b in range(256)]
+        alphabet = covered_characters(counts, character_coverage) | set(initial_alphabet or "")
+        vocab += sorted(alphabet - set(vocab))
+        if end_of_word and end_of_word not in vocab:
+            vocab.append(end_of_word)
+    token_to_id = {t: i for i, t in enumerate(vocab)}
+    if len(token_to_id) != len(vocab):
+        raise ValueError("a special token collides with a base symbol; rename the special token")
+    if vocab_size is not None and vocab_size < len(vocab):
+        raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
+                         f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
+
+    # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
+    words, freqs = yield from progress_events("words", symbol_runs(counts, alphabet, token_to_id, end_of_word))
+
+    # step 3: the pair index: every adjacent pair, its count and where it occurs
+    index = yield from progress_events("index", PairIndex.in_slices(words, freqs, [1] * len(vocab)))
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+
+    # step 4: the merge loop (byte-level ties compare the tokens' bytes)
+    merges = yield from merge_steps(
+        index, vocab, token_to_id, num_merges=num_merges, vocab_size=vocab_size, min_frequency=min_frequency,
+        tie_break=tie_break, top_k=top_k, token_key=text_to_bytes if byte_level else None,
+        max_token_length=max_token_length)
+    model = BPE(vocab, merges, unk_token=unk, end_of_word=end_of_word, byte_level=byte_level, byte_fallback=byte_fallback)
+    return model, specials, merges

@@ -12,6 +12,8 @@ occurrences change (an index from pair to the words that contain it), never a fu
 ([[3, 2], [3]], {(3, 2): 2})
 """
 
+from ..events import sliced
+
 
 class PairIndex:
     """``words[w]``: symbol ids of distinct word ``w`` (in order of first appearance);
@@ -28,17 +30,14 @@ class PairIndex:
         self._add_words(0, len(words))
 
     @classmethod
-    def in_slices(cls, words, freqs, sym_len, slice_words=2000):
-        """``PairIndex(words, freqs, sym_len)`` built ``slice_words`` words at a time: a
-        generator that yields ``(words_done, words_total)`` between slices and returns the
-        index (the same index, so a caller can yield to a browser while a big corpus is
-        indexed). Example: 5000 words, slice 2000 -> yields (2000, 5000), (4000, 5000)."""
+    def in_slices(cls, words, freqs, sym_len, **slicing):
+        """``PairIndex(words, freqs, sym_len)`` built in slices (``events.sliced``): a
+        generator that yields ``(words_done, words_total)`` every few milliseconds and returns
+        the index (the same index, so a caller can yield to a browser while a big corpus is
+        indexed). ``slicing``: ``seconds`` and ``clock`` for ``sliced``."""
         index = cls([], [], sym_len)
         index.words, index.freqs = words, freqs
-        for lo in range(0, len(words), slice_words):
-            if lo:
-                yield lo, len(words)
-            index._add_words(lo, min(lo + slice_words, len(words)))
+        yield from sliced(len(words), index._add_words, **slicing)
         return index
 
     def _add_words(self, lo, hi):

@@ -52,6 +52,8 @@ import unicodedata
 from itertools import compress
 
 from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events
+from ..models.unigram import Unigram
+from .alphabet import covered_characters
 
 SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
@@ -559,3 +561,55 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, tota
         losses[i] = f_i / total_freq * (logprob_sp - logprob_alt)
     yield total_steps, total_steps
     return losses
+
+
+# -- the whole training: reserved pieces, seed + EM + prune, the model -----------------
+
+def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=(), byte_fallback=False,
+          character_coverage=1.0, vocab_size, seed_size=1_000_000, max_piece_length=16, shrinking_factor=0.75,
+          n_sub_iterations=2, split_digits=False):
+    """Train Unigram on word counts (words carry their ▁): yields the events of
+    ``unigram_steps``, returns ``(model, special_ids, rounds)`` (rounds: EM + prune steps).
+
+    >>> model, specials, rounds = drain(train({"▁ab": 3, "▁a": 1}, vocab_size=5))
+    >>> model.vocab[0], specials
+    ('<unk>', {})
+    """
+    # user-defined symbols are always whole pieces: they are not trained on
+    counts = {w: n for w, n in counts.items() if w not in set(user_defined_symbols)}
+
+    # step 1: the reserved pieces: unk, special tokens, user-defined symbols, bytes
+    unk = unk_token
+    if not unk:
+        raise ValueError("Unigram needs an unk_token (e.g. '<unk>')")
+    meta = [unk] + [s for s in special_tokens if s != unk]
+    meta += [s for s in user_defined_symbols if s not in meta]
+    if byte_fallback:
+        meta += [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in meta]
+    alphabet = covered_characters(counts, character_coverage)
+    clash = sorted(alphabet & set(meta))
+    if clash:
+        raise ValueError(f"the special piece {clash[0]!r} is also a character of the corpus; rename it")
+
+    # step 2: seed, EM, prune (the events pass through)
+    steps = unigram_steps(counts, vocab_size=vocab_size, alphabet=alphabet, meta=meta, seed_size=seed_size,
+                          max_piece_length=max_piece_length, shrinking_factor=shrinking_factor,
+                          n_sub_iterations=n_sub_iterations, split_digits=split_digits)
+    rounds = 0
+    while True:
+        try:
+            event = next(steps)
+        except StopIteration as stop:
+            pieces = stop.value
+            break
+        rounds += event.kind in ("em", "prune")
+        yield event
+    pieces = [(p, s) for p, s in pieces if p not in set(meta)]
+
+    # step 3: the model: reserved pieces first (score 0), then by probability
+    vocab = meta + [p for p, _ in pieces]
+    ids = {p: i for i, p in enumerate(vocab)}
+    model = Unigram(vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
+                    control_ids=[ids[s] for s in special_tokens if s != unk],
+                    user_defined_ids=[ids[s] for s in user_defined_symbols])
+    return model, {s: ids[s] for s in special_tokens}, rounds

@@ -1,4 +1,10 @@
-"""The WordPiece merge loop: merge the pair with the highest score, repeat.
+"""How WordPiece trains: merge the pair with the highest score, repeat.
+
+``train(counts, ...)`` is the whole algorithm, in four numbered steps: (1) the starting
+vocabulary (special tokens, every word-initial character, every ``##``-prefixed
+continuing character), (2) every word as unit ids, (3) the pair index, (4) the merge loop
+(``wordpiece_steps``), then the model. The preset (``presets.py``) only builds the BERT
+pipeline around it; ``textbook.py`` holds the naive loop the tests compare it with.
 
 Words start as characters, every non-initial one with the ``##`` prefix
 (``stem -> s ##t ##e ##m``). Each step merges the adjacent pair with the highest
@@ -37,8 +43,10 @@ So CPython and Pyodide choose the same pair, ties included. Equal scores are bro
 """
 
 
-from ..events import MergeStep
-from .bpe import TIE_BREAKS, _Ranking
+from ..events import AlphabetReady, MergeStep, progress_events
+from ..models.wordpiece import WordPiece
+from .bpe import TIE_BREAKS, Ranking
+from .pairs import PairIndex
 
 
 def exact_score_key(count, left, right):
@@ -51,7 +59,7 @@ def exact_score_key(count, left, right):
     return fl, (count * q - p * den) / (den * q)
 
 
-class _ScoreRanking(_Ranking):
+class _ScoreRanking(Ranking):
     """BPE's heap of pairs, keyed by WordPiece score instead of count.
 
     Heap entries are ``((-score, -error), tie_key, pair)``: the smallest is the best pair.
@@ -161,3 +169,51 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
             part_counts=parts,
         )
     return merges
+
+
+def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_subword_prefix="##",
+          max_input_chars_per_word=100, num_merges=None, vocab_size=None, min_frequency=1, tie_break="first", top_k=10):
+    """Train WordPiece on word counts: yields events, returns ``(model, special_ids, merges)``.
+
+    >>> events = list(train({"hug": 10, "pug": 5, "hugs": 5}, num_merges=1))
+    >>> [e.pair for e in events if e.kind == "merge"]
+    [('h', '##u')]
+    """
+    prefix, unk, max_chars = continuing_subword_prefix, unk_token, max_input_chars_per_word
+    if not isinstance(prefix, str):
+        raise ValueError(f"continuing_subword_prefix must be a string such as '##', not {prefix!r}")
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+        raise ValueError(f"max_input_chars_per_word must be a positive integer, not {max_chars!r}")
+
+    # step 1: the starting vocabulary: special tokens (unk first if it is not among them),
+    # then every character that starts a word and every ##character that continues one
+    specials = ([unk] if unk and unk not in special_tokens else []) + list(special_tokens)
+    kept = [(w, n) for w, n in counts.items() if len(w) <= max_chars]  # longer words are always unk
+    alphabet = set()
+    for w, _ in kept:
+        alphabet.add(w[0])
+        alphabet.update(prefix + c for c in w[1:])
+    clash = sorted(alphabet & set(specials))
+    if clash:
+        raise ValueError(f"the special token {clash[0]!r} is also a character of the corpus; rename the special token")
+    vocab = specials + sorted(alphabet)
+    token_to_id = {t: i for i, t in enumerate(vocab)}
+    if vocab_size is not None and vocab_size < len(vocab):
+        raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
+                         f"({len(vocab)} characters and special tokens); use at least {len(vocab)}")
+
+    # step 2: every word as unit ids: s ##t ##e ##m
+    words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
+
+    # step 3: the pair index: every adjacent pair, its count and where it occurs
+    index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab)))
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+
+    # step 4: the merge loop, by score
+    merges = yield from wordpiece_steps(index, vocab, token_to_id, prefix=prefix, num_merges=num_merges,
+                                        vocab_size=vocab_size, min_frequency=min_frequency, tie_break=tie_break,
+                                        top_k=top_k)
+
+    # the model: the vocabulary alone decides how words are split (the merges are not kept)
+    model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
+    return model, {s: token_to_id[s] for s in specials}, merges
