@@ -51,7 +51,7 @@ import math
 import unicodedata
 from itertools import compress
 
-from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events
+from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events, sliced
 from ..models.unigram import Unigram
 from .alphabet import covered_characters
 
@@ -270,20 +270,23 @@ class _Lattices:
         self.prefixes = {}
         yield 0, len(self.edges)
         edges = self.edges
-        for k in range(len(edges)):
-            edges[k] = ()
-            if not (k + 1) % _SLICE_WORDS:
-                yield k + 1, len(edges)
+
+        def free(lo, hi):
+            edges[lo:hi] = [()] * (hi - lo)
+
+        yield from sliced(len(edges), free)
         self.edges = []
         yield len(edges), len(edges)
 
     def filter(self, alive):
         """Drop the edges of dead pieces, in slices (yields ``(done, total)``)."""
         edges = self.edges
-        for k in range(len(edges)):
-            edges[k] = tuple([t for t in edges[k] if alive[t[2]]])
-            if not (k + 1) % _SLICE_WORDS:
-                yield k + 1, len(edges)
+
+        def keep_alive(lo, hi):
+            for k in range(lo, hi):
+                edges[k] = tuple([t for t in edges[k] if alive[t[2]]])
+
+        yield from sliced(len(edges), keep_alive)
 
 
 def _words_in_alphabet(counts, alphabet):
@@ -330,11 +333,13 @@ def _m_step(expected, scores, alive, n_chars):
     # character keeps a score as if expected 0.5 times)
     kept = [max(expected[i], _EXPECTED_MIN) if i < n_chars else expected[i] for i in range(n) if alive[i]]
     log_total = digamma(math.fsum(kept))
-    for i in range(n):
-        if alive[i]:
-            scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
-        if not (i + 1) % _SLICE_KEYS:
-            yield i + 1, n
+
+    def update(lo, hi):
+        for i in range(lo, hi):
+            if alive[i]:
+                scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
+
+    yield from sliced(n, update)
     return died
 
 
