@@ -39,7 +39,7 @@ def main():
         ours_load, tok = timed(from_tiktoken, path.read_text(encoding="ascii"))
         reference = tiktoken.get_encoding(name)
 
-        def theirs():
+        def theirs(name=name, reference=reference, path=path):
             return tiktoken.Encoding(name + "-bench", pat_str=reference._pat_str,
                                      mergeable_ranks=load_tiktoken_bpe(str(path)),
                                      special_tokens=reference._special_tokens)

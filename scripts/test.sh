@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Run every test: installs what is missing, builds the site, then runs the three tiers
-#   1. unit     tests/unit on CPython (the core and the UI logic)
-#   2. pyodide  the same tests/unit inside real Pyodide on Node, against the built wheels
-#   3. e2e      the built site in headless Chromium via Playwright (tests/e2e)
+# Run every test: installs what is missing, builds the site, then runs the four tiers
+#   1. lint     ruff (configured in pyproject.toml) over the tree, mypy over the core's
+#               annotated public API; any finding fails the run
+#   2. unit     tests/unit on CPython (the core and the UI logic)
+#   3. pyodide  the same tests/unit inside real Pyodide on Node, against the built wheels
+#   4. e2e      the built site in headless Chromium via Playwright (tests/e2e)
 # Every tier runs even if an earlier one fails; the exit code is non-zero if any failed.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -34,6 +36,15 @@ tier() {
   else SUMMARY+=("ok    $name: $passed passed"); fi
 }
 
+# lint: both checkers run; either one's finding fails the tier
+lint() {
+  local rc=0
+  "$PY" -m ruff check py_core web tests build bench scripts || rc=1
+  "$PY" -m mypy || rc=1
+  return "$rc"
+}
+
+tier lint    lint
 tier unit    "$PY" -m pytest -q tests/unit
 tier pyodide node tests/pyodide/run.mjs
 tier e2e     "$PY" -m pytest -q tests/e2e

@@ -6,11 +6,19 @@
 ['low', 'est</w>']
 """
 
-from .events import Done
+from collections import deque
+from typing import Any, Dict, Iterable, Iterator, Optional, Union
+
+from .events import Done, Event
 from .presets import TRAINERS, resolve_options
+from .tokenizer import Tokenizer
+
+# raw text, documents, or word counts
+Corpus = Union[str, Iterable[str], Dict[str, int]]
 
 
-def iter_train(corpus, preset="bpe", *, vocab_size=None, num_merges=None, progress=False, **options):
+def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int] = None, num_merges: Optional[int] = None,
+               progress: bool = False, **options: Any) -> Iterator[Event]:
     """Train step by step: yields ``AlphabetReady``, then one event per merge (or EM/prune
     round), then ``Done`` whose ``tokenizer`` is the result.
 
@@ -24,16 +32,16 @@ def iter_train(corpus, preset="bpe", *, vocab_size=None, num_merges=None, progre
     return events if progress else (e for e in events if e.kind != "progress")
 
 
-def train(corpus, preset="bpe", *, vocab_size=None, num_merges=None, **options):
+def train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int] = None, num_merges: Optional[int] = None,
+          **options: Any) -> Tokenizer:
     """Train a tokenizer: ``iter_train`` drained; returns the ``Tokenizer``."""
-    last = None
-    for last in iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges, **options):
-        pass
+    # the last event (a deque of length 1 keeps only it)
+    last = deque(iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges, **options), maxlen=1).pop()
     assert isinstance(last, Done)
     return last.tokenizer
 
 
-def shortfall(tokenizer, merges=None):
+def shortfall(tokenizer: Tokenizer, merges: Optional[int] = None) -> Optional[str]:
     """Why a trained tokenizer is smaller than its spec asked, or None when it is not.
 
     Training stops early when the corpus has nothing left to learn: no pair occurs twice

@@ -577,7 +577,7 @@ def main(argv=None):
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"subwordlab: error: {message}", file=sys.stderr)
         return EXIT_ERROR
-    except Exception as exc:  # noqa: BLE001 - one readable line, never a traceback
+    except Exception as exc:  # one readable line, never a traceback (it is re-raised with SUBWORDLAB_DEBUG)
         if os.environ.get("SUBWORDLAB_DEBUG"):
             raise
         print(f"subwordlab: internal error: {type(exc).__name__}: {exc} (SUBWORDLAB_DEBUG=1 shows the traceback)", file=sys.stderr)

@@ -302,7 +302,7 @@ class ReplaceDecoder(ChainDecoder):
         if regex:
             try:
                 self._regex = compile_pattern(pattern)
-            except Exception as exc:  # re.error / regex.error
+            except Exception as exc:  # noqa: BLE001 - re.error or regex.error (regex is optional)
                 raise ValueError(f"the Replace pattern {pattern!r} does not compile: {exc}") from None
         elif not pattern:
             raise ValueError("Replace needs a non-empty pattern")

@@ -14,8 +14,8 @@ caller such as a web page can hand control back to the browser between them.
 """
 
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Iterator, List, Optional, Tuple, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, Generator, Iterator, List, Optional, Tuple, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,10 @@ class Progress:
     done: int
     total: int
     kind: str = "progress"
+
+
+# what a trainer yields
+Event = Union[AlphabetReady, MergeStep, EmStep, PruneStep, Done, "Progress"]
 
 
 # -- slicing for the browser ------------------------------------------------------------

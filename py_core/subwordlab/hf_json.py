@@ -2,7 +2,7 @@
 (our tokenizer -> tokenizer.json), ``hf_import.py`` (back) and ``hf_onig.py`` (regexes
 between Python's syntax and Oniguruma's), which hold the code.
 
-Export (``to_hf_json(tok)``, ``export_hf(tok)``): a document that ``tokenizers``' 
+Export (``to_hf_json(tok)``, ``export_hf(tok)``): a document that ``tokenizers``'
 ``Tokenizer.from_str`` loads and that encodes text to the same ids and tokens as ``tok``.
 Where our pipeline has no exact equivalent in HF's component set the export raises
 ``HFExportError`` naming the problem and the fix; where HF differs only on input our

@@ -134,7 +134,7 @@ def translate_regex(p, onig):
     Example (to Oniguruma): r'\\p{N}{1,3}+' -> r'(?>\\p{N}{1,3})' (Oniguruma reads
     ``{1,3}+`` as "one or more times {1,3}"); '$' -> r'\\Z'.
     """
-    out, atoms, groups = [], [], []  # atoms: start index in `out` of the last atom
+    out, groups = [], []
     last = None
     i, n = 0, len(p)
     while i < n:

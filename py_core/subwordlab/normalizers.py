@@ -268,7 +268,7 @@ class RegexReplace(Normalizer):
         self.pattern, self.content = pattern, content
         try:
             self.regex = compile_pattern(pattern)
-        except Exception as exc:  # re.error / regex.error
+        except Exception as exc:  # noqa: BLE001 - re.error or regex.error (regex is optional)
             raise ValueError(f"the Replace pattern {pattern!r} does not compile: {exc}") from None
 
     def normalize_str(self, text):

@@ -104,7 +104,7 @@ class ByteLevel(PreTokenizer):
         if self.pattern is not None:
             try:
                 self.regex = compile_pattern(self.pattern)
-            except Exception as exc:  # re.error / regex.error
+            except Exception as exc:  # noqa: BLE001 - re.error or regex.error (regex is optional)
                 raise ValueError(f"the pre-tokenization pattern does not compile: {exc}; fix the regex or use 'gpt2', 'cl100k' or 'o200k'") from None
 
     def _prefixed(self, text):
@@ -265,7 +265,7 @@ class Split(PreTokenizer):
         else:
             try:
                 self._regex = compile_pattern(pattern)
-            except Exception as exc:  # re.error / regex.error
+            except Exception as exc:  # noqa: BLE001 - re.error or regex.error (regex is optional)
                 raise ValueError(f"the Split pattern {pattern!r} does not compile: {exc}") from None
 
     def _matches(self, text):

@@ -14,6 +14,8 @@ around a trainer (``trainers/``: the algorithms themselves).
 UI and the CLI show them); ``TRAINERS[preset]`` is the event generator of a preset.
 """
 
+from typing import Any, Dict, Tuple
+
 from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
 from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
@@ -35,7 +37,7 @@ _COMMON = {
     "top_k": (10, "how many competing pairs each merge event reports"),
 }
 
-OPTIONS = {
+OPTIONS: Dict[str, Dict[str, Tuple[Any, str]]] = {
     "bpe": {
         **_COMMON,
         "end_of_word": ("</w>", "marker appended to every word as its own symbol ('</w>', '_', any string, or None)"),

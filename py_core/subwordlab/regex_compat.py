@@ -281,7 +281,7 @@ def translate(pattern: str) -> str:
     out, i = [], 0
     # Track where IGNORECASE may be on: a global (?i) anywhere, or inside (?i:...) groups.
     global_i = _GLOBAL_I.search(pattern) is not None
-    groups = []  # per open group: does it turn IGNORECASE on?
+    groups: list[bool] = []  # per open group: does it turn IGNORECASE on?
     while i < len(pattern):
         ignore_case = global_i or any(groups)
         if pattern[i] == "\\":

@@ -20,13 +20,15 @@ type (``@hf_reader(stage, "NFC", ...)``), so neither has an ``if type is X`` cha
 'Lowercase'
 """
 
+from typing import Any, Callable, Dict
+
 from .jsonio import Fields, ModelFileError
 
 STAGES = ("normalizer", "pre_tokenizer", "model", "decoder")
-_BY_TAG = {stage: {} for stage in STAGES}  # stage -> our tag -> class
-_BY_CLASS = {stage: {} for stage in STAGES}  # stage -> class -> our tag
-_HF_WRITERS = {}  # class -> write(exporter, obj)
-_HF_READERS = {stage: {} for stage in STAGES}  # stage -> tokenizer.json type -> read(importer, fields, path)
+_BY_TAG: Dict[str, Dict[str, type]] = {stage: {} for stage in STAGES}  # stage -> our tag -> class
+_BY_CLASS: Dict[str, Dict[type, str]] = {stage: {} for stage in STAGES}  # stage -> class -> our tag
+_HF_WRITERS: Dict[type, Callable[..., Any]] = {}  # class -> write(exporter, obj, ...)
+_HF_READERS: Dict[str, Dict[str, Callable[..., Any]]] = {stage: {} for stage in STAGES}  # stage -> HF type -> read
 
 
 def component(stage, tag):

@@ -44,7 +44,6 @@ reader that checks types and names the path. Reading JSON safely and the canonic
 layout are ``jsonio.py``'s; this module is the document around the components.
 """
 
-import json
 import os
 
 # the component modules register their classes (registry.py) when imported

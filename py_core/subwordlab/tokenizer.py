@@ -12,7 +12,7 @@
 import copy
 import random
 from dataclasses import dataclass
-from typing import List, Tuple
+from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
 
 from . import normalizers as N
 from .models.bpe import BPE
@@ -21,6 +21,9 @@ from .pre_tokenizers import ByteLevel, Metaspace
 from .special import split_special
 
 _CACHE_LIMIT = 200_000  # pieces remembered by the encode cache
+
+# a special-token policy: "all", or the special tokens allowed (or refused) in the text
+Special = Union[Literal["all"], AbstractSet[str], Iterable[str]]
 
 
 @dataclass
@@ -38,8 +41,9 @@ class Encoding:
 class Tokenizer:
     """A trained tokenizer. Build one with ``subwordlab.train`` or a ``from_*`` loader."""
 
-    def __init__(self, model, normalizer=None, pre_tokenizer=None, decoder=None,
-                 special_tokens=None, spec=None, added_vocab=None):
+    def __init__(self, model: Any, normalizer: Any = None, pre_tokenizer: Any = None, decoder: Any = None,
+                 special_tokens: Optional[Dict[str, int]] = None, spec: Optional[Dict[str, Any]] = None,
+                 added_vocab: Any = None) -> None:
         self.model = model
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -56,39 +60,39 @@ class Tokenizer:
             for t in added_vocab.tokens:
                 if not (0 <= t.id < len(model.vocab)) or model.vocab[t.id] != t.content:
                     raise ValueError(f"added token {t.content!r} must be in the vocabulary at id {t.id}")
-        self._cache = {}
+        self._cache: Dict[str, List[int]] = {}
         # user-defined symbols (SentencePiece style): the pre-tokenizer isolates them; each is one id
         self._user_defined = {s: model.token_to_id[s] for s in getattr(pre_tokenizer, "user_defined_symbols", ())
                               if s in model.token_to_id}
-        self._chunk_cache = {}
+        self._chunk_cache: Dict[str, List[int]] = {}
         # the byte-level fast path: regex chunks -> bytes -> merges, no normalizer
         self._byte_fast = (isinstance(pre_tokenizer, ByteLevel) and normalizer is None
                            and getattr(model, "byte_level", False))
 
     # -- vocabulary ---------------------------------------------------------------------
     @property
-    def vocab_size(self):
+    def vocab_size(self) -> int:
         """Number of ids (tokens, including special tokens)."""
         return len(self.model.vocab)
 
-    def id_to_token(self, id):
+    def id_to_token(self, id: int) -> str:
         """The token string of an id. Raises ValueError for an id outside the vocabulary."""
         if not isinstance(id, int) or not 0 <= id < len(self.model.vocab):
             raise ValueError(f"id {id!r} is not in the vocabulary (ids are 0..{len(self.model.vocab) - 1})")
         return self.model.vocab[id]
 
-    def token_to_id(self, token):
+    def token_to_id(self, token: str) -> Optional[int]:
         """The id of a token string, or None if it is not in the vocabulary."""
         return self.model.token_to_id.get(token)
 
     @property
-    def merges(self):
+    def merges(self) -> List[Tuple[str, str]]:
         """BPE only: the merges in rank order as ``(left_id, right_id)``."""
         if not hasattr(self.model, "merges"):
             raise AttributeError(f"a {self.model.type} model has no merges")
         return list(self.model.merges)
 
-    def truncated(self, steps):
+    def truncated(self, steps: int) -> "Tokenizer":
         """BPE: the tokenizer as it was after the first ``steps`` merges (same ids).
 
         New tokens are appended as merges are learned, so the vocabulary then is a prefix of
@@ -105,11 +109,11 @@ class Tokenizer:
         return Tokenizer(model, self.normalizer, self.pre_tokenizer, self.decoder, self.special_tokens, self.spec)
 
     # -- encoding -----------------------------------------------------------------------
-    def normalize_str(self, text):
+    def normalize_str(self, text: str) -> str:
         """The normalizer alone. Example (NFKC): 'Ｈｉ' -> 'Hi'."""
         return self.normalizer.normalize_str(text) if self.normalizer else text
 
-    def pre_tokenize_str(self, text):
+    def pre_tokenize_str(self, text: str) -> List[Tuple[str, Tuple[int, int]]]:
         """The pre-tokenizer alone on (already normalized) text: ``[(piece, (start, end))]``."""
         return self.pre_tokenizer.pre_tokenize_str(text) if self.pre_tokenizer else [(text, (0, len(text)))]
 
@@ -132,9 +136,9 @@ class Tokenizer:
                 self._chunk_cache[chunk] = ids
         return ids
 
-    def encode_ordinary(self, text):
+    def encode_ordinary(self, text: str) -> List[int]:
         """Ids of ``text`` with no special-token handling (specials are ordinary text)."""
-        out = []
+        out: List[int] = []
         if self._byte_fast:
             # fast path: segment (or chunk) -> cached ids, else bytes -> merges
             cache, chunks, encode_chunk = self._cache, self.pre_tokenizer.chunks, self._encode_chunk
@@ -153,7 +157,7 @@ class Tokenizer:
             out.extend(self._encode_piece(piece))
         return out
 
-    def encode(self, text, allowed_special=(), disallowed_special="all"):
+    def encode(self, text: str, allowed_special: Special = (), disallowed_special: Special = "all") -> List[int]:
         """Ids of ``text``. Special tokens follow tiktoken's policy: by default one found in
         the text raises ValueError; ``allowed_special={"<|x|>"}`` or ``"all"`` encodes them
         as special tokens; ``disallowed_special=()`` encodes them as ordinary text.
@@ -172,7 +176,8 @@ class Tokenizer:
                 out.extend(self.encode_ordinary(part))
         return out
 
-    def sample_encode(self, text, alpha, seed=0, allowed_special=(), disallowed_special="all"):
+    def sample_encode(self, text: str, alpha: float, seed: Any = 0, allowed_special: Special = (),
+                      disallowed_special: Special = "all") -> List[int]:
         """Ids of one randomly drawn segmentation, reproducible by ``seed``.
 
         BPE: BPE-dropout, each merge skipped with probability ``alpha`` (0 = plain BPE,
@@ -193,7 +198,8 @@ class Tokenizer:
                 out.extend([ud] if ud is not None else self.model.sample_piece(piece, alpha, rng))
         return out
 
-    def encode_nbest(self, text, n, allowed_special=(), disallowed_special="all"):
+    def encode_nbest(self, text: str, n: int, allowed_special: Special = (),
+                     disallowed_special: Special = "all") -> List[Tuple[List[int], float]]:
         """Unigram: the ``n`` most probable segmentations of ``text`` as ``[(ids, log_prob),
         ...]``, best first (pieces are split independently; a special token scores 0).
 
@@ -212,12 +218,13 @@ class Tokenizer:
                 parts.append(self._user_defined.get(piece, piece))
         return self.model.nbest(parts, n)
 
-    def tokenize(self, text, **policy):
+    def tokenize(self, text: str, **policy: Any) -> List[str]:
         """The token strings of ``text``. Example: 'lowest' -> ['low', 'est</w>']."""
         vocab = self.model.vocab
         return [vocab[i] for i in self.encode(text, **policy)]
 
-    def encode_iter(self, texts, allowed_special=(), disallowed_special="all"):
+    def encode_iter(self, texts: Iterable[str], allowed_special: Special = (),
+                    disallowed_special: Special = "all") -> Iterator[int]:
         """Ids for a stream of strings (e.g. the lines of a big file), yielded chunk by chunk,
         equal to encoding the concatenation. Memory stays bounded by the longest piece:
         the unfinished tail (pieces the next string could still change) is carried over.
@@ -291,7 +298,7 @@ class Tokenizer:
         return 0
 
     # -- encoding with offsets ------------------------------------------------------------
-    def encode_full(self, text, allowed_special=(), disallowed_special="all"):
+    def encode_full(self, text: str, allowed_special: Special = (), disallowed_special: Special = "all") -> Encoding:
         """Ids, tokens, and character and byte offsets into ``text`` for every token."""
         ids, offsets, special = [], [], []
         if self.added_vocab is not None:
@@ -372,19 +379,20 @@ class Tokenizer:
         return [(s + i, s + i + 1) for i in range(len(piece))]
 
     # -- decoding -----------------------------------------------------------------------
-    def token_bytes(self, id):
+    def token_bytes(self, id: int) -> bytes:
         """The bytes one token stands for. Example (byte-level): id of 'Ġthe' -> b' the'."""
         tok = self.id_to_token(id)
         if id in self._special_ids:
             return tok.encode("utf-8")
         return self.decoder.token_bytes(tok) if self.decoder else tok.encode("utf-8")
 
-    def decode_bytes(self, ids):
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """The raw bytes of a sequence of ids (may be invalid UTF-8 for a partial sequence)."""
         if self.spec.get("source") == "tokenizer.json":
             # imported from HF: every token goes through the decoder, special ones too, as in HF
             return self.decoder.decode_bytes([self.id_to_token(i) for i in ids])
-        out, run = [], []
+        out: List[bytes] = []
+        run: List[str] = []  # the tokens of a run decoded together
         unk = getattr(self.model, "unk_id", None)
         for i in ids:
             tok = self.id_to_token(i)
@@ -401,40 +409,40 @@ class Tokenizer:
             out.append(self.decoder.decode_bytes(run))
         return b"".join(out)
 
-    def decode(self, ids):
+    def decode(self, ids: Iterable[int]) -> str:
         """Text of a sequence of ids; invalid UTF-8 becomes U+FFFD."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
 
     # -- files --------------------------------------------------------------------------
     # The file modules (serialize, hf_json, loaders) build Tokenizers, so they import this
     # module; importing them here, inside the methods, is what cuts that one cycle.
-    def to_json(self):
+    def to_json(self) -> str:
         """Our JSON document (canonical, with provenance); see ``subwordlab.serialize``."""
         from .serialize import to_json
 
         return to_json(self)
 
     @classmethod
-    def from_json(cls, text):
+    def from_json(cls, text: Union[str, bytes]) -> "Tokenizer":
         """A tokenizer from ``to_json()`` text. Raises ``ModelFileError`` naming the bad field."""
         from .serialize import from_json
 
         return from_json(text)
 
-    def save(self, path):
+    def save(self, path: str) -> None:
         """Write ``to_json()`` to a file (atomically: nothing half-written on failure)."""
         from .serialize import save
 
         save(self, path)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: str) -> "Tokenizer":
         """A tokenizer from a file written by ``save``."""
         from .serialize import load
 
         return load(path)
 
-    def to_hf_json(self):
+    def to_hf_json(self) -> str:
         """A Hugging Face ``tokenizer.json`` that ``tokenizers`` loads and that encodes the
         same; raises ``HFExportError`` when the pipeline has no exact equivalent (see
         ``subwordlab.hf_json.export_hf`` for the warnings of near-equivalents)."""
@@ -443,28 +451,30 @@ class Tokenizer:
         return to_hf_json(self)
 
     @classmethod
-    def from_hf_json(cls, text, drop_post_processing=False):
+    def from_hf_json(cls, text: Union[str, bytes], drop_post_processing: bool = False) -> "Tokenizer":
         """A tokenizer from a Hugging Face ``tokenizer.json`` text (BPE, WordPiece, Unigram)."""
         from .hf_json import from_hf_json
 
         return from_hf_json(text, drop_post_processing)
 
     @classmethod
-    def from_gpt2_files(cls, vocab_json_text, merges_text, special_tokens=None, pattern="gpt2"):
+    def from_gpt2_files(cls, vocab_json_text: str, merges_text: str, special_tokens: Optional[Dict[str, int]] = None,
+                        pattern: str = "gpt2") -> "Tokenizer":
         """A byte-level BPE tokenizer from GPT-2's ``vocab.json`` and ``merges.txt`` texts."""
         from .loaders import from_gpt2_files
 
         return from_gpt2_files(vocab_json_text, merges_text, special_tokens, pattern)
 
     @classmethod
-    def from_tiktoken(cls, rank_file_text, pattern=None, special_tokens=None):
+    def from_tiktoken(cls, rank_file_text: str, pattern: Optional[str] = None,
+                      special_tokens: Optional[Dict[str, int]] = None) -> "Tokenizer":
         """A byte-level BPE tokenizer from a tiktoken rank file (``base64-token rank`` lines);
         OpenAI's own files (r50k/cl100k/o200k_base) need no ``pattern``: see ``loaders``."""
         from .loaders import from_tiktoken
 
         return from_tiktoken(rank_file_text, pattern, special_tokens)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         preset = self.spec.get("preset", "custom")
         return f"<Tokenizer {preset} {self.model.type} vocab_size={self.vocab_size}>"
 

@@ -33,7 +33,7 @@ def run(*args, input=None, cwd=None, check=None):
 
 def one_error_line(p, fragment, code=1):
     assert p.returncode == code
-    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("subwordlab: error:"), p.stderr
     assert fragment in lines[0], lines[0]
 
@@ -176,7 +176,7 @@ def test_help_lists_every_preset_option():
     import subwordlab
 
     text = run("train", "--help", check=0).stdout
-    for preset, options in subwordlab.OPTIONS.items():
+    for options in subwordlab.OPTIONS.values():
         for name in options:
             assert "--" + name.replace("_", "-") in text
 

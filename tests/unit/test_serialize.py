@@ -9,7 +9,7 @@ import pytest
 
 import subwordlab
 from subwordlab.serialize import (FORMAT, MAX_FILE_BYTES, VERSION, ModelFileError, format_vocab_table, from_json,
-                                  to_json, vocab_table)
+                                  vocab_table)
 
 import golden_json
 from corpora import UDHR, read

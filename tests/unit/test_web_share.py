@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 import subwordlab
 from subwordlab_web import share
 from subwordlab_web.share import (
-    INLINE_LIMIT_BYTES,
     MAX_JSON_BYTES,
     MAX_LINK_CHARS,
     Config,

@@ -78,7 +78,7 @@ def digamma(x):
     return result + math.log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
 
 
-_SCRIPT_CACHE = {}
+_SCRIPT_CACHE: dict = {}
 
 
 def script_of(ch):
