@@ -74,21 +74,22 @@ def _no_duplicates(pairs):
 
 
 def _no_constant(name):
-    raise ModelFileError(f"{name} is not a number JSON allows; every score must be finite")
+    raise ValueError(f"{name} is not a number JSON allows; every number must be finite")  # (reported as not valid JSON)
 
 
-def parse_json(text, what="model file"):
-    """``json.loads`` with the checks above; bytes are decoded as UTF-8."""
+def parse_json(text, what="model file", max_bytes=MAX_FILE_BYTES, max_depth=MAX_DEPTH):
+    """``json.loads`` with the checks above (no duplicate keys, no NaN or infinity); bytes
+    are decoded as UTF-8. Every problem is one ``ModelFileError`` naming ``what``."""
     if isinstance(text, (bytes, bytearray)):
-        if len(text) > MAX_FILE_BYTES:
-            check_size_and_depth(text, what)
+        if len(text) > max_bytes:
+            check_size_and_depth(text, what, max_bytes, max_depth)
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ModelFileError(f"the {what} is not UTF-8 text (byte {exc.start}): {exc.reason}") from None
     if not isinstance(text, str):
         raise ModelFileError(f"a {what} is JSON text, not {type(text).__name__}")
-    check_size_and_depth(text, what)
+    check_size_and_depth(text, what, max_bytes, max_depth)
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except ModelFileError:
@@ -111,21 +112,31 @@ def kind_name(value):
 
 class Fields:
     """A JSON object being read: typed getters that raise ``ModelFileError`` naming the
-    path (``model.vocab[3]``). Unknown keys are an error when ``done()`` is called."""
+    path (``model.vocab[3]``). Unknown keys are an error when ``done()`` is called.
+
+    A reader of another kind of file speaks in its own voice by overriding the three
+    messages (``not_an_object``, ``missing``, ``error``), as the share link's does."""
 
     def __init__(self, obj, path):
-        if not isinstance(obj, dict):
-            raise ModelFileError(f"{path}: expected an object, got {kind_name(obj)}")
         self.obj, self.path, self.seen = obj, path, set()
+        if not isinstance(obj, dict):
+            raise self.not_an_object(obj)
+
+    def not_an_object(self, obj):
+        return ModelFileError(f"{self.path}: expected an object, got {kind_name(obj)}")
+
+    def missing(self, key):
+        return ModelFileError(f"{self.path}: the field {key!r} is missing")
 
     def error(self, key, problem):
         return ModelFileError(f"{self.path}.{key}: {problem}" if key else f"{self.path}: {problem}")
 
     def raw(self, key, default=_REQUIRED):
+        """The value at ``key`` unchecked; ``default`` if absent (without one: ``missing``)."""
         self.seen.add(key)
         if key not in self.obj:
             if default is _REQUIRED:
-                raise ModelFileError(f"{self.path}: the field {key!r} is missing")
+                raise self.missing(key)
             return default
         return self.obj[key]
 

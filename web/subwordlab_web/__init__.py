@@ -1,6 +1,7 @@
 """Subword Lab's page: a Python UI on Pyodide over the `subwordlab` core.
 
-Layout (see DESIGN.md §2 "Web"):
+Layout (layers: the panels use the state and the pure logic, which use the core; only
+`dom` touches the browser):
 
 - `dom`      the only module that imports `js` / `pyodide.ffi`: a thin DOM port.
 - `fakedom`  the same port over an in-memory tree, so views run under CPython tests.

@@ -55,6 +55,8 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from subwordlab.jsonio import Fields, ModelFileError, parse_json
+
 VERSION = 1
 PREFIX = f"v{VERSION}."
 INLINE_LIMIT_BYTES = 16 * 1024  # compressed payload with the corpus inline, at most
@@ -323,16 +325,12 @@ def decode_fragment(fragment: str) -> Experiment:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ShareLinkError("this link is damaged: its content is not UTF-8 text") from None
-    from subwordlab.serialize import ModelFileError, check_size_and_depth
-
     try:
-        # subtle: depth is checked on the text first, so no nesting reaches the recursive parser
-        check_size_and_depth(text, "link's content", MAX_JSON_BYTES, MAX_DEPTH)
-        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+        # the core's safe parser: size and depth checked on the text first (no nesting reaches
+        # the recursive parser), duplicate keys and NaN refused
+        doc = parse_json(text, "link's content", MAX_JSON_BYTES, MAX_DEPTH)
     except ModelFileError as exc:
         raise ShareLinkError(f"this link is damaged: {exc}") from None
-    except (ValueError, RecursionError) as exc:
-        raise ShareLinkError(f"this link is damaged: its content is not valid JSON ({exc})") from None
     return _check(doc)
 
 
@@ -359,19 +357,6 @@ def _inflate(packed: bytes) -> bytes:
     return data
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a link may hold")
-
-
-def _no_duplicates(pairs: list) -> dict:
-    out = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the field {key[:40]!r} appears twice")
-        out[key] = value
-    return out
-
-
 # -- checking a decoded document -------------------------------------------------------------
 
 def _type_name(value: Any) -> str:
@@ -381,61 +366,62 @@ def _type_name(value: Any) -> str:
             list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
-class _Reader:
-    """Typed access to one JSON object; every error names the field's path."""
+class _Reader(Fields):
+    """The core's JSON reader (``jsonio.Fields``) in a link's voice: every error is a
+    ``ShareLinkError`` that names the field's path; typed getters with ranges and choices."""
 
-    def __init__(self, obj: Any, path: str) -> None:
-        if not isinstance(obj, dict):
-            raise ShareLinkError(f"this link is damaged: {path or 'its content'} must be an object, "
-                                 f"not {_type_name(obj)}")
-        self.obj, self.path = obj, path
+    def not_an_object(self, obj: Any) -> ShareLinkError:
+        return ShareLinkError(f"this link is damaged: {self.path or 'its content'} must be an object, "
+                              f"not {_type_name(obj)}")
+
+    def missing(self, key: str) -> ShareLinkError:
+        return self.error(key, "is missing")
+
+    def error(self, key: str, problem: str) -> ShareLinkError:
+        return ShareLinkError(f"this link is damaged: {self.where(key)} {problem}")
 
     def where(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
 
-    def fail(self, key: str, problem: str) -> ShareLinkError:
-        return ShareLinkError(f"this link is damaged: {self.where(key)} {problem}")
-
-    def get(self, key: str, kinds: tuple, *, required: bool = True, default: Any = None) -> Any:
+    def typed(self, key: str, kinds: tuple, *, required: bool = True, default: Any = None) -> Any:
+        """The value at ``key``, one of the types ``kinds`` (``default`` if absent and not required)."""
+        value = self.raw(key) if required else self.raw(key, default)
         if key not in self.obj:
-            if required:
-                raise self.fail(key, "is missing")
-            return default
-        value = self.obj[key]
+            return value
         if value is None and type(None) in kinds:
             return None
         if isinstance(value, bool) and bool not in kinds:
-            raise self.fail(key, f"must be {_type_name(kinds[0]())}, not {_type_name(value)}")
+            raise self.error(key, f"must be {_type_name(kinds[0]())}, not {_type_name(value)}")
         if not isinstance(value, kinds):
             expected = " or ".join(dict.fromkeys(_type_name(k()) for k in kinds if k is not int or float not in kinds))
-            raise self.fail(key, f"must be {expected}, not {_type_name(value)}")
+            raise self.error(key, f"must be {expected}, not {_type_name(value)}")
         return value
 
     def text(self, key: str, *, required: bool = True, default: str | None = None, nullable: bool = False) -> Any:
-        return self.get(key, (str, type(None)) if nullable else (str,), required=required, default=default)
+        return self.typed(key, (str, type(None)) if nullable else (str,), required=required, default=default)
 
     def int(self, key: str, lo: int, hi: int, *, required: bool = True, nullable: bool = False) -> Any:
-        value = self.get(key, (int, type(None)) if nullable else (int,), required=required)
+        value = self.typed(key, (int, type(None)) if nullable else (int,), required=required)
         if value is not None and not lo <= value <= hi:
-            raise self.fail(key, f"must be between {lo:,} and {hi:,}, not {value:,}")
+            raise self.error(key, f"must be between {lo:,} and {hi:,}, not {value:,}")
         return value
 
     def number(self, key: str, lo: float, hi: float, *, required: bool = True) -> Any:
-        value = self.get(key, (float, int), required=required)
+        value = self.typed(key, (float, int), required=required)
         if value is not None and not (math.isfinite(value) and lo <= value <= hi):
-            raise self.fail(key, f"must be a number between {lo} and {hi}, not {value!r}")
+            raise self.error(key, f"must be a number between {lo} and {hi}, not {value!r}")
         return value
 
     def choice(self, key: str, choices: tuple, *, required: bool = True, default: Any = None) -> Any:
         value = self.text(key, required=required, default=default)
         if value is not None and value not in choices:
-            raise self.fail(key, f"must be one of {', '.join(choices)}, not {value[:40]!r}")
+            raise self.error(key, f"must be one of {', '.join(choices)}, not {value[:40]!r}")
         return value
 
     def only(self, *keys: str) -> None:
         extra = sorted(set(self.obj) - set(keys))
         if extra:
-            raise self.fail(extra[0][:40], "is not a field of a v1 link")
+            raise self.error(extra[0][:40], "is not a field of a v1 link")
 
 
 def _depth(value: Any, limit: int = MAX_DEPTH) -> int:
@@ -457,33 +443,33 @@ def _check(doc: Any) -> Experiment:
         raise ShareLinkError("this link is damaged: its content is nested too deeply")
     top = _Reader(doc, "")
     top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported")
-    corpus = _check_corpus(_Reader(top.get("corpus", (dict,)), "corpus"))
-    train = _check_config(_Reader(top.get("train", (dict,)), "train"))
+    corpus = _check_corpus(_Reader(top.typed("corpus", (dict,)), "corpus"))
+    train = _check_config(_Reader(top.typed("train", (dict,)), "train"))
     step = top.int("step", 0, MAX_STEP, nullable=True)
     panel = top.choice("panel", PANELS)
-    ins = _Reader(top.get("inspect", (dict,)), "inspect")
+    ins = _Reader(top.typed("inspect", (dict,)), "inspect")
     ins.only("text", "seed", "alpha", "sampled", "nbest", "special")
     inspect_text = ins.text("text")
     seed = ins.int("seed", 0, 2**63 - 1)
     alpha = ins.number("alpha", 0.0, 1000.0)
-    sampled = ins.get("sampled", (bool,))
+    sampled = ins.typed("sampled", (bool,))
     nbest = ins.int("nbest", 1, 100)
     special = ins.choice("special", SPECIAL_POLICIES)
     compare, compare_text, reference, heldout = (), "", None, None
     if "compare" in top.obj:
-        cmp = _Reader(top.get("compare", (dict,)), "compare")
+        cmp = _Reader(top.typed("compare", (dict,)), "compare")
         cmp.only("configs", "text", "reference", "heldout")
-        configs = cmp.get("configs", (list,))
+        configs = cmp.typed("configs", (list,))
         if not 2 <= len(configs) <= MAX_CONFIGS:
-            raise cmp.fail("configs", f"must list 2 to {MAX_CONFIGS} configurations, not {len(configs)}")
+            raise cmp.error("configs", f"must list 2 to {MAX_CONFIGS} configurations, not {len(configs)}")
         compare = tuple(_check_config(_Reader(c, f"compare.configs[{i}]")) for i, c in enumerate(configs))
         compare_text = cmp.text("text")
         reference = cmp.text("reference", nullable=True)
         heldout = cmp.text("heldout", nullable=True)
         for key, value in (("reference", reference), ("heldout", heldout)):
             if value is not None and not _NAME.fullmatch(value):
-                raise cmp.fail(key, "is not a valid text name")
-    running = top.get("running", (bool,), required=False, default=False)
+                raise cmp.error(key, "is not a valid text name")
+    running = top.typed("running", (bool,), required=False, default=False)
     imported = _title(top, "imported")
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
                       compare, compare_text, reference, heldout, running, imported or "")
@@ -493,7 +479,7 @@ def _title(r: "_Reader", key: str) -> str | None:
     """An optional display name: text of 1-200 characters without control characters."""
     value = r.text(key, required=False, default=None)
     if value is not None and not (0 < len(value) <= MAX_TITLE_CHARS and value.isprintable()):
-        raise r.fail(key, f"must be a name of 1 to {MAX_TITLE_CHARS} printable characters")
+        raise r.error(key, f"must be a name of 1 to {MAX_TITLE_CHARS} printable characters")
     return value
 
 
@@ -503,16 +489,16 @@ def _check_corpus(r: _Reader) -> CorpusRef:
     fmt = r.choice("format", CORPUS_FORMATS)
     text = r.text("text", required=kind == "inline") if kind == "inline" else None
     if kind != "inline" and "text" in r.obj:
-        raise r.fail("text", f"must be absent for a {kind} corpus")
+        raise r.error("text", f"must be absent for a {kind} corpus")
     name = r.text("name", required=kind != "inline", default=None)
     if name is not None and not _NAME.fullmatch(name):
-        raise r.fail("name", "is not a valid sample or file name")
+        raise r.error("name", "is not a valid sample or file name")
     sha = r.text("sha256", required=kind == "file", default=None)
     if sha is not None and not _SHA256.fullmatch(sha):
-        raise r.fail("sha256", "must be 64 lower-case hexadecimal digits")
+        raise r.error("sha256", "must be 64 lower-case hexadecimal digits")
     chars = r.int("chars", 0, 10**10, required=False)
     if kind == "inline" and sha is not None and sha256_text(text) != sha:
-        raise r.fail("text", "does not match its SHA-256 (was the link edited?)")
+        raise r.error("text", "does not match its SHA-256 (was the link edited?)")
     return CorpusRef(kind, fmt, text=text, name=name, sha256=sha, chars=chars, title=_title(r, "title"))
 
 
@@ -522,17 +508,17 @@ def _check_config(r: _Reader) -> Config:
     r.only("preset", "options")
     preset = r.text("preset")
     if preset not in subwordlab.OPTIONS:
-        raise r.fail("preset", f"names no algorithm this page knows ({preset[:40]!r}; "
+        raise r.error("preset", f"names no algorithm this page knows ({preset[:40]!r}; "
                                f"known: {', '.join(subwordlab.OPTIONS)})")
-    opts = _Reader(r.get("options", (dict,)), r.where("options"))
+    opts = _Reader(r.typed("options", (dict,)), r.where("options"))
     known = subwordlab.OPTIONS[preset]
     unknown = sorted(set(opts.obj) - set(known))
     if unknown:
-        raise opts.fail(unknown[0][:40], f"is not an option of the {preset} algorithm")
+        raise opts.error(unknown[0][:40], f"is not an option of the {preset} algorithm")
     for name in opts.obj:
         _check_option(opts, name, known[name][0])
     if opts.obj.get("vocab_size") is None and opts.obj.get("num_merges") is None:
-        raise r.fail("options", "must give vocab_size or num_merges")
+        raise r.error("options", "must give vocab_size or num_merges")
     return Config(preset, dict(opts.obj))
 
 
@@ -541,14 +527,14 @@ def _check_option(r: _Reader, name: str, default: Any) -> None:
     if name in ("vocab_size", "num_merges"):
         r.int(name, 0, 10_000_000, nullable=True)
     elif isinstance(default, bool):
-        r.get(name, (bool,))
+        r.typed(name, (bool,))
     elif isinstance(default, int):
         r.int(name, -(2**31), 2**31)
     elif isinstance(default, float):
         r.number(name, -1e9, 1e9)
     elif isinstance(default, (tuple, list)):
-        items = r.get(name, (list,))
+        items = r.typed(name, (list,))
         if len(items) > 1000 or not all(isinstance(s, str) for s in items):
-            raise r.fail(name, "must be a list of at most 1,000 texts")
+            raise r.error(name, "must be a list of at most 1,000 texts")
     else:  # str or None defaults: text or null (e.g. end_of_word, unk_token)
         r.text(name, nullable=True)
