@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Generator, Iterable
 
+from subwordlab.events import drain
+
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
 STATS_SLICE_CHARS = 1 << 18  # characters counted between two yields to the browser
 DECODE_SLICE_BYTES = 1 << 20
@@ -36,15 +38,6 @@ class CorpusStats:
         return [("Characters", f"{self.chars:,}"), ("Bytes (UTF-8)", f"{self.bytes:,}"),
                 ("Words", f"{self.words:,}"), ("Distinct words", f"{self.distinct_words:,}"),
                 ("Distinct characters", f"{self.distinct_chars:,}")]
-
-
-def drain(steps: Generator):
-    """Run a slicing generator to its end; its return value. Example: drain(stats_in_slices('a'))."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
 
 
 def _slices(text: str, size: int) -> Iterable[str]:

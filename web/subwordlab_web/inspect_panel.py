@@ -10,6 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Generator
 
+from subwordlab.events import drain
+
 from .build import el
 from .state import AppState
 from .tasks import drive
@@ -129,12 +131,7 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
 def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
                  nbest: int = 0) -> Inspection:
     """`inspect_steps` run to its end."""
-    steps = inspect_steps(tokenizer, text, policy, sample, nbest)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            return stop.value
+    return drain(inspect_steps(tokenizer, text, policy, sample, nbest))
 
 
 class InspectPanel:
