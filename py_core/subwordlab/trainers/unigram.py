@@ -225,18 +225,24 @@ class _Lattices:
         """Every word's lattice over all pieces, in slices (yields ``(done, total)``)."""
         # the prefix table: every prefix of a piece -> the piece's id, or -1 if not a piece
         prefixes = self.prefixes
-        for i, p in enumerate(pieces):
-            for k in range(1, len(p)):
-                prefixes.setdefault(p[:k], -1)
-            prefixes[p] = i
-            if not (i + 1) % _SLICE_KEYS:
-                yield 0, len(words)
+
+        def add_prefixes(lo, hi):
+            for i in range(lo, hi):
+                p = pieces[i]
+                for k in range(1, len(p)):
+                    prefixes.setdefault(p[:k], -1)
+                prefixes[p] = i
+
+        for _ in sliced(len(pieces), add_prefixes):
+            yield 0, len(words)
         # subtle: many words share an edge (the same piece at the same offset): one tuple each
-        shared = {}
-        for k, w in enumerate(words):
-            self.edges.append(tuple([shared.setdefault(t, t) for t in self.piece_edges(w, None)]))
-            if not (k + 1) % _SLICE_WORDS:
-                yield k + 1, len(words)
+        shared, edges = {}, self.edges
+
+        def add_lattices(lo, hi):
+            for w in words[lo:hi]:
+                edges.append(tuple([shared.setdefault(t, t) for t in self.piece_edges(w, None)]))
+
+        yield from sliced(len(words), add_lattices)
         yield len(words), len(words)
 
     def alternatives(self, i, piece, alive):
@@ -348,43 +354,47 @@ def _e_step(lattices, lengths, freqs, scores, alive):
     in slices of words (yields ``(done, total)``)."""
     probs = [math.exp(s) if a else 0.0 for s, a in zip(scores, alive)]
     expected = [0.0] * len(scores)
-    loglik = 0.0
+    loglik = [0.0]  # (a cell the slices add to, word by word in corpus order)
     log, exp = math.log, math.exp
-    for k, (edges, n, f) in enumerate(zip(lattices, lengths, freqs)):
-        if not k % _SLICE_WORDS:
-            yield k, len(lattices)
-        if n <= _PROB_SPACE_MAX:
-            # forward: fwd[e] = total probability of all splits of the first e characters
-            fwd = [0.0] * (n + 1)
-            fwd[0] = 1.0
-            for s, e, i in edges:
-                fwd[e] += fwd[s] * probs[i]
-            z = fwd[n]
-            # backward, collecting each edge's posterior: fwd[s] * p * bwd[e] / Z
-            bwd = [0.0] * (n + 1)
-            bwd[n] = 1.0
-            scale = f / z
-            for s, e, i in reversed(edges):
-                pb = probs[i] * bwd[e]
-                bwd[s] += pb
-                expected[i] += fwd[s] * pb * scale
-            loglik += f * log(z)
-        else:
-            # the same in log space (a long word's probability could underflow)
-            fwd = [-math.inf] * (n + 1)
-            fwd[0] = 0.0
-            for s, e, i in edges:
-                fwd[e] = _logaddexp(fwd[e], fwd[s] + scores[i])
-            z = fwd[n]
-            bwd = [-math.inf] * (n + 1)
-            bwd[n] = 0.0
-            for s, e, i in reversed(edges):
-                v = scores[i] + bwd[e]
-                bwd[s] = _logaddexp(bwd[s], v)
-                expected[i] += f * exp(fwd[s] + v - z)
-            loglik += f * z
+
+    def words(lo, hi):
+        total = loglik[0]
+        for edges, n, f in zip(lattices[lo:hi], lengths[lo:hi], freqs[lo:hi]):
+            if n <= _PROB_SPACE_MAX:
+                # forward: fwd[e] = total probability of all splits of the first e characters
+                fwd = [0.0] * (n + 1)
+                fwd[0] = 1.0
+                for s, e, i in edges:
+                    fwd[e] += fwd[s] * probs[i]
+                z = fwd[n]
+                # backward, collecting each edge's posterior: fwd[s] * p * bwd[e] / Z
+                bwd = [0.0] * (n + 1)
+                bwd[n] = 1.0
+                scale = f / z
+                for s, e, i in reversed(edges):
+                    pb = probs[i] * bwd[e]
+                    bwd[s] += pb
+                    expected[i] += fwd[s] * pb * scale
+                total += f * log(z)
+            else:
+                # the same in log space (a long word's probability could underflow)
+                fwd = [-math.inf] * (n + 1)
+                fwd[0] = 0.0
+                for s, e, i in edges:
+                    fwd[e] = _logaddexp(fwd[e], fwd[s] + scores[i])
+                z = fwd[n]
+                bwd = [-math.inf] * (n + 1)
+                bwd[n] = 0.0
+                for s, e, i in reversed(edges):
+                    v = scores[i] + bwd[e]
+                    bwd[s] = _logaddexp(bwd[s], v)
+                    expected[i] += f * exp(fwd[s] + v - z)
+                total += f * z
+        loglik[0] = total
+
+    yield from sliced(len(lattices), words)
     yield len(lattices), len(lattices)
-    return expected, loglik
+    return expected, loglik[0]
 
 
 def _logaddexp(a, b):
