@@ -194,8 +194,22 @@ class Collapse(Normalizer):
         return Strip().apply(kept)
 
 
+class _PatternContent(Normalizer):
+    """Saved as its ``pattern`` and ``content`` (Replace, RegexReplace)."""
+
+    pattern: str
+    content: str
+
+    def dump(self):
+        return {"pattern": self.pattern, "content": self.content}
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("pattern", "str"), f.get("content", "str"))
+
+
 @component("normalizer", "Replace")
-class Replace(Normalizer):
+class Replace(_PatternContent):
     """Replace every occurrence of a literal string. Example: Replace(' ', '▁'): 'a b' -> 'a▁b'."""
 
     type = "Replace"
@@ -219,13 +233,6 @@ class Replace(Normalizer):
                 out.append(units[i])
                 i += 1
         return out
-
-    def dump(self):
-        return {"pattern": self.pattern, "content": self.content}
-
-    @classmethod
-    def load(cls, f, ctx):
-        return cls(f.get("pattern", "str"), f.get("content", "str"))
 
 
 @component("normalizer", "Sequence")
@@ -258,7 +265,7 @@ class Sequence(Normalizer):
 # -- general-purpose normalizers (for tokenizer.json files imported from HF tokenizers) ----
 
 @component("normalizer", "RegexReplace")
-class RegexReplace(Normalizer):
+class RegexReplace(_PatternContent):
     """Replace every match of a regex with a literal string (no group references); an
     empty match inserts it. Example (r" {2,}" -> " "): 'a   b' -> 'a b'."""
 
@@ -289,13 +296,6 @@ class RegexReplace(Normalizer):
             pos = e
         out.extend(units[pos:])
         return out
-
-    def dump(self):
-        return {"pattern": self.pattern, "content": self.content}
-
-    @classmethod
-    def load(cls, f, ctx):
-        return cls(f.get("pattern", "str"), f.get("content", "str"))
 
 
 @component("normalizer", "Prepend")

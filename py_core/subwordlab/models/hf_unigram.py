@@ -14,7 +14,7 @@ byte fallback applies to the fused string.
 """
 
 from ..registry import component
-from .unigram import UNK_PENALTY, Unigram
+from .unigram import Unigram
 
 
 @component("model", "HFUnigram")
@@ -30,16 +30,7 @@ class HFUnigram(Unigram):
         self._lookup = {t: i for t, i in self.token_to_id.items() if i not in hidden}
         self._byte_tok = [self._lookup.get(f"<0x{b:02X}>") for b in range(256)]
         # every piece the model knows takes part in the lattice
-        self.normal_ids = [i for i in range(len(self.vocab)) if i not in hidden]
-        self._prefixes = {}
-        for i in self.normal_ids:
-            tok = self.vocab[i]
-            for k in range(1, len(tok)):
-                self._prefixes.setdefault(tok[:k], -1)
-            self._prefixes[tok] = i
-        self.max_piece_length = max((len(self.vocab[i]) for i in self.normal_ids), default=0)
-        self.min_score = min((self.scores[i] for i in self.normal_ids), default=0.0)
-        self.unk_score = self.min_score - UNK_PENALTY
+        self.set_normal_ids([i for i in range(len(self.vocab)) if i not in hidden])
 
     def _finish(self, piece, path):
         """Fuse runs of unk nodes (unknown characters and the unk piece itself), then look

@@ -67,7 +67,11 @@ class Unigram:
         reserved = set(self.control_ids) | set(self.user_defined_ids) | set(self.byte_ids or ())
         if unk_id is not None:
             reserved.add(unk_id)
-        self.normal_ids = [i for i in range(len(self.vocab)) if i not in reserved]
+        self.set_normal_ids([i for i in range(len(self.vocab)) if i not in reserved])
+
+    def set_normal_ids(self, normal_ids):
+        """The pieces that take part in the lattice, and what the lattice needs of them."""
+        self.normal_ids = normal_ids
         # prefix table: every prefix of a normal piece -> its id, or -1 if only a prefix
         self._prefixes = {}
         for i in self.normal_ids:
