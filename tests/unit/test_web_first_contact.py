@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 import subwordlab
 from subwordlab_web import share, tasks
