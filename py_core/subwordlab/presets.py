@@ -22,7 +22,7 @@ from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixD
 from .events import Done, drain, progress_events
 from .normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
 from .pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
-from .special import _alternation
+from .special import alternation
 from .tokenizer import Tokenizer
 from .trainers import bpe as bpe_trainer
 from .trainers import unigram as unigram_trainer
@@ -172,7 +172,7 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
             counts = {"\u2581" + w: n for w, n in counts.items()}
         return counts, provenance
     specials = spec.get("special_tokens") or []
-    cut = _alternation(specials).split if specials else None
+    cut = alternation(specials).split if specials else None
 
     slicer = corpus_slicer(spec, pre_tokenizer)
 

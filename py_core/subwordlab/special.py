@@ -24,7 +24,7 @@ def _policy(special_tokens, allowed_special, disallowed_special):
     return allowed, disallowed
 
 
-def _alternation(strings):
+def alternation(strings):
     """One regex matching any of the strings, longest first (so the longest match wins)."""
     return re.compile("|".join(re.escape(s) for s in sorted(strings, key=lambda s: (-len(s), s))))
 
@@ -38,7 +38,7 @@ def split_special(text, special_tokens, allowed_special=(), disallowed_special="
         return [(text, 0)] if text else []
     allowed, disallowed = _policy(special_tokens, allowed_special, disallowed_special)
     if disallowed:
-        m = _alternation(disallowed).search(text)
+        m = alternation(disallowed).search(text)
         if m:
             raise ValueError(
                 f"the text contains the special token {m.group()!r} at position {m.start()}. "
@@ -48,7 +48,7 @@ def split_special(text, special_tokens, allowed_special=(), disallowed_special="
     if not allowed:
         return [(text, 0)] if text else []
     out, pos = [], 0
-    for m in _alternation(allowed).finditer(text):
+    for m in alternation(allowed).finditer(text):
         if m.start() > pos:
             out.append((text[pos:m.start()], pos))
         out.append((special_tokens[m.group()], m.start()))
