@@ -19,7 +19,10 @@ What it does:
    benchmark-only udhr_many.txt) to
    dist/site/samples/;
 5. downloads pure wheels of pytest, Hypothesis and their dependencies into
-   build/_cache/pywheels/ for the Pyodide-on-Node test tier (only if not cached).
+   build/_cache/pywheels/ for the Pyodide-on-Node test tier (only if not cached);
+6. fetches axe-core AXE_VERSION (the accessibility checker the e2e tier runs on every
+   panel) with `npm pack` into build/_cache/, checks its pinned integrity and extracts
+   `axe.min.js` into dist/test-assets/ — beside the site, never inside it.
 
 Nothing on the page is fetched from a CDN at run time: dist/site is self-contained.
 """
@@ -75,6 +78,14 @@ TEST_WHEELS = [
     "sortedcontainers==2.4.0",
 ]
 
+# axe-core, for the e2e tier only (dist/test-assets/, not served with the site).
+AXE_VERSION = "4.14.1"
+# `npm view axe-core@4.14.1 dist.integrity`
+AXE_INTEGRITY = (
+    "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
+)
+TEST_ASSETS = DIST / "test-assets"
+
 WEB_FILES = ["index.html", "bare.html", "embed-example.html", "bootstrap.js", "css"]
 
 
@@ -129,21 +140,30 @@ def build_wheels() -> dict[str, Path]:
 
 
 # --- 2. Pyodide -----------------------------------------------------------------------
-def pyodide_tarball() -> Path:
-    tarball = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+def npm_tarball(package: str, version: str, integrity: str) -> Path:
+    """`package@version` from npm as a tarball in build/_cache (fetched with `npm pack` only
+    if not cached), checked against its pinned `integrity` (npm's `dist.integrity`).
+
+    Example: npm_tarball("pyodide", "314.0.7", "sha512-…") -> build/_cache/pyodide-314.0.7.tgz
+    """
+    tarball = CACHE / f"{package}-{version}.tgz"
     if not tarball.exists():
-        log(f"fetching pyodide@{PYODIDE_VERSION} with npm pack")
+        log(f"fetching {package}@{version} with npm pack")
         CACHE.mkdir(parents=True, exist_ok=True)
-        run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", str(CACHE)])
-    algo, _, expected = PYODIDE_INTEGRITY.partition("-")
+        run(["npm", "pack", f"{package}@{version}", "--pack-destination", str(CACHE)])
+    algo, _, expected = integrity.partition("-")
     actual = base64.b64encode(hashlib.new(algo, tarball.read_bytes()).digest()).decode()
     if actual != expected:
         tarball.unlink()
         raise SystemExit(
-            f"[build] {tarball.name} does not match the pinned integrity {PYODIDE_INTEGRITY}; "
+            f"[build] {tarball.name} does not match the pinned integrity {integrity}; "
             "the cached copy was deleted, run the build again"
         )
     return tarball
+
+
+def pyodide_tarball() -> Path:
+    return npm_tarball("pyodide", PYODIDE_VERSION, PYODIDE_INTEGRITY)
 
 
 def extract_runtime(tarball: Path, dest: Path) -> None:
@@ -230,15 +250,31 @@ def fetch_test_wheels() -> None:
     )
 
 
+# --- 6. axe-core for the e2e tier ------------------------------------------------------
+def extract_axe() -> Path:
+    """dist/test-assets/axe.min.js (and axe-core's licence) from the pinned npm package.
+    The e2e tier injects it into the page under test; the served site never holds it."""
+    tarball = npm_tarball("axe-core", AXE_VERSION, AXE_INTEGRITY)
+    shutil.rmtree(TEST_ASSETS, ignore_errors=True)
+    TEST_ASSETS.mkdir(parents=True)
+    with tarfile.open(tarball) as tar:
+        for name, target in (("axe.min.js", "axe.min.js"), ("LICENSE", "axe-core-LICENSE")):
+            with tar.extractfile(tar.getmember(f"package/{name}")) as src, open(TEST_ASSETS / target, "wb") as out:  # type: ignore[union-attr]
+                shutil.copyfileobj(src, out)
+    log(f"test assets: axe-core {AXE_VERSION} in {TEST_ASSETS.relative_to(ROOT)}")
+    return TEST_ASSETS / "axe.min.js"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-test-wheels", action="store_true",
-                        help="skip the pytest wheels that only the Pyodide test tier needs")
+                        help="skip what only the test tiers need (pytest wheels for Pyodide, axe-core for e2e)")
     args = parser.parse_args(argv)
     wheels = build_wheels()
     assemble_site(wheels)
     if not args.no_test_wheels:
         fetch_test_wheels()
+        extract_axe()
     log("done")
     return 0
 

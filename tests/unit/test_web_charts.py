@@ -103,7 +103,8 @@ def test_bar_chart_marks_the_chosen_bar_and_titles_every_bar():
     assert spec[0] == "svg:svg" and spec[1]["aria-label"] == "Merge 1" and spec[1]["viewBox"].startswith("0 0 500 ")
     groups = _find(spec, "svg:g")
     assert [g[1]["class"] for g in groups] == ["bar chosen", "bar"]
-    assert all(g[1]["tabindex"] == "0" and g[1]["role"] == "img" for g in groups)
+    # one Tab stop per chart: the first bar; the arrow keys reach the others (roving.py)
+    assert [g[1]["tabindex"] for g in groups] == ["0", "-1"] and all(g[1]["role"] == "img" for g in groups)
     assert [_text(_find(g, "svg:title")[0]) for g in groups] == ["e + s: count 9 (chosen)", "l + o: count 7"]
     values = [_text(t) for g in groups for t in _find(g, "svg:text") if t[1]["class"] == "bar-value"]
     assert values == ["★ 9", "7"]
@@ -120,8 +121,11 @@ def test_line_chart_has_axes_focusable_dots_and_the_current_marker():
 
     spec = charts.line_chart(xs, ys, detail, 600, 240, "Counts", "merge", "count", current=499, focusable_limit=20)
     dots = _find(spec, "svg:circle")
-    focusable = [d for d in dots if d[1].get("tabindex") == "0"]
+    focusable = [d for d in dots if "tabindex" in d[1]]
     assert len(focusable) <= 20 and [d for d in dots if d[1]["class"] == "current"]
+    # one Tab stop for all the dots (the first), each still named with its numbers
+    assert [d[1]["tabindex"] for d in focusable] == ["0"] + ["-1"] * (len(focusable) - 1)
+    assert all(d[1]["aria-label"].startswith("merge ") for d in focusable)
     assert len(asked) <= 21  # details only for what is drawn
     assert _find(spec, "svg:path")[0][1]["d"].count("L") <= 599
     assert "merge" in [_text(t) for t in _find(spec, "svg:text")]

@@ -93,7 +93,7 @@ def test_ids_and_offsets_match_the_core():
     assert [(int(port.get_attr(c, "data-start")), int(port.get_attr(c, "data-end"))) for c in got] == expected.offsets
     assert [port.get_attr(c, "data-bytes") for c in got] == [f"{s}-{e}" for s, e in expected.byte_offsets]
     assert port.get_attr(got[0], "title") == f"id {expected.ids[0]} · chars 0–1 · bytes 0–1 · 'n'"
-    assert port.get_attr(got[0], "tabindex") == "0" and port.get_attr(got[0], "aria-label").startswith(f"n: id {expected.ids[0]}")
+    assert port.get_attr(got[0], "tabindex") == "0" and port.get_attr(got[0], "aria-label").startswith(f"n {expected.ids[0]}: id {expected.ids[0]}")
     assert port.text(port.query("#inspect-count")) == str(len(expected.ids))
     colors = [port.get_attr(c, "data-color") for c in got]
     assert all(a != b for a, b in zip(colors, colors[1:]))

@@ -143,6 +143,8 @@ class App:
         show = getattr(self.panels.get(panel_id), "on_show", None)
         if show:
             show()
+        # on a phone the tab bar scrolls sideways: the selected tab must be on screen
+        port.scroll_into_view(self.tabs[panel_id])
         if focus:
             port.focus(self.tabs[panel_id])
         self.state.notify("panel")

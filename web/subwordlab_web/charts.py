@@ -4,7 +4,8 @@ The geometry functions return plain numbers; the renderers turn them into elemen
 (plain data, see build.py) that the port builds in one call (`port.build`): all of it is
 tested on CPython. Every mark that carries a number is focusable (`tabindex=0`) and has a
 `<title>`, so the number shows on hover and is read out on keyboard focus; the chart as a
-whole has a role and a label.
+whole has a role and a label. A chart's marks are one Tab stop: the first has `tabindex=0`,
+the others -1, and the panel moves focus between them with the arrow keys (roving.py).
 
 >>> nice_ticks(0, 97)
 [0, 20, 40, 60, 80, 100]
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .build import svg
+from .roving import roving_tabindex
 
 CHAR_W = 7.4  # width of one monospace character at the charts' 12.5px label size
 BAR_H = 22
@@ -170,17 +172,34 @@ def wants_log_scale(ys: Sequence[float], ratio: float = 50.0) -> bool:
     return bool(ys) and min(ys) > 0 and max(ys) / min(ys) > ratio
 
 
+def ticks_ending_at(ticks: Sequence[float], end: float) -> list[float]:
+    """Round ticks cut so that `end` is the last one (a round tick within a third of a
+    step before it is dropped, so their labels cannot collide).
+
+    Example: ticks_ending_at([0, 2, 4, 6, 8, 10], 9) -> [0, 2, 4, 6, 8, 9];
+    ticks_ending_at([0, 1000, 2000, 3000, 4000], 3744) -> [0, 1000, 2000, 3000, 3744].
+    """
+    step = (ticks[1] - ticks[0]) if len(ticks) > 1 else 1
+    return [t for t in ticks if t < end - step / 3] + [end]
+
+
 def line_layout(xs: Sequence[float], ys: Sequence[float], width: float, height: float,
                 left: float = 62, right: float = 14, top: float = 26, bottom: float = 30,
-                only: Sequence[int] | None = None, log_y: bool = False) -> LineLayout:
+                only: Sequence[int] | None = None, log_y: bool = False, x_end: float | None = None) -> LineLayout:
     """Scale points into a plot area with round ticks on both axes (y grows upwards; with
     `log_y` a base-10 log axis, values must be > 0). `only`: the indices of the points to
-    project (the ticks still cover all of them)."""
+    project (the ticks still cover all of them). `x_end`: where the x axis ends, labelled
+    (a run's last step, even when the last points come earlier: Unigram's pruning steps
+    have no log-likelihood)."""
     if len(xs) != len(ys):
         raise ValueError(f"{len(xs)} x values but {len(ys)} y values")
     if not xs:
         return LineLayout(width, height, left, width - right, top, height - bottom, [], [], [])
-    xt = nice_ticks(min(xs), max(xs), 5, integer=all(float(x).is_integer() for x in (xs[0], xs[-1])))
+    integer = all(float(x).is_integer() for x in (xs[0], xs[-1]))
+    x_hi = max(xs) if x_end is None else max(max(xs), x_end)
+    xt = nice_ticks(min(xs), x_hi, 5, integer=integer)
+    if x_end is not None:
+        xt = ticks_ending_at(xt, x_hi)
     if log_y:
         exps = log_ticks(min(ys), max(ys))
         y_ticks = [(float(e), short_number(10 ** e if e >= 0 else 10.0 ** e)) for e in exps]
@@ -237,7 +256,7 @@ def bar_chart(bars: Sequence[Bar], width: float, label: str, max_label_chars: in
     value_w = max(VALUE_W, max((len(v) for v in values), default=0) * 7.0 + 12)
     layout = bar_layout([b.value for b in bars], width, label_width_for(labels, width), value_w=value_w)
     chart = _frame(width, layout.height, label)
-    for bar, text, g, value in zip(bars, labels, layout.bars, values):
+    for k, (bar, text, g, value) in enumerate(zip(bars, labels, layout.bars, values)):
         chart.append(svg(
             "g", "bar chosen" if bar.chosen else "bar",
             svg("title", None, bar.detail),
@@ -246,19 +265,20 @@ def bar_chart(bars: Sequence[Bar], width: float, label: str, max_label_chars: in
             svg("rect", "bar-fill", x=g.x, y=g.y, width=g.width, height=g.height, rx=4),
             svg("text", "bar-label", text, x=g.x - 8, y=g.label_y, text_anchor="end"),
             svg("text", "bar-value", value, x=g.value_x, y=g.label_y),
-            tabindex=0, role="img", aria_label=bar.detail))
+            tabindex=roving_tabindex(k), role="img", aria_label=bar.detail))
     return chart
 
 
 def line_chart(xs: Sequence[float], ys: Sequence[float], detail: Callable[[int], str], width: float,
                height: float, label: str, x_label: str, y_label: str, current: int | None = None,
-               focusable_limit: int = 60, log_y: bool = False) -> list[Any]:
+               focusable_limit: int = 60, log_y: bool = False, x_end: float | None = None) -> list[Any]:
     """A line chart (an SVG spec) with axes, round ticks and a marker at point `current`
-    (an index). Up to `focusable_limit` evenly spread points are focusable dots titled
-    `detail(i)` (computed only for those), so long runs stay cheap to draw."""
+    (an index); the x axis ends at `x_end` if given (see `line_layout`). Up to
+    `focusable_limit` evenly spread points are focusable dots titled `detail(i)` (computed
+    only for those), so long runs stay cheap to draw."""
     width = max(260.0, width)
     keep = decimate(len(xs), 600)  # the path: at most 600 points, whatever the run's length
-    layout = line_layout(xs, ys, width, height, only=keep, log_y=log_y)
+    layout = line_layout(xs, ys, width, height, only=keep, log_y=log_y, x_end=x_end)
     chart = _frame(width, height, label)
     axis: list[Any] = []
     for y, text in layout.y_ticks:
@@ -271,10 +291,11 @@ def line_chart(xs: Sequence[float], ys: Sequence[float], detail: Callable[[int],
     chart.append(svg("g", "axis", *axis))
     if layout.points:
         chart.append(svg("path", "line", d=layout.path))
-        for i in decimate(len(xs), focusable_limit):
+        for k, i in enumerate(decimate(len(xs), focusable_limit)):
             x, y = layout.point(xs[i], ys[i])
             text = detail(i)
-            chart.append(svg("circle", "dot", svg("title", None, text), cx=x, cy=y, r=3.5, tabindex=0, role="img", aria_label=text))
+            chart.append(svg("circle", "dot", svg("title", None, text), cx=x, cy=y, r=3.5,
+                             tabindex=roving_tabindex(k), role="img", aria_label=text))
     if current is not None and 0 <= current < len(xs):
         x, y = layout.point(xs[current], ys[current])
         chart.append(svg("rect", "cursor", x=x - 0.75, y=layout.top, width=1.5, height=layout.bottom - layout.top))

@@ -27,6 +27,7 @@ import subwordlab
 from . import compare as cm
 from .samples import SAMPLES, strip_udhr_header
 from .state import PRESET_SHORT
+from .roving import RovingFocus, roving_tabindex
 from .tokens import token_chips
 from .wording import plural
 from .train_panel import CHOICES, HIDDEN_OPTIONS, NULLABLE, changed_options, option_kind, option_text, parse_option
@@ -103,6 +104,9 @@ class ComparePanel:
         self.curve_box = q("#cmp-curve")
         self.curve_note = q("#cmp-curve-note")
         self.legend = q("#cmp-legend")
+        # each chart is one Tab stop; arrow keys move between its bars / dots
+        RovingFocus(port, self.parity_box, "[tabindex]")
+        RovingFocus(port, self.curve_box, "[tabindex]")
         for tpl in ("tpl-cmp-config", "tpl-cmp-progress", "tpl-cmp-column"):
             port.clone_template(tpl)  # a missing template fails now
 
@@ -491,18 +495,23 @@ class ComparePanel:
         n_bad = sum(flags)
         port.set_text(count, f"{len(enc.ids):,} tokens · {n_bad:,} differ")
         chips = token_chips(enc, c.tokenizer)
+        # the column's chips are one Tab stop (a listbox); arrow keys move between them
+        port.set_attr(chips_box, "role", "listbox")
+        port.set_attr(chips_box, "aria-label", f"Tokens of {c.label}")
+        RovingFocus(port, chips_box, ".chip")
         items = []
-        for chip, bad in list(zip(chips, flags))[:MAX_CHIPS]:
+        for k, (chip, bad) in enumerate(list(zip(chips, flags))[:MAX_CHIPS]):
             el = port.create("span", "chip")
             port.append(el, port.create("span", "chip-text", chip.label))
             port.append(el, port.create("span", "chip-id", str(chip.id)))
-            port.set_attr(el, "tabindex", "0")
+            port.set_attr(el, "tabindex", str(roving_tabindex(k)))
+            port.set_attr(el, "role", "option")
             port.set_attr(el, "data-color", str(chip.color))
             port.set_attr(el, "data-start", str(chip.start))
             port.set_attr(el, "data-end", str(chip.end))
             title = chip.title(text) + (" · split differently in another column" if bad else "")
             port.set_attr(el, "title", title)
-            port.set_attr(el, "aria-label", title)
+            port.set_attr(el, "aria-label", f"{chip.label} {chip.id}: {title}")  # what it shows, then details
             if bad:
                 port.set_attr(el, "data-disagree", "")
             if chip.unknown:
@@ -521,7 +530,10 @@ class ComparePanel:
         from subwordlab.stats import text_stats
 
         port, run = self.port, self.run_state
-        head = [port.create("th", text="")]
+        corner = port.create("th")  # the rows' names below it; named for screen readers
+        port.set_attr(corner, "scope", "col")
+        port.append(corner, port.create("span", "visually-hidden", "Measure"))
+        head = [corner]
         for i, label in enumerate(self.labels):
             th = port.create("th")
             port.set_attr(th, "scope", "col")
@@ -757,8 +769,9 @@ def _line(port: Any, x1: float, y1: float, x2: float, y2: float, cls: str) -> An
     return el
 
 
-def _titled(port: Any, el: Any, detail: str) -> Any:
-    port.set_attr(el, "tabindex", "0")
+def _titled(port: Any, el: Any, detail: str, index: int) -> Any:
+    """Mark `el` (item `index` of its chart) focusable with its numbers as name and title."""
+    port.set_attr(el, "tabindex", str(roving_tabindex(index)))
     port.set_attr(el, "role", "img")
     port.set_attr(el, "aria-label", detail)
     title = port.create_svg("title")
@@ -780,14 +793,14 @@ def draw_grouped_bars(port: Any, chart: cm.BarChart, details: Sequence[Sequence[
         port.append(axis, _text(port, tick.pos, bottom + 18, tick.label, "tick group-label", "middle"))
     port.append(svg, axis)
     group_index = {t.label: gi for gi, t in enumerate(chart.groups)}
-    for bar in chart.bars:
+    for k, bar in enumerate(chart.bars):
         rect = port.create_svg("rect", "cmp-bar")
         for name, v in (("x", bar.x), ("y", bar.y), ("width", bar.w), ("height", max(0.5, bar.h))):
             port.set_attr(rect, name, f"{v:.1f}")
         port.set_attr(rect, "rx", "2")
         port.set_attr(rect, "data-series", str(bar.series))
         detail = details[group_index[bar.group]][bar.series] if details else bar.label
-        port.append(svg, _titled(port, rect, detail or bar.label))
+        port.append(svg, _titled(port, rect, detail or bar.label, k))
     if chart.reference_y is not None:
         port.append(svg, _line(port, left, chart.reference_y, right, chart.reference_y, "reference-line"))
     return svg
@@ -808,6 +821,7 @@ def draw_lines(port: Any, chart: cm.LineChart, details: Sequence[Sequence[str]],
     port.append(axis, _text(port, right, bottom + 29, "vocabulary size (log scale)", "axis-label", "end"))
     port.append(axis, _text(port, left - 44, top - 14, "tokens / char", "axis-label"))
     port.append(svg, axis)
+    n_dots = 0  # the dots of every series are one group (one Tab stop)
     for s, points in enumerate(chart.lines):
         if not points:
             continue
@@ -821,7 +835,8 @@ def draw_lines(port: Any, chart: cm.LineChart, details: Sequence[Sequence[str]],
             port.set_attr(dot, "cx", f"{px:.1f}")
             port.set_attr(dot, "cy", f"{py:.1f}")
             port.set_attr(dot, "r", "3.5")
-            port.append(g, _titled(port, dot, details[s][k] if details and details[s] else ""))
+            port.append(g, _titled(port, dot, details[s][k] if details and details[s] else "", n_dots))
+            n_dots += 1
         port.append(svg, g)
     return svg
 

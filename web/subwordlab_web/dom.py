@@ -152,6 +152,11 @@ class BrowserPort:
     def focus(self, el: Any) -> None:
         el.focus()
 
+    def scroll_into_view(self, el: Any) -> None:
+        """Scroll `el`'s scrolling ancestors just enough to show it (e.g. the selected tab in
+        the tab bar that scrolls sideways on a phone); nothing moves if it is in view."""
+        el.scrollIntoView(to_js({"block": "nearest", "inline": "nearest"}, dict_converter=js.Object.fromEntries))
+
     def set_style(self, el: Any, prop: str, value: str) -> None:
         """One inline style property (e.g. `width`, or a custom property `--pct`)."""
         el.style.setProperty(prop, value)

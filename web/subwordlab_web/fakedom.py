@@ -298,6 +298,7 @@ class FakePort:
         self.clock = 0.0  # seconds; `sleep` moves it on
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
         self.focused: FakeElement | None = None
+        self.scrolled_into_view: list[FakeElement] = []  # every `scroll_into_view`, in order
         self.default_width = 640.0  # what `width` reports (a test can set data-fake-width)
         self.href = "http://127.0.0.1:8000/index.html"  # the page's address (query and fragment too)
         self.window_listeners: dict[str, list[Callable[[Any], Any]]] = {}
@@ -397,7 +398,15 @@ class FakePort:
             el.attrs.pop("disabled", None)
 
     def focus(self, el: FakeElement) -> None:
+        """Move focus to `el`; as in a browser, `focus` and the bubbling `focusin` fire on it."""
+        if self.focused is el:
+            return
         self.focused = el
+        self.dispatch(el, "focus")
+        self.dispatch(el, "focusin")
+
+    def scroll_into_view(self, el: FakeElement) -> None:
+        self.scrolled_into_view.append(el)
 
     def set_style(self, el: FakeElement, prop: str, value: str) -> None:
         el.style[prop] = value

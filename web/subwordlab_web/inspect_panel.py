@@ -13,6 +13,7 @@ from typing import Any, Generator
 from subwordlab.events import drain
 
 from .build import el
+from .roving import RovingFocus, roving_tabindex
 from .state import AppState
 from .tasks import drive
 from .tokens import TokenChip, assign_colors, bytes_label, is_byte_level, round_trip_message, token_chips, token_label, visible
@@ -166,6 +167,7 @@ class InspectPanel:
         port.on(self.b_best, "click", lambda _e: state.set_inspect(sampled=False))
         port.on(self.step_range, "input", self._on_step)
         port.on(self.chips, "focusin", self._on_chip)
+        RovingFocus(port, self.chips, ".chip")  # the chips are one Tab stop; arrows move inside
         port.on(self.chips, "mouseover", self._on_chip)
         state.subscribe(self._on_state)
 
@@ -269,7 +271,7 @@ class InspectPanel:
         self.last = r
         chips = r.chips if r else []
         shown = chips[:MAX_CHIPS]
-        port.build_into(self.chips, [chip_spec(c, r.text, r.sampled) for c in shown] if r else [])
+        port.build_into(self.chips, [chip_spec(c, r.text, r.sampled, i) for i, c in enumerate(shown)] if r else [])
         n_chars = len(r.text) if r else len(self.state.inspect.text)
         port.set_text(self.count, f"{len(chips):,}")
         port.set_text(self.chars, f"{n_chars:,}")
@@ -306,11 +308,14 @@ class InspectPanel:
         port.set_hidden(self.nbest_card, not rows)
 
 
-def chip_spec(chip: TokenChip, text: str, sampled: bool = False) -> list[Any]:
+def chip_spec(chip: TokenChip, text: str, sampled: bool = False, index: int = 0) -> list[Any]:
     """One token chip (an element spec): label, id, colour, and its offsets as a title,
-    an accessible name and data attributes; focusable."""
+    an accessible name and data attributes; an option of the chips' listbox, focusable by
+    the arrow keys (only chip `index` 0 is a Tab stop, see roving.py)."""
     title = f"id {chip.id} · {chip.raw!r}" if sampled else chip.title(text)
-    attrs = {"data-color": chip.color, "tabindex": 0, "title": title, "aria-label": f"{chip.label}: {title}",
+    attrs = {"data-color": chip.color, "tabindex": roving_tabindex(index), "role": "option",
+             # the name starts with what the chip shows (token, id), then its details
+             "title": title, "aria-label": f"{chip.label} {chip.id}: {title}",
              "data-id": chip.id, "data-start": chip.start, "data-end": chip.end,
              "data-bytes": f"{chip.byte_start}-{chip.byte_end}",
              "data-unk": "" if chip.unknown else None, "data-special": "" if chip.special else None,

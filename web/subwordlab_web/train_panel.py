@@ -20,6 +20,7 @@ from subwordlab.trainers.bpe import TIE_BREAKS
 from . import charts, tasks
 from .build import el
 from .player import SPEEDS
+from .roving import RovingFocus, roving_tabindex
 from .state import PRESET_HELP, PRESET_NAMES, AppState, TrainingStatus, TrainSpec
 from .tokens import assign_colors, is_byte_level, token_label, visible
 from .wording import plural
@@ -354,6 +355,10 @@ class TrainPanel:
         self.curve_title, self.curve_help = q("#curve-title"), q("#curve-help")
         self.curve_chart, self.curve_empty = q("#curve-chart"), q("#curve-empty")
         port.clone_template("tpl-option")
+        # one Tab stop each for the chips of the segmentations and the marks of each chart
+        RovingFocus(port, self.seg_rows, ".mini-chip")
+        RovingFocus(port, self.cand_chart, "[tabindex]")
+        RovingFocus(port, self.curve_chart, "[tabindex]")
 
         self.train_task: Any = None
         self.play_task: Any = None
@@ -813,13 +818,18 @@ class TrainPanel:
             port.set_text(self.seg_help, "How the tokenizer at this step splits the corpus's most frequent words"
                           + (" (byte-level: as they appear mid-sentence, after a space ·)." if byte_text else "."))
             byte_level = is_byte_level(tok)
+            n_chips = 0  # every chip of the table is one group: one Tab stop, arrows inside
             for shown, text, count in segment_words(stats.top_words, byte_text):
                 try:
                     enc = tok.encode_full(text)
                     ids, tokens, chips = enc.ids, enc.tokens, []
                     for token_id, token, color in zip(ids, tokens, assign_colors(ids)):
-                        chips.append(el("span", "mini-chip", token_label(token, byte_level),
-                                        {"data-color": color, "title": f"id {token_id}"}))
+                        label = token_label(token, byte_level)
+                        chips.append(el("span", "mini-chip", label,
+                                        {"data-color": color, "title": f"id {token_id}", "role": "img",
+                                         "aria-label": f"{label} in {shown}: id {token_id}",
+                                         "tabindex": roving_tabindex(n_chips)}))
+                        n_chips += 1
                 except ValueError as exc:  # e.g. a character the vocabulary lacks, without unk
                     ids, chips = [], [el("span", "seg-error", str(exc))]
                 rows.append(el("tr", children=[el("td", "mono", shown), el("td", "num", f"{count:,}"),
@@ -845,5 +855,6 @@ class TrainPanel:
         log_y = curve.y_label == "count" and charts.wants_log_scale(curve.ys)
         spec = charts.line_chart(curve.xs, curve.ys, curve.detail, self._chart_width(self.curve_chart), 250,
                                  f"{curve.title} over the run", curve.x_label, curve.y_label,
-                                 current_point(curve.at, st.step), log_y=log_y)
+                                 current_point(curve.at, st.step), log_y=log_y,
+                                 x_end=len(st.steps))  # the axis ends at the run's last step
         port.build_into(self.curve_chart, [spec])
