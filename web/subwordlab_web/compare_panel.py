@@ -27,6 +27,8 @@ import subwordlab
 from . import compare as cm
 from .samples import SAMPLES, strip_udhr_header
 from .state import PRESET_SHORT
+from .build import el as spec
+from .inspect_panel import chip_children
 from .roving import RovingFocus, roving_tabindex
 from .tokens import token_chips
 from .wording import plural
@@ -501,9 +503,7 @@ class ComparePanel:
         RovingFocus(port, chips_box, ".chip")
         items = []
         for k, (chip, bad) in enumerate(list(zip(chips, flags))[:MAX_CHIPS]):
-            el = port.create("span", "chip")
-            port.append(el, port.create("span", "chip-text", chip.label))
-            port.append(el, port.create("span", "chip-id", str(chip.id)))
+            el = port.build(spec("span", "chip", children=chip_children(chip)))
             port.set_attr(el, "tabindex", str(roving_tabindex(k)))
             port.set_attr(el, "role", "option")
             port.set_attr(el, "data-color", str(chip.color))
