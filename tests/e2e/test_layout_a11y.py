@@ -150,6 +150,7 @@ def test_axe_finds_no_serious_violation_on_any_panel(fresh_page, site_url, scree
             if v["impact"] in FAILING_IMPACTS:
                 failures.append(f"{panel}: {v['impact']} {v['id']} ({v['help']}): " + "; ".join(v["nodes"][:3]))
         summary[panel] = counts
+        page.evaluate("window.scrollTo(0, 0)")  # a full-page shot scrolled down shows the sticky tab bar mid-page
         page.screenshot(path=str(screenshots_dir / f"{panel}-{state}-{size['width']}.png"), full_page=True)
     (screenshots_dir / f"axe-{state}-{viewport}.json").write_text(json.dumps(summary, indent=1) + "\n")
     with capsys.disabled():
