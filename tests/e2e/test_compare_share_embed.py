@@ -106,7 +106,7 @@ def test_compare_bpe_wordpiece_unigram_on_a_udhr_sample(app_page, screenshots_di
     cols = page.locator("#cmp-columns .cmp-col")
     expect(cols).to_have_count(3)
     spans = [list(t.encode_full(text, disallowed_special=()).offsets) for t in toks]
-    flags = cm.disagreements(spans)
+    flags = cm.boundary_disagreement(text, spans).flags
     for k in range(3):
         marked = cols.nth(k).locator(".chip").evaluate_all("cs => cs.map(c => c.hasAttribute('data-disagree'))")
         assert marked == flags[k]
@@ -132,6 +132,51 @@ def test_disagreement_highlighting_on_a_known_example(app_page):
     assert wp.locator(".chip").evaluate_all("cs => cs.map(c => c.hasAttribute('data-disagree'))") == \
         [False, True, True, False, True]
     expect(page.locator("#cmp-disagree")).to_contain_text("split 5 of 12 characters differently")
+
+
+def french_udhr() -> str:
+    """The French UDHR, cut from the benchmark-only udhr_many.txt: the page does not bundle it."""
+    lines = (CORPORA / "udhr_many.txt").read_text(encoding="utf-8").splitlines()
+    i = lines.index("Déclaration universelle des droits de l’homme")
+    j = next(k for k in range(i + 1, len(lines)) if lines[k] and not lines[k][0].isspace())
+    return "\n".join(line.strip() for line in lines[i:j]) + "\n"
+
+
+def test_disagreement_by_boundaries_on_a_udhr_text_the_page_does_not_bundle(app_page, tmp_path):
+    """Trained on the French UDHR, byte-level BPE (·de), SentencePiece BPE (▁de) and
+    Unigram (▁de without the space) cut "de la" alike: it is not marked."""
+    page = app_page
+    corpus = french_udhr()
+    (tmp_path / "udhr_fra.txt").write_text(corpus, encoding="utf-8")
+    page.click("#tab-corpus")
+    page.set_input_files("#corpus-file", str(tmp_path / "udhr_fra.txt"))
+    expect(page.locator("#corpus-status")).to_contain_text("Loaded udhr_fra.txt")
+    page.click("#tab-compare")
+    presets = ["byte_bpe", "sentencepiece_bpe", "unigram"]
+    for k, preset in enumerate(presets):
+        page.select_option(f"#cmp-preset-{k}", preset)
+    run_compare(page, 1000)
+    text = "le fondement de la liberté, de la justice et de la paix dans le monde,"
+    page.fill("#cmp-text", text)
+    cols = page.locator("#cmp-columns .cmp-col")
+    expect(cols).to_have_count(3)
+    toks = []
+    for preset in presets:
+        rec = Recording(corpus, preset, vocab_size=1000)
+        rec.advance(10**9)
+        toks.append(rec.tokenizer)
+    spans = [list(t.encode_full(text, disallowed_special=()).offsets) for t in toks]
+    found = cm.boundary_disagreement(text, spans)
+    for k in range(3):
+        marked = cols.nth(k).locator(".chip").evaluate_all("cs => cs.map(c => c.hasAttribute('data-disagree'))")
+        assert marked == found.flags[k]
+    # "de la" (characters 13 to 18): ·de ·la, ▁de ▁la and de la are never marked
+    for k in range(3):
+        marked = cols.nth(k).locator(".chip[data-disagree]").evaluate_all("cs => cs.map(c => [+c.dataset.start, +c.dataset.end])")
+        assert not [se for se in marked if se[0] < 18 and se[1] > 13], marked
+    expect(page.locator("#cmp-disagree")).to_have_text(cm.disagreement_note(found, len(text)))
+    assert found.chars / len(text) < 0.35  # the old rule ("not a token in every other column") flagged 68 of 70
+    assert found.boundaries == (30, 30)
 
 
 def test_compare_can_be_cancelled_and_stays_responsive(app_page):

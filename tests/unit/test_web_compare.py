@@ -15,8 +15,10 @@ from subwordlab_web.compare import (
     CompareRun,
     curve_candidates,
     curve_points,
-    disagreement_regions,
-    disagreements,
+    boundary_disagreement,
+    covered_span,
+    cut_positions,
+    disagreement_note,
     drive,
     grouped_bars,
     line_chart,
@@ -32,31 +34,67 @@ CORPUS = ("All human beings are born free and equal in dignity and rights. They 
           "of any kind, such as race, colour, sex, language, religion, political or other opinion. ") * 3
 
 
-# -- disagreement ---------------------------------------------------------------------------
+# -- disagreement, by where the columns cut ----------------------------------------------------
 
 def test_disagreement_on_a_known_example():
     # "unhappiness": A = un|happi|ness, B = un|happ|iness, C = un|happi|ness
+    text = "unhappiness"
     a = [(0, 2), (2, 7), (7, 11)]
     b = [(0, 2), (2, 6), (6, 11)]
     c = [(0, 2), (2, 7), (7, 11)]
-    flags = disagreements([a, b, c])
-    assert flags == [[False, True, True], [False, True, True], [False, True, True]]
-    assert disagreement_regions([a, b, c], flags) == [(2, 11)]
+    d = boundary_disagreement(text, [a, b, c])
+    assert d.flags == [[False, True, True], [False, True, True], [False, True, True]]
+    assert d.regions == [(2, 11)] and d.chars == 9
+    assert d.boundaries == (2, 2)  # the word's two ends
+    assert d.inner == (1, 3)  # 2 is cut by all; 6 and 7 by some
 
 
-def test_zero_width_tokens_are_never_marked():
-    # BPE "lowest": low|est</w>|</w>-less; WordPiece: low|##e|##st (the seed-000 corpus at 25 tokens)
-    bpe = [(0, 3), (3, 6), (6, 6)]
-    wp = [(0, 3), (3, 4), (4, 6)]
-    assert disagreements([bpe, wp]) == [[False, True, False], [False, True, True]]
+def test_space_markers_do_not_count():
+    # " de la liberté" as byte-level BPE (·de ·la ·liberté), Unigram (▁de covers the space,
+    # plus a lone ▁ before "liberté") and WordPiece (no spaces at all): they cut the same
+    text = "de la liberté"
+    byte_level = [(0, 2), (2, 5), (5, 13)]
+    unigram = [(0, 2), (2, 5), (5, 6), (6, 13)]  # ▁la (2,5), a lone ▁ (5,6), liberté
+    unigram_hf_style = [(0, 2), (3, 5), (6, 6), (6, 13)]  # zero-width ▁ at (6,6)
+    wordpiece = [(0, 2), (3, 5), (6, 13)]
+    d = boundary_disagreement(text, [byte_level, unigram, unigram_hf_style, wordpiece])
+    assert d.regions == [] and d.chars == 0
+    assert not any(any(f) for f in d.flags)
+    assert d.boundaries == (6, 6) and d.inner == (0, 0)
 
 
-def test_a_token_must_be_in_every_other_column():
-    a = [(0, 3), (3, 6)]
-    b = [(0, 3), (3, 6)]
-    c = [(0, 6)]
-    assert disagreements([a, b, c]) == [[True, True], [True, True], [True]]
-    assert disagreements([a, b]) == [[False, False], [False, False]]
+def test_end_of_word_markers_and_zero_width_tokens_are_never_marked():
+    # Seed 000 at 25 tokens: BPE "lowest newer" = low|est</w>|new|e|r|</w>; WordPiece = low|##e|##st|new|##er
+    text = "lowest newer"
+    bpe = [(0, 3), (3, 6), (7, 10), (10, 11), (11, 12), (12, 12)]
+    wp = [(0, 3), (3, 4), (4, 6), (7, 10), (10, 12)]
+    d = boundary_disagreement(text, [bpe, wp])
+    assert d.flags == [[False, True, False, True, True, False], [False, True, True, False, True]]
+    assert d.regions == [(3, 6), (10, 12)] and d.chars == 5
+    assert d.inner == (2, 4)  # 3 and 10 by both; 4 and 11 by one
+    assert "split 5 of 12 characters differently (41.7%), in 2 places" in disagreement_note(d, len(text))
+    assert "4 of 4 word boundaries" in disagreement_note(d, len(text))
+
+
+def test_a_column_that_glues_words_disagrees_on_the_boundaries():
+    text = "ab cd"
+    split = [(0, 2), (2, 5)]
+    glued = [(0, 5)]
+    d = boundary_disagreement(text, [split, split, glued])
+    assert d.regions == [(0, 5)] and d.chars == 5
+    assert d.flags == [[True, True], [True, True], [True]]
+    assert d.boundaries == (2, 4)  # 0 and 5 agree, 2 and 3 do not
+    assert boundary_disagreement(text, [split, split]).regions == []
+
+
+def test_white_space_at_a_regions_ends_is_not_counted():
+    text = "a  bc"
+    one = [(0, 1), (1, 4), (4, 5)]  # a|··b|c
+    two = [(0, 1), (1, 5)]  # a|··bc
+    d = boundary_disagreement(text, [one, two])
+    assert d.regions == [(3, 5)] and d.chars == 2
+    assert covered_span(text, (1, 3)) is None and covered_span(text, (1, 4)) == (3, 4)
+    assert cut_positions(text, one) == {0, 1, 3, 4, 5}
 
 
 def _cuts_to_spans(n: int, cuts: set[int]) -> list[tuple[int, int]]:
@@ -64,22 +102,40 @@ def _cuts_to_spans(n: int, cuts: set[int]) -> list[tuple[int, int]]:
     return list(zip(points, points[1:]))
 
 
-@given(st.integers(1, 40), st.lists(st.sets(st.integers(1, 39)), min_size=2, max_size=4))
-def test_disagreement_matches_the_definition(n, cut_sets):
+@given(st.text(st.sampled_from("ab "), min_size=1, max_size=30), st.lists(st.sets(st.integers(1, 29)), min_size=2, max_size=4),
+       st.lists(st.booleans(), min_size=4, max_size=4))
+def test_disagreement_matches_the_definition(text, cut_sets, move_space):
+    n = len(text)
     columns = [_cuts_to_spans(n, cuts) for cuts in cut_sets]
-    flags = disagreements(columns)
-    for i, spans in enumerate(columns):
-        for span, bad in zip(spans, flags[i]):
-            assert bad == any(span not in other for j, other in enumerate(columns) if j != i)
+    d = boundary_disagreement(text, columns)
+    cuts = [cut_positions(text, spans) for spans in columns]
+    union, common = set().union(*cuts), set.intersection(*cuts)
+    # regions are sorted, disjoint, bounded by positions every column cuts (or the text's ends)
+    assert all(a < b for a, b in d.regions) and all(r1[1] <= r2[0] for r1, r2 in zip(d.regions, d.regions[1:]))
+    for a, b in d.regions:
+        assert a in common | {0} and b in common | {n}
+        assert not any(a < p < b for p in common)
+    # every cut not made by all columns lies strictly inside a region, and every region holds one
+    assert all(any(a < p < b for a, b in d.regions) for p in union - common)
+    assert all(any(a < p < b for p in union - common) for a, b in d.regions)
+    # a token is marked exactly when the characters it covers overlap a region
+    for spans, fl in zip(columns, d.flags):
+        for span, bad in zip(spans, fl):
+            cov = covered_span(text, span)
+            assert bad == (cov is not None and any(cov[0] < b and a < cov[1] for a, b in d.regions))
+    # moving a token's leading space to the token before (·x -> x, ▁ marker style) changes nothing
+    shifted = []
+    for spans, move in zip(columns, move_space):
+        out = []
+        for s, e in spans:
+            while move and s < e and text[s] == " ":
+                s += 1
+            out.append((s, e))
+        shifted.append(out)
+    d2 = boundary_disagreement(text, shifted)
+    assert d2.regions == d.regions and d2.chars == d.chars and d2.boundaries == d.boundaries and d2.inner == d.inner
     if all(c == columns[0] for c in columns):
-        assert not any(any(f) for f in flags)
-    regions = disagreement_regions(columns, flags)
-    assert all(a < b for a, b in regions) and all(r1[1] < r2[0] for r1, r2 in zip(regions, regions[1:]))
-    # every character of a disagreeing token is inside a region
-    for spans, fl in zip(columns, flags):
-        for (s, e), bad in zip(spans, fl):
-            if bad:
-                assert any(a <= s and e <= b for a, b in regions)
+        assert d.regions == [] and not any(any(f) for f in d.flags)
 
 
 # -- statistics ----------------------------------------------------------------------------

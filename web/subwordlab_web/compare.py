@@ -3,11 +3,11 @@
 Several configurations are trained on the same corpus at the same vocabulary size, then
 shown side by side. This module computes everything the panel draws:
 
-- ``disagreements``: for each column, which tokens disagree with some other column — a
-  token disagrees when its span ``[start, end)`` is not also a token span in *every* other
-  column (so two columns agree on a word only if they cut it at the same places);
-  zero-width tokens (``</w>``, a lone ``▁``) cover no text and are never marked;
-- ``disagreement_regions``: those tokens' spans merged, for the "N characters disagree" line;
+- ``boundary_disagreement``: where the columns cut the text differently — each token
+  is reduced to the characters it covers (its space marker ``·``/``▁``/a prepended space
+  left out; ``##`` and ``</w>`` are not in the text anyway), and a range disagrees only
+  where the sets of cut positions differ; plus how many word boundaries and inner cuts
+  agree;
 - ``STAT_ROWS`` / ``stats_rows``: the statistics table, one column per configuration;
 - ``parity``: per-language token counts relative to a reference language (parallel texts
   such as the UDHR translations), and ``grouped_bars`` / ``line_chart`` geometry;
@@ -18,18 +18,22 @@ shown side by side. This module computes everything the panel draws:
   column and cancellation; a driver calls ``run.work()`` (a generator) and yields to the
   browser between slices.
 
->>> disagreements([[(0, 3), (3, 5)], [(0, 3), (3, 4), (4, 5)]])
-[[False, True], [False, True, True]]
->>> disagreement_regions([[(0, 3), (3, 5)], [(0, 3), (3, 4), (4, 5)]], [[False, True], [False, True, True]])
+>>> boundary_disagreement("a des", [[(0, 1), (1, 5)], [(0, 1), (2, 5)]]).regions  # ·des and des agree
+[]
+>>> boundary_disagreement("abcde", [[(0, 3), (3, 5)], [(0, 3), (3, 4), (4, 5)]]).regions
 [(3, 5)]
 """
 
 from __future__ import annotations
 
+import bisect
 import math
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
+
+from .wording import plural
 
 from .wording import plural
 
@@ -38,37 +42,114 @@ CURVE_POINTS = 24  # most points per compression curve
 CURVE_TEXT_CHARS = 20_000  # held-out text used for the curve, at most
 
 Span = tuple[int, int]
+_WORD = re.compile(r"\S+")  # a word: a run of non-space characters
 
 
-# -- disagreement --------------------------------------------------------------------------
+# -- disagreement, by where the columns cut the text ---------------------------------------
 
-def disagreements(columns: Sequence[Sequence[Span]]) -> list[list[bool]]:
-    """For each column, for each token span: does some other column lack that exact span?
+@dataclass(frozen=True)
+class Disagreement:
+    """Where 2+ columns cut one text differently (see ``boundary_disagreement``).
 
-    A zero-width token (an end-of-word marker such as ``</w>``, a lone ``▁``) covers no
-    text, so it is never marked. Example: [[(0, 3), (3, 3)], [(0, 3)]] -> [[False, False], [False]]
+    ``flags[c][t]``: is column c's token t inside a disagreeing range; ``regions``: those
+    ranges, merged, as ``[start, end)`` in the text; ``chars``: characters in them (white
+    space at a region's ends not counted); ``boundaries``: (agreeing, all) word boundaries;
+    ``inner``: (agreeing, all) cuts inside words.
     """
-    sets = [set(spans) for spans in columns]
-    out = []
-    for i, spans in enumerate(columns):
-        others = [s for j, s in enumerate(sets) if j != i]
-        out.append([span[1] > span[0] and any(span not in other for other in others) for span in spans])
-    return out
+
+    flags: list[list[bool]]
+    regions: list[Span]
+    chars: int
+    boundaries: tuple[int, int]
+    inner: tuple[int, int]
 
 
-def disagreement_regions(columns: Sequence[Sequence[Span]], flags: Sequence[Sequence[bool]]) -> list[Span]:
-    """The character ranges covered by disagreeing tokens (of any column), merged.
+def covered_span(text: str, span: Span) -> Span | None:
+    """The characters a token covers, white space at its ends left out (so the space marker
+    of ``·des``, ``▁des`` or a prepended space does not count); None if it covers nothing
+    but white space, or nothing at all (``</w>``, a lone ``▁``).
 
-    Example: spans (3,5) in one column and (3,4),(4,5) in the other -> [(3, 5)].
+    Example: covered_span("a des", (1, 5)) -> (2, 5); covered_span("a des", (1, 2)) -> None
     """
-    ranges = sorted(span for spans, fl in zip(columns, flags) for span, bad in zip(spans, fl) if bad and span[1] > span[0])
-    merged: list[Span] = []
-    for start, end in ranges:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def cut_positions(text: str, spans: Sequence[Span]) -> set[int]:
+    """Where a column cuts ``text``: the start and end of every token's covered span.
+
+    Example: cut_positions("un des", [(0, 2), (2, 6)]) -> {0, 2, 3, 6}
+    """
+    cuts: set[int] = set()
+    for span in spans:
+        covered = covered_span(text, span)
+        if covered is not None:
+            cuts.update(covered)
+    return cuts
+
+
+def boundary_disagreement(text: str, columns: Sequence[Sequence[Span]]) -> Disagreement:
+    """Compare columns (token spans in ``text``) by where they cut, not by token strings.
+
+    Two columns that cut a text at the same places agree, whatever their markers (``·``,
+    ``▁``, ``##``, ``</w>``). A range disagrees when some column cuts inside it and another
+    does not: it runs between the nearest cuts every column makes.
+
+    >>> d = boundary_disagreement("lowest newer", [[(0, 3), (3, 6), (6, 6), (6, 10), (10, 12)],
+    ...                                             [(0, 3), (3, 4), (4, 6), (7, 10), (10, 12)]])
+    >>> d.regions, d.chars, d.flags
+    ([(3, 6)], 3, [[False, True, False, False, False], [False, True, True, False, False]])
+    """
+    if not columns:
+        return Disagreement([], [], 0, (0, 0), (0, 0))
+    # 1. each column's cut positions, markers and white space ignored
+    cuts = [cut_positions(text, spans) for spans in columns]
+    union, common = set().union(*cuts), set.intersection(*cuts)
+    # 2. a cut some columns make and others don't disagrees; its range runs between the
+    #    nearest positions every column cuts (or the text's ends)
+    anchors = sorted(common | {0, len(text)})
+    regions: list[Span] = []
+    for p in sorted(union - common):
+        i = bisect.bisect_right(anchors, p)
+        start, end = anchors[i - 1], anchors[i] if i < len(anchors) else len(text)
+        if regions and start < regions[-1][1]:
+            regions[-1] = (regions[-1][0], max(regions[-1][1], end))
         else:
-            merged.append((start, end))
-    return merged
+            regions.append((start, end))
+    # 3. a token is marked when the characters it covers overlap a disagreeing range
+    flags = []
+    for spans in columns:
+        row = []
+        for span in spans:
+            covered = covered_span(text, span)
+            row.append(covered is not None and any(covered[0] < e and s < covered[1] for s, e in regions))
+        flags.append(row)
+    chars = sum(c[1] - c[0] for c in (covered_span(text, r) for r in regions) if c is not None)
+    # 4. word boundaries (ends of runs of non-space characters) and cuts inside words
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    edges = {p for w in words for p in w}
+    inside = {p for s, e in words for p in range(s + 1, e)}
+    boundaries = (sum(1 for p in edges if all((p in c) == (p in cuts[0]) for c in cuts)), len(edges))
+    inner_union = union & inside
+    inner = (len(common & inside), len(inner_union))
+    return Disagreement(flags, regions, chars, boundaries, inner)
+
+
+def disagreement_note(d: Disagreement, length: int) -> str:
+    """The line under the columns. Example: 5 of 12 characters in 2 places ->
+    'The columns split 5 of 12 characters differently (41.7%), in 2 places. ...'"""
+    n = len(d.regions)
+    agree_b, all_b = d.boundaries
+    agree_i, all_i = d.inner
+    inner = (f"{agree_i:,} of {all_i:,} cuts inside words ({100 * agree_i / all_i:.0f}%)" if all_i
+             else "no cuts inside words")
+    return (f"The columns split {d.chars:,} of {length:,} characters differently "
+            f"({100 * d.chars / max(1, length):.1f}%), in {plural(n, 'place')}. "
+            f"They agree on {agree_b:,} of {all_b:,} word boundaries and {inner}.")
 
 
 # -- statistics table ----------------------------------------------------------------------

@@ -3,9 +3,9 @@
 One click trains every configuration at the same vocabulary size (cooperatively, round
 robin, with a progress bar per column and a Cancel button). Then:
 
-- one text, shown in each column as coloured tokens; tokens whose span is not a token
-  span in every other column are marked (``data-disagree``) — that is where the
-  algorithms split differently;
+- one text, shown in each column as coloured tokens; tokens where the columns cut the
+  text at different places are marked (``data-disagree``) — markers such as ``·``, ``▁``,
+  ``##`` and ``</w>`` do not count, only where the algorithms split;
 - a statistics table on that text (``subwordlab.stats.text_stats``), the best cell of
   each row marked;
 - tokens per language for the six UDHR translations, with parity relative to a chosen
@@ -444,7 +444,7 @@ class ComparePanel:
         text = port.value(self.text_box)
         note = ""
         if len(text) > MAX_TEXT_CHARS:
-            note = f" (only the first {MAX_TEXT_CHARS:,} characters are compared)"
+            note = f" Only the first {MAX_TEXT_CHARS:,} characters are compared."
             text = text[:MAX_TEXT_CHARS]
         encodings: list[Any] = []
         errors: list[str | None] = []
@@ -460,19 +460,15 @@ class ComparePanel:
                 encodings.append(None)
                 errors.append(f"Cannot encode this text: {exc}")
         ok = [i for i, e in enumerate(encodings) if e is not None]
-        flags_ok = cm.disagreements([list(encodings[i].offsets) for i in ok]) if len(ok) >= 2 else [[False] * len(encodings[i].ids) for i in ok]
+        found = cm.boundary_disagreement(text, [list(encodings[i].offsets) for i in ok])
         flags: list[list[bool]] = [[] for _ in encodings]
-        for i, fl in zip(ok, flags_ok):
-            flags[i] = fl
+        for i, fl in zip(ok, found.flags):
+            flags[i] = fl if len(ok) >= 2 else [False] * len(fl)
         self.encodings = encodings
-        regions = cm.disagreement_regions([list(encodings[i].offsets) for i in ok], [flags[i] for i in ok])
-        chars = sum(e - s for s, e in regions)
         if len(ok) >= 2 and text:
-            port.set_text(self.disagree_note, f"The columns split {chars:,} of {len(text):,} characters differently "
-                          f"({100 * chars / len(text):.1f}%), in {plural(len(regions), 'place')}"
-                          f"{note}. Marked tokens are not a token in every other column.")
+            port.set_text(self.disagree_note, cm.disagreement_note(found, len(text)) + note)
         else:
-            port.set_text(self.disagree_note, "Type a text to compare." if not text else note.strip(" ()"))
+            port.set_text(self.disagree_note, "Type a text to compare." if not text else note.strip())
         columns = []
         for i, c in enumerate(run.columns):
             columns.append(self._column(i, c, text, encodings[i], flags[i], errors[i]))
@@ -509,7 +505,7 @@ class ComparePanel:
             port.set_attr(el, "data-color", str(chip.color))
             port.set_attr(el, "data-start", str(chip.start))
             port.set_attr(el, "data-end", str(chip.end))
-            title = chip.title(text) + (" · split differently in another column" if bad else "")
+            title = chip.title(text) + (" · another column cuts this part of the text differently" if bad else "")
             port.set_attr(el, "title", title)
             port.set_attr(el, "aria-label", f"{chip.label} {chip.id}: {title}")  # what it shows, then details
             if bad:
