@@ -329,7 +329,7 @@ def test_compare_trains_three_columns_and_marks_disagreements():
     cols = port.query_all("#cmp-columns .cmp-col")
     assert len(cols) == 3
     spans = [list(c.tokenizer.encode_full(text, disallowed_special=()).offsets) for c in panel.run_state.columns]
-    flags = cm.disagreements(spans)
+    flags = cm.boundary_disagreement(text, spans).flags
     for col, fl in zip(cols, flags):
         chips = port.query_all(".chip", col)
         assert ["data-disagree" in chip.attrs for chip in chips] == fl
