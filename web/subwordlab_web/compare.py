@@ -37,7 +37,9 @@ from .wording import plural
 
 from .wording import plural
 
-MIN_COLUMNS, MAX_COLUMNS = 2, 4
+MIN_COLUMNS = 2
+MAX_CONFIGS = 4  # configurations trained side by side
+MAX_COLUMNS = MAX_CONFIGS + 1  # ... plus the current (trained or imported) tokenizer; each its own colour
 CURVE_POINTS = 24  # most points per compression curve
 CURVE_TEXT_CHARS = 20_000  # held-out text used for the curve, at most
 
@@ -152,6 +154,39 @@ def disagreement_note(d: Disagreement, length: int) -> str:
             f"They agree on {agree_b:,} of {all_b:,} word boundaries and {inner}.")
 
 
+# -- the compare text: a sentence of the corpus -----------------------------------------------
+
+_SENTENCE = re.compile(r"[^.!?。！？।\n]*[.!?。！？।]")
+SENTENCE_SCAN_CHARS = 50_000  # look for a sentence in the corpus's start only
+
+
+def corpus_sentence(text: str, word_counts: bool = False, lo: int = 40, hi: int = 200) -> str:
+    """A sentence of the corpus to compare on (its language, its style), or "" if none fits.
+
+    Running text: the first sentence of ``lo``-``hi`` characters (a line cut at a word if no
+    sentence fits); word counts (``word count`` lines): the first dozen words.
+
+    >>> corpus_sentence("Title\\nTous les êtres humains naissent libres et égaux en dignité. Ils sont doués.")
+    'Tous les êtres humains naissent libres et égaux en dignité.'
+    >>> corpus_sentence("low 5\\nlower 2\\nnewest 6", word_counts=True)
+    'low lower newest'
+    """
+    head = text[:SENTENCE_SCAN_CHARS]
+    if word_counts:
+        return " ".join(line.split()[0] for line in head.splitlines()[:12] if line.split())
+    # 1. a whole sentence of a readable length (the first line may be a title: no end mark)
+    for m in _SENTENCE.finditer(head):
+        sentence = " ".join(m.group().split())
+        if lo <= len(sentence) <= hi:
+            return sentence
+    # 2. else the first line long enough, cut at a word before ``hi``
+    for line in head.splitlines():
+        line = " ".join(line.split())
+        if len(line) >= lo // 2:
+            return line if len(line) <= hi else line[:hi].rsplit(" ", 1)[0]
+    return " ".join(head.split())[:hi]
+
+
 # -- statistics table ----------------------------------------------------------------------
 
 def _num(digits: int) -> Callable[[Any], str]:
@@ -227,6 +262,12 @@ def parity(counts: dict[str, int | None], reference: str) -> dict[str, float | N
     """
     ref = counts.get(reference)
     return {name: (None if n is None or not ref else n / ref) for name, n in counts.items()}
+
+
+def unknown_shade(unknown: float) -> float:
+    """A bar's opacity from its share of unknown tokens: full colour with none, pale when
+    most of the text was lost. Example: unknown_shade(0.0) -> 1.0; unknown_shade(0.9) -> 0.28"""
+    return round(max(0.2, 1.0 - 0.8 * max(0.0, min(1.0, unknown))), 2)
 
 
 # -- chart geometry (drawn as SVG by the panel) ----------------------------------------------

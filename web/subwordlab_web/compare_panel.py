@@ -41,11 +41,13 @@ DEFAULT_TEXT = ("Everyone has the right to education. Unbelievably, tokenizers d
 MAX_TEXT_CHARS = 20_000
 MAX_CHIPS = 600  # per column
 SLICE_SECONDS = 0.012
+CURVE_DEBOUNCE_S = 0.4  # the curve is re-measured when typing pauses this long
 MAX_ITEMS_PER_SLICE = 64
 UDHR = [s for s in SAMPLES.values() if s.udhr]  # the six translations, in the samples' order
 HELDOUT_CHOICES = [("text", "the text above")] + [(s.id, s.title) for s in UDHR] + \
     [("taylorswift", "Wikipedia: Taylor Swift")]
 OPTION_SKIP = HIDDEN_OPTIONS | {"top_k"}
+OWN = "own:"  # parity keys of the user's own texts
 
 
 UNKNOWN_NOTE = 0.05  # a parity cell mentions its unknown tokens from this share on
@@ -102,6 +104,9 @@ class ComparePanel:
         self.parity_box = q("#cmp-parity")
         self.parity_table = q("#cmp-parity-table")
         self.parity_note = q("#cmp-parity-note")
+        self.parity_files = q("#cmp-parity-files")
+        self.parity_clear = q("#cmp-parity-clear")
+        self.parity_message = q("#cmp-parity-message")
         self.heldout = q("#cmp-heldout")
         self.curve_box = q("#cmp-curve")
         self.curve_note = q("#cmp-curve-note")
@@ -118,21 +123,26 @@ class ComparePanel:
         self.task: Any = None
         self.visible = False
         self.texts: dict[str, str] = {}  # fetched samples (UDHR, held-out)
+        self.own_texts: dict[str, str] = {}  # the user's parallel texts: language name -> text
         self.parity_counts: list[dict[str, int | None]] = []
         self.parity_unknown: list[dict[str, float | None]] = []
         self.curves: list[list[tuple[int, int, float]]] = []
         self.encodings: list[Any] = []
+        self.curve_task: Any = None  # the pending (debounced) curve measurement
 
         port.set_value(self.vocab, str(DEFAULT_VOCAB))
-        port.set_value(self.text_box, DEFAULT_TEXT)
-        self._fill_select(self.reference, [(s.id, s.title.replace("UDHR: ", "")) for s in UDHR], UDHR[0].id)
+        self.auto_text = ""  # the text this panel chose (replaced on a corpus change unless edited)
+        self._take_corpus_sentence()
+        self._fill_reference()
         self._fill_select(self.heldout, HELDOUT_CHOICES, "text")
         port.on(self.add_button, "click", lambda _e: self.add_config())
         port.on(self.run_button, "click", lambda _e: self.start())
         port.on(self.cancel_button, "click", lambda _e: self.cancel())
-        port.on(self.text_box, "input", lambda _e: self.render_text())
+        port.on(self.text_box, "input", lambda _e: self.on_text_edited())
         port.on(self.reference, "change", lambda _e: self.render_parity())
-        port.on(self.heldout, "change", lambda _e: self._spawn(self.compute_curves()))
+        port.on(self.parity_files, "change", lambda _e: self.add_own_texts(port.input_files(self.parity_files)))
+        port.on(self.parity_clear, "click", lambda _e: self.clear_own_texts())
+        port.on(self.heldout, "change", lambda _e: self.schedule_curves(0.0))
         state.subscribe(self._on_state)
         self.render_configs()
         self._render_current_option()
@@ -172,11 +182,11 @@ class ComparePanel:
         if sizes:
             port.set_value(self.vocab, str(sizes[0]))
         self.configs = []
-        for c in configs[: cm.MAX_COLUMNS]:
+        for c in configs[: cm.MAX_CONFIGS]:
             opts = {k: v for k, v in c.options.items() if k not in HIDDEN_OPTIONS and k in subwordlab.OPTIONS[c.preset]}
             self.configs.append((c.preset, changed_options(c.preset, opts)))
         port.set_value(self.text_box, text)
-        if reference in {s.id for s in UDHR}:
+        if reference in dict(self.parity_groups()):
             port.set_value(self.reference, reference)
         if heldout in {k for k, _ in HELDOUT_CHOICES}:
             port.set_value(self.heldout, heldout)
@@ -184,7 +194,7 @@ class ComparePanel:
 
     # --- the configuration rows ---------------------------------------------------------------
     def add_config(self) -> None:
-        if len(self.configs) < cm.MAX_COLUMNS:
+        if len(self.configs) < cm.MAX_CONFIGS:
             used = {p for p, _ in self.configs}
             preset = next((p for p in subwordlab.OPTIONS if p not in used), "bpe")
             self.configs.append((preset, {}))
@@ -199,7 +209,7 @@ class ComparePanel:
         port = self.port
         rows = [self._config_row(i, preset, options) for i, (preset, options) in enumerate(self.configs)]
         port.replace_children(self.config_list, rows)
-        port.set_disabled(self.add_button, len(self.configs) >= cm.MAX_COLUMNS)
+        port.set_disabled(self.add_button, len(self.configs) >= cm.MAX_CONFIGS)
 
     def _config_row(self, i: int, preset: str, options: dict) -> Any:
         port = self.port
@@ -297,9 +307,23 @@ class ComparePanel:
         port.set_text(self.current_label, f"Add the current tokenizer as a column ({label}, {tok.vocab_size:,} tokens)"
                       if tok is not None else "Add the current tokenizer as a column (train or import one first)")
 
+    def _take_corpus_sentence(self) -> None:
+        """Default the compare text to a sentence of the current corpus (its language), unless
+        the user typed their own."""
+        port, corpus = self.port, self.state.corpus
+        if port.value(self.text_box) not in ("", self.auto_text):
+            return
+        text = cm.corpus_sentence(corpus.text, corpus.format == "word_counts") if not corpus.is_empty else ""
+        self.auto_text = text or DEFAULT_TEXT
+        port.set_value(self.text_box, self.auto_text)
+        if self.run_state is not None and self.run_state.done:
+            self.on_text_edited()
+
     def _on_state(self, topic: str) -> None:
         if topic in ("recording", "step", "tokenizer", "corpus"):
             self._render_current_option()
+        if topic == "corpus":
+            self._take_corpus_sentence()
         if topic == "corpus" and self.run_state is not None and not self.run_state.done:
             self.cancel("The corpus changed, so the comparison was cancelled.")
 
@@ -360,7 +384,7 @@ class ComparePanel:
             tok, label = self.current_tokenizer()
             if tok is not None:
                 fixed.append((label, tok))
-        configs = self.configs[: cm.MAX_COLUMNS - len(fixed)]
+        configs = self.configs[: cm.MAX_CONFIGS]  # the current tokenizer is a column of its own
         if len(configs) + len(fixed) < cm.MIN_COLUMNS:
             self.say("Choose at least two configurations (or one and the current tokenizer).", error=True)
             return False
@@ -401,6 +425,7 @@ class ComparePanel:
             self.render_text()
             await port.sleep(0)
             await self.compute_parity()
+            self._cancel_pending_curves()
             await self.compute_curves()
             return True
         except asyncio.CancelledError:
@@ -432,6 +457,28 @@ class ComparePanel:
         port.replace_children(self.progress, cards)
 
     # --- the text, side by side ----------------------------------------------------------------
+    def on_text_edited(self) -> None:
+        """Re-encode at once; re-measure the curve when typing pauses (if it measures this text)."""
+        self.render_text()
+        if (self.port.value(self.heldout) or "text") == "text":
+            self.schedule_curves(CURVE_DEBOUNCE_S)
+
+    def schedule_curves(self, delay: float) -> Any:
+        """Measure the curve after ``delay`` seconds; a newer call supersedes a pending one
+        (typing restarts the wait, so a burst of keys measures once)."""
+        self._cancel_pending_curves()
+        self.curve_task = self._spawn(self._curves_after(delay))
+        return self.curve_task
+
+    def _cancel_pending_curves(self) -> None:
+        if self.curve_task is not None and not self.curve_task.done():
+            self.curve_task.cancel()
+
+    async def _curves_after(self, delay: float) -> None:
+        if delay > 0:
+            await self.port.sleep(delay)
+        await self.compute_curves()
+
     def tokenizers(self) -> list[Any]:
         run = self.run_state
         return [c.tokenizer for c in run.columns] if run is not None else []
@@ -587,11 +634,54 @@ class ComparePanel:
             self.texts[sample_id] = strip_udhr_header(raw)[0] if sample.udhr else raw[: cm.CURVE_TEXT_CHARS]
         return self.texts[sample_id]
 
+    def parity_groups(self) -> list[tuple[str, str]]:
+        """(key, name) of every parity language: the six UDHR translations, then the user's."""
+        return [(s.id, s.title.replace("UDHR: ", "")) for s in UDHR] + [(OWN + n, n) for n in self.own_texts]
+
+    async def add_own_texts(self, files: list[Any]) -> None:
+        """Add the user's parallel texts (one file per language) to the parity chart; a file
+        that is not UTF-8 text is refused with a message, the others are kept."""
+        from .corpus_data import decode_upload
+
+        port = self.port
+        port.clear_files(self.parity_files)
+        problems = []
+        for f in files:
+            name = port.file_name(f)
+            upload = decode_upload(name, await port.file_bytes(f))
+            if upload.problem or not upload.text.strip():
+                problems.append(upload.message() if upload.problem else f"{name} is empty.")
+                continue
+            self.own_texts[name.rsplit(".", 1)[0] or name] = upload.text
+        port.set_text(self.parity_message, " ".join(problems))
+        port.toggle_class(self.parity_message, "error", bool(problems))
+        port.set_hidden(self.parity_message, not problems)
+        self._fill_reference()
+        if self.run_state is not None and self.run_state.done and not self.run_state.cancelled:
+            await self.compute_parity()
+
+    def clear_own_texts(self) -> None:
+        self.own_texts.clear()
+        self._fill_reference()
+        if self.parity_counts:
+            keep = {k for k, _ in self.parity_groups()}
+            self.parity_counts = [{k: v for k, v in row.items() if k in keep} for row in self.parity_counts]
+            self.parity_unknown = [{k: v for k, v in row.items() if k in keep} for row in self.parity_unknown]
+            self.render_parity()
+
+    def _fill_reference(self) -> None:
+        port = self.port
+        groups = self.parity_groups()
+        current = port.value(self.reference)
+        self._fill_select(self.reference, groups, current if current in dict(groups) else UDHR[0].id)
+        port.set_hidden(self.parity_clear, not self.own_texts)
+
     async def compute_parity(self) -> None:
         port, run = self.port, self.run_state
         if run is None:
             return
-        port.set_text(self.parity_note, "Counting tokens in six languages…")
+        groups = self.parity_groups()
+        port.set_text(self.parity_note, f"Counting tokens in {plural(len(groups), 'language')}…")
         texts = {}
         try:
             for s in UDHR:
@@ -599,6 +689,7 @@ class ComparePanel:
         except OSError as exc:
             port.set_text(self.parity_note, f"The UDHR texts could not be loaded: {exc}")
             return
+        texts.update({OWN + n: t for n, t in self.own_texts.items()})
         from subwordlab.stats import text_stats
 
         counts, unknown = [], []
@@ -620,13 +711,16 @@ class ComparePanel:
         if not self.parity_counts:
             return
         ref = port.value(self.reference) or UDHR[0].id
-        names = {s.id: s.title.replace("UDHR: ", "") for s in UDHR}
+        names = dict(self.parity_groups())
+        groups = [g for g in names if g in self.parity_counts[0]]
         ratios = [cm.parity(row, ref) for row in self.parity_counts]
-        groups = [s.id for s in UDHR]
         values = [[ratios[k].get(g) for k in range(len(ratios))] for g in groups]
+        unknown = [[(self.parity_unknown[k].get(g) if self.parity_unknown else None) for k in range(len(ratios))]
+                   for g in groups]
         missing = [self.labels[k] for k, row in enumerate(self.parity_counts) if any(v is None for v in row.values())]
-        port.set_text(self.parity_note, (f"Tokens for the same declaration in six languages, relative to {names[ref]} "
-                                         "(1.0 = as many tokens). Longer bars cost more.")
+        port.set_text(self.parity_note, (f"Tokens for the same text in {plural(len(groups), 'language')}, relative to "
+                                         f"{names[ref]} (1.0 = as many tokens). Longer bars cost more; a pale bar "
+                                         "is mostly unknown tokens.")
                       + (f" {', '.join(missing)}: some texts could not be encoded (characters outside the "
                          "vocabulary and no unknown token)." if missing else "")
                       + (" Where many tokens are unknown, text was lost and the count is too low to compare."
@@ -635,14 +729,16 @@ class ComparePanel:
             width = max(300.0, port.width(self.parity_box) or 640.0)
             # subtle: axis labels must fit their group: short names, or codes on a narrow screen
             narrow = (width - 52) / len(groups) < 64
-            axis_names = [g.removeprefix("udhr_")[:3] if narrow else names[g].split(" (")[0] for g in groups]
+            axis_names = [(g.removeprefix("udhr_").removeprefix(OWN)[:3] if narrow else names[g].split(" (")[0])
+                          for g in groups]
             chart = cm.grouped_bars(axis_names, len(self.labels), values, width=width, height=280,
                                     value_fmt=lambda v: f"{v:.2f}×")
             details = [[f"{names[g]} · {self.labels[k]}: {self.parity_counts[k].get(g) or 0:,} tokens, "
-                        f"{values[gi][k]:.2f}× {names[ref]}" if values[gi][k] is not None else ""
+                        f"{values[gi][k]:.2f}× {names[ref]}" + (f", {unknown[gi][k]:.0%} unknown" if unknown[gi][k] else "")
+                        if values[gi][k] is not None else ""
                         for k in range(len(self.labels))] for gi, g in enumerate(groups)]
             port.replace_children(self.parity_box, [draw_grouped_bars(
-                port, chart, details, f"Parity relative to {names[ref]}, per language and configuration")])
+                port, chart, details, f"Parity relative to {names[ref]}, per language and configuration", unknown)])
         # the numbers as a table
         head = port.create("tr")
         port.append(head, port.create("th", text="Language"))
@@ -776,8 +872,10 @@ def _titled(port: Any, el: Any, detail: str, index: int) -> Any:
     return el
 
 
-def draw_grouped_bars(port: Any, chart: cm.BarChart, details: Sequence[Sequence[str]], label: str) -> Any:
-    """The SVG of ``compare.grouped_bars``; ``details[g][s]`` is each bar's hover text."""
+def draw_grouped_bars(port: Any, chart: cm.BarChart, details: Sequence[Sequence[str]], label: str,
+                      unknown: Sequence[Sequence[float | None]] = ()) -> Any:
+    """The SVG of ``compare.grouped_bars``; ``details[g][s]`` is each bar's hover text and
+    ``unknown[g][s]`` its share of unknown tokens (the bar is paler by that much)."""
     svg = _svg(port, chart.width, chart.height, label)
     left, top, right, bottom = chart.plot
     axis = port.create_svg("g", "axis")
@@ -795,7 +893,12 @@ def draw_grouped_bars(port: Any, chart: cm.BarChart, details: Sequence[Sequence[
             port.set_attr(rect, name, f"{v:.1f}")
         port.set_attr(rect, "rx", "2")
         port.set_attr(rect, "data-series", str(bar.series))
-        detail = details[group_index[bar.group]][bar.series] if details else bar.label
+        gi = group_index[bar.group]
+        unk = unknown[gi][bar.series] if unknown else None
+        if unk:
+            port.set_attr(rect, "fill-opacity", f"{cm.unknown_shade(unk):.2f}")
+            port.set_attr(rect, "data-unk", f"{unk:.3f}")
+        detail = details[gi][bar.series] if details else bar.label
         port.append(svg, _titled(port, rect, detail or bar.label, k))
     if chart.reference_y is not None:
         port.append(svg, _line(port, left, chart.reference_y, right, chart.reference_y, "reference-line"))

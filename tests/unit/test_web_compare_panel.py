@@ -1,0 +1,139 @@
+"""The Compare panel's behaviour on the real index.html through the fake port: the curve
+follows the edited text, a fifth column (the current tokenizer), the compare text from the
+corpus, the user's own parallel texts and unknown-token shading in the parity chart."""
+
+from __future__ import annotations
+
+from subwordlab_web import compare as cm
+from subwordlab_web.compare_panel import CURVE_DEBOUNCE_S, DEFAULT_TEXT
+from subwordlab_web.fakedom import FakeFile
+from subwordlab_web.state import Corpus
+from test_web_share_panels import CMP_CORPUS, compared, started, trained
+
+
+def curve_tpc(port, series: int) -> list[str]:
+    g = next(g for g in port.query_all("#cmp-curve g") if g.attrs.get("data-series") == str(series))
+    return [port.text(port.query("title", c)) for c in port.query_all("circle", g)]
+
+
+def test_the_curve_follows_the_edited_text_once_typing_pauses():
+    port, app = compared()
+    panel = app.panels["compare"]
+    before = curve_tpc(port, 0)
+    assert "the text above" in port.text(port.query("#cmp-curve-note"))
+    measured = []
+    measure = panel.compute_curves
+
+    async def counting():
+        measured.append(port.value(port.query("#cmp-text")))
+        await measure()
+
+    panel.compute_curves = counting
+    text = "zzzz qqqq xxxx " * 5
+    for k in range(1, len(text), 15):  # a burst of keys: one measurement, after the pause
+        port.input(port.query("#cmp-text"), text[:k])
+    port.input(port.query("#cmp-text"), text)
+    port.settle()
+    assert measured == [text]  # the earlier waits were superseded
+    after = curve_tpc(port, 0)
+    assert after != before
+    assert f"({len(text):,} characters)" in port.text(port.query("#cmp-curve-note"))
+    step, size, tpc = panel.curves[0][-1]
+    tok = panel.run_state.columns[0].recording.tokenizer_at(step)
+    assert tpc == len(tok.encode(text)) / len(text)
+    assert CURVE_DEBOUNCE_S > 0
+
+
+def test_the_curve_of_a_held_out_sample_ignores_typing():
+    port, app = compared()
+    port.input(port.query("#cmp-heldout"), "udhr_eng", event="change")
+    port.settle()
+    before = curve_tpc(port, 0)
+    port.input(port.query("#cmp-text"), "something else entirely")
+    port.settle()
+    assert curve_tpc(port, 0) == before
+
+
+def test_four_configurations_and_the_current_tokenizer_each_with_its_own_colour():
+    port, app = trained()
+    app.state.set_corpus(Corpus(CMP_CORPUS, name="UDHR excerpt"))
+    port.settle()
+    app.panels["train"].start_training()
+    port.settle()
+    app.state.seek(len(app.state.recording.steps))
+    panel = app.panels["compare"]
+    panel.configs = [("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}), ("sentencepiece_bpe", {})]
+    panel.render_configs()
+    assert port.query("#cmp-add").attrs.get("disabled") is not None  # at most 4 configurations
+    app.show_panel("compare")
+    port.set_checked(port.query("#cmp-current"), True)
+    port.set_value(port.query("#cmp-vocab"), "90")
+    port.click(port.query("#cmp-run"))
+    port.settle()
+    assert port.errors == []
+    assert len(panel.run_state.columns) == 5 and panel.labels[4].startswith("Current:")
+    assert "5 of 5 columns" in port.text(port.query("#cmp-message"))
+    cols = port.query_all("#cmp-columns .cmp-col")
+    assert [c.attrs["data-series"] for c in cols] == ["0", "1", "2", "3", "4"]
+    legend = port.query_all("#cmp-legend li")
+    assert [li.attrs["data-series"] for li in legend] == ["0", "1", "2", "3", "4"]
+    css = (__import__("pathlib").Path(__file__).resolve().parents[2] / "web" / "css" / "app.css").read_text()
+    assert '[data-series="4"]' in css  # a fifth colour exists
+
+
+def test_the_compare_text_is_a_sentence_of_the_corpus_until_the_user_types():
+    port, app = started(None)
+    box = port.query("#cmp-text")
+    app.state.set_corpus(Corpus("Préambule\nConsidérant que la reconnaissance de la dignité inhérente à tous est le "
+                                "fondement de la liberté. Autre phrase.", name="French"))
+    assert port.value(box) == ("Considérant que la reconnaissance de la dignité inhérente à tous est le fondement "
+                               "de la liberté.")
+    app.state.set_corpus(Corpus("low 5\nlower 2\nnewest 6", format="word_counts", name="counts"))
+    assert port.value(box) == "low lower newest"
+    port.input(box, "my own words")
+    app.state.set_corpus(Corpus(CMP_CORPUS, name="UDHR excerpt"))
+    assert port.value(box) == "my own words"  # typed text is never replaced
+    app.state.set_corpus(Corpus("", name="empty"))
+    assert port.value(box) == "my own words"
+    port.input(box, "")
+    app.state.set_corpus(Corpus("   ", name="blank"))
+    assert port.value(box) == DEFAULT_TEXT
+
+
+def test_parity_takes_the_users_own_texts_one_file_per_language():
+    port, app = compared()
+    panel = app.panels["compare"]
+    fra = "Tous les êtres humains naissent libres et égaux en dignité et en droits."
+    files = port.query("#cmp-parity-files")
+    files.files = [FakeFile("français.txt", fra.encode()), FakeFile("broken.txt", b"\xff\xfe\x00bad")]
+    port.input(files, "", event="change")
+    port.settle()
+    rows = port.query_all("#cmp-parity-table tr")[1:]
+    assert rows[-1].attrs["data-lang"] == "own:français"
+    assert port.text(port.query("th", rows[-1])) == "français"
+    counts = [int(td.attrs["data-tokens"]) for td in port.query_all("td", rows[-1])]
+    assert counts == [len(c.tokenizer.encode(fra)) for c in panel.run_state.columns]
+    assert len(port.query_all("#cmp-parity rect")) == 21  # 7 languages × 3 columns
+    message = port.query("#cmp-parity-message")
+    assert not message.hidden and "broken.txt" in port.text(message)
+    # the user's language can be the reference
+    port.input(port.query("#cmp-reference"), "own:français", event="change")
+    assert all("1.00×" in port.text(td) for td in port.query_all("td", port.query_all("#cmp-parity-table tr")[-1]))
+    port.click(port.query("#cmp-parity-clear"))
+    rows = port.query_all("#cmp-parity-table tr")[1:]
+    assert len(rows) == 6 and port.query("#cmp-parity-clear").hidden
+
+
+def test_parity_bars_are_pale_by_their_share_of_unknown_tokens():
+    port, app = compared(configs=[("bpe", {"unk_token": "<unk>"}), ("byte_bpe", {})])
+    panel = app.panels["compare"]
+    bars = port.query_all("#cmp-parity rect")
+    pale = [b for b in bars if "fill-opacity" in b.attrs]
+    assert pale, "the English-only BPE sees Hindi, Chinese... as unknown tokens"
+    for b in pale:
+        unk = float(b.attrs["data-unk"])
+        assert abs(float(b.attrs["fill-opacity"]) - cm.unknown_shade(unk)) <= 0.011 and cm.unknown_shade(unk) < 1.0
+        assert unk > 0 and b.attrs["data-series"] == "0"  # byte-level BPE has no unknown token
+    assert cm.unknown_shade(0.0) == 1.0 and cm.unknown_shade(1.0) == 0.2
+    assert cm.unknown_shade(0.5) > cm.unknown_shade(0.9)
+    assert panel.parity_unknown[0]["udhr_hin"] > 0.5
