@@ -337,6 +337,19 @@ def test_compare_trains_three_columns_and_marks_disagreements():
     assert "differently" in port.text(port.query("#cmp-disagree"))
 
 
+def test_a_new_corpus_makes_the_compare_message_say_its_results_are_from_the_one_before():
+    port, app = compared()
+    from subwordlab_web.state import Corpus
+
+    message = port.query("#cmp-message")
+    assert port.text(message).startswith("Done: 3 of 3 columns trained.")
+    app.state.set_corpus(Corpus("a brand new text", name="Your text"))
+    port.settle()
+    assert not message.hidden and "Done:" not in port.text(message)
+    assert port.text(message).startswith("The corpus changed: these columns were trained on the one before")
+    assert "“Your text”" in port.text(message)
+
+
 def test_compare_statistics_match_the_core():
     port, app = compared()
     panel = app.panels["compare"]
