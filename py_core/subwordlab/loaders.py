@@ -16,12 +16,10 @@ import hashlib
 from .bytes_map import BYTE_TO_CHAR, bytes_to_text
 from .decoders import ByteLevelDecoder
 from .models.bpe import BPE
-from .events import drain
+from .events import drain, sliced
 from .jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
 from .pre_tokenizers import ByteLevel
 from .tokenizer import Tokenizer
-
-_SLICE = 20_000  # the sliced loaders yield after this many lines or tokens (a few ms of work)
 
 
 def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):
@@ -142,20 +140,22 @@ def tiktoken_merges(ranks):
 
 
 def _tiktoken_merge_steps(ranks, by_rank, as_ids=False):
-    """``tiktoken_merges`` in slices (yields ``(done, total)`` every few thousand tokens);
-    ``by_rank``: the tokens in rank order; ``as_ids``: the merges as rank pairs."""
+    """``tiktoken_merges`` in slices (``events.sliced``: yields ``(done, total)`` every few
+    milliseconds); ``by_rank``: the tokens in rank order; ``as_ids``: the merges as rank pairs."""
     merges = []
-    for n, token in enumerate(by_rank):
-        if not (n + 1) % (_SLICE // 5):
-            yield n + 1, len(by_rank)
-        if len(token) < 2:
-            continue
-        # every split into two tokens, ordered by the ranks of its parts
-        local = [(ranks[token[:k]], ranks[token[k:]], k) for k in range(1, len(token))
-                 if token[:k] in ranks and token[k:] in ranks]
-        if len(local) > 1:
-            local.sort()
-        merges += [(a, b) for a, b, _ in local] if as_ids else [(token[:k], token[k:]) for _, _, k in local]
+
+    def split(lo, hi):
+        for token in by_rank[lo:hi]:
+            if len(token) < 2:
+                continue
+            # every split into two tokens, ordered by the ranks of its parts
+            local = [(ranks[token[:k]], ranks[token[k:]], k) for k in range(1, len(token))
+                     if token[:k] in ranks and token[k:] in ranks]
+            if len(local) > 1:
+                local.sort()
+            merges.extend([(a, b) for a, b, _ in local] if as_ids else [(token[:k], token[k:]) for _, _, k in local])
+
+    yield from sliced(len(by_rank), split)
     return merges
 
 
@@ -210,27 +210,30 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     total = 4 * max(1, len(lines))
     yield 0, total
     ranks, by_rank = {}, {}
-    for n, line in enumerate(lines, 1):
-        if not n % _SLICE:
-            yield n, total
-        if not line.strip():
-            continue
-        parts = line.split()
-        if len(parts) != 2 or not parts[1].isdigit():
-            raise ModelFileError(f"rank file line {n}: expected '<base64 token> <rank>', got {line[:60]!r}")
-        try:
-            token = base64.b64decode(parts[0], validate=True)
-        except (binascii.Error, ValueError):
-            raise ModelFileError(f"rank file line {n}: {parts[0][:40]!r} is not base64") from None
-        rank = int(parts[1])
-        if not token:
-            raise ModelFileError(f"rank file line {n}: an empty token")
-        if token in ranks:
-            raise ModelFileError(f"rank file line {n}: the token {token!r} also has rank {ranks[token]}")
-        if rank in by_rank:
-            raise ModelFileError(f"rank file line {n}: rank {rank} is also the token {by_rank[rank]!r}")
-        ranks[token] = rank
-        by_rank[rank] = token
+
+    def parse(lo, hi):
+        for n in range(lo + 1, hi + 1):  # (line numbers count from 1)
+            line = lines[n - 1]
+            if not line.strip():
+                continue
+            parts = line.split()
+            if len(parts) != 2 or not parts[1].isdigit():
+                raise ModelFileError(f"rank file line {n}: expected '<base64 token> <rank>', got {line[:60]!r}")
+            try:
+                token = base64.b64decode(parts[0], validate=True)
+            except (binascii.Error, ValueError):
+                raise ModelFileError(f"rank file line {n}: {parts[0][:40]!r} is not base64") from None
+            rank = int(parts[1])
+            if not token:
+                raise ModelFileError(f"rank file line {n}: an empty token")
+            if token in ranks:
+                raise ModelFileError(f"rank file line {n}: the token {token!r} also has rank {ranks[token]}")
+            if rank in by_rank:
+                raise ModelFileError(f"rank file line {n}: rank {rank} is also the token {by_rank[rank]!r}")
+            ranks[token] = rank
+            by_rank[rank] = token
+
+    yield from _scaled(sliced(len(lines), parse), 0, len(lines), total)
     if not ranks:
         raise ModelFileError("the rank file is empty")
     if max(by_rank) != len(by_rank) - 1:
@@ -246,8 +249,11 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
         special_tokens = known[2]
     tokens = [by_rank[i] for i in range(len(by_rank))]
     vocab = []
-    for start in range(0, len(tokens), _SLICE):
-        vocab += map(bytes_to_text, tokens[start:start + _SLICE])
+
+    def as_text(lo, hi):
+        vocab.extend(map(bytes_to_text, tokens[lo:hi]))
+
+    for _ in sliced(len(tokens), as_text):
         yield len(lines), total
     # (ids are the ranks)
     merges = yield from _scaled(_tiktoken_merge_steps(ranks, tokens, as_ids=True), len(lines), len(lines), total)

@@ -15,11 +15,9 @@ equivalent to replaying the merges in the order they were learned.
 import random
 
 from ..bytes_map import BYTE_TO_CHAR
-from ..events import drain
+from ..events import drain, sliced
 from ..registry import component
 from .vocab import index_vocab, read_merges, read_vocab
-
-_SLICE_MERGES = 10_000  # in_slices yields after this many merges (a few ms of work)
 
 
 class UnknownSymbolError(ValueError):
@@ -65,16 +63,20 @@ class BPE:
         self.unk_id = self.token_to_id.get(unk_token) if unk_token is not None else None
         self.eow_id = self.token_to_id.get(end_of_word) if end_of_word else None
         # rank table: (left, right) -> (rank, merged id)
-        self.ranks = {}
-        for rank, (a, b) in enumerate(self.merges):
-            if not (0 <= a < len(self.vocab) and 0 <= b < len(self.vocab)):
-                raise ValueError(f"merge #{rank} ({a}, {b}) refers to an id outside the vocabulary (size {len(self.vocab)})")
-            merged = self.vocab[a] + self.vocab[b]
-            if merged not in self.token_to_id:
-                raise ValueError(f"merge #{rank} {self.vocab[a]!r} + {self.vocab[b]!r}: the result {merged!r} is not in the vocabulary")
-            self.ranks.setdefault((a, b), (rank, self.token_to_id[merged]))
-            if not (rank + 1) % _SLICE_MERGES:
-                yield rank + 1, len(self.merges)
+        self.ranks = ranks = {}
+        vocab, token_to_id = self.vocab, self.token_to_id
+
+        def index_merges(lo, hi):
+            for rank in range(lo, hi):
+                a, b = merges[rank]
+                if not (0 <= a < len(vocab) and 0 <= b < len(vocab)):
+                    raise ValueError(f"merge #{rank} ({a}, {b}) refers to an id outside the vocabulary (size {len(vocab)})")
+                merged = vocab[a] + vocab[b]
+                if merged not in token_to_id:
+                    raise ValueError(f"merge #{rank} {vocab[a]!r} + {vocab[b]!r}: the result {merged!r} is not in the vocabulary")
+                ranks.setdefault((a, b), (rank, token_to_id[merged]))
+
+        yield from sliced(len(merges), index_merges)
         # the base vocabulary (before any merge) is the prefix up to the first merge result
         yield len(merges), len(merges)
         results = {r[1] for r in self.ranks.values()}
