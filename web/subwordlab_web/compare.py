@@ -35,7 +35,6 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .wording import plural
 
-from .wording import plural
 
 MIN_COLUMNS = 2
 MAX_CONFIGS = 4  # configurations trained side by side
