@@ -41,6 +41,139 @@ from .pairs import PairIndex
 TIE_BREAKS = ("first", "lex_min", "lex_max")
 
 
+def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False,
+          user_defined_symbols=(), character_coverage=1.0, initial_alphabet="", num_merges=None, vocab_size=None,
+          min_frequency=1, tie_break="first", top_k=10, max_token_length=None):
+    """Train BPE on word counts: yields events, returns ``(model, special_ids, merges)``.
+
+    ``counts``: ``{word: count}`` in order of first appearance (byte-level: words as GPT-2
+    byte characters). ``user_defined_symbols`` are tokens of their own, never merged.
+
+    >>> events = list(train({"low": 5, "lower": 2}, end_of_word="</w>", num_merges=2))
+    >>> [e.pair for e in events if e.kind == "merge"]
+    [('l', 'o'), ('lo', 'w')]
+    """
+    counts = {w: n for w, n in counts.items() if w not in set(user_defined_symbols)}
+
+    # step 1: the starting vocabulary: special tokens first, then the base symbols
+    unk = unk_token
+    vocab = ([unk] if unk else []) + [s for s in special_tokens if s != unk]
+    specials = {s: i for i, s in enumerate(vocab) if s in special_tokens}
+    vocab += [s for s in user_defined_symbols if s not in vocab]
+    if byte_level:
+        vocab += BYTE_TO_CHAR
+        alphabet = set(BYTE_TO_CHAR)
+    else:
+        if byte_fallback:
+            vocab += [f"<0x{b:02X}>" for b in range(256)]
+        alphabet = covered_characters(counts, character_coverage) | set(initial_alphabet or "")
+        vocab += sorted(alphabet - set(vocab))
+        if end_of_word and end_of_word not in vocab:
+            vocab.append(end_of_word)
+    token_to_id = {t: i for i, t in enumerate(vocab)}
+    if len(token_to_id) != len(vocab):
+        raise ValueError("a special token collides with a base symbol; rename the special token")
+    if vocab_size is not None and vocab_size < len(vocab):
+        raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
+                         f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
+
+    # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
+    words, freqs = yield from progress_events("words", symbol_runs(counts, alphabet, token_to_id, end_of_word))
+
+    # step 3: the pair index: every adjacent pair, its count and where it occurs
+    index = yield from progress_events("index", PairIndex.in_slices(words, freqs, [1] * len(vocab)))
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+
+    # step 4: the merge loop (byte-level ties compare the tokens' bytes)
+    merges = yield from merge_steps(
+        index, vocab, token_to_id, num_merges=num_merges, vocab_size=vocab_size, min_frequency=min_frequency,
+        tie_break=tie_break, top_k=top_k, token_key=text_to_bytes if byte_level else None,
+        max_token_length=max_token_length)
+    model = BPE(vocab, merges, unk_token=unk, end_of_word=end_of_word, byte_level=byte_level, byte_fallback=byte_fallback)
+    return model, specials, merges
+
+
+def symbol_runs(counts, alphabet, token_to_id, eow):
+    """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
+    that yields ``(words_done, words_total)`` every few milliseconds and returns ``(runs, freqs)``.
+
+    Example (alphabet a-z, eow '</w>'): {'low': 5} -> ([[l, o, w, </w>]], [5]); an uncovered
+    character ends a run: 'lo?w' -> [l, o], [w, </w>].
+    """
+    words, freqs = [], []
+
+    def add(item):
+        word, n = item
+        run = []
+        for ch in word:
+            if ch in alphabet:
+                run.append(token_to_id[ch])
+            elif run:
+                words.append(run), freqs.append(n)
+                run = []
+        if eow and run and word[-1] in alphabet:
+            run.append(token_to_id[eow])
+        if run:
+            words.append(run), freqs.append(n)
+
+    items = list(counts.items())
+
+    def add_words(lo, hi):
+        for item in items[lo:hi]:
+            add(item)
+
+    yield from sliced(len(items), add_words)
+    return words, freqs
+
+
+def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=None,
+                min_frequency=1, tie_break="first", top_k=10, token_key=None, max_token_length=None):
+    """Run the merge loop on ``index``, appending new tokens to ``vocab`` (a list, grown in
+    place) and yielding one ``MergeStep`` per merge. Stops after ``num_merges`` merges, when
+    ``vocab`` reaches ``vocab_size`` entries, or when no pair reaches ``min_frequency``.
+    The merges, as ``(left_id, right_id)`` in rank order, are the generator's return value.
+    """
+    if token_to_id is None:
+        token_to_id = {t: i for i, t in enumerate(vocab)}
+    ranking = Ranking(index, vocab, tie_break, token_key)
+    merges = []
+    while (num_merges is None or len(merges) < num_merges) and (vocab_size is None or len(vocab) < vocab_size):
+        # step 1: the best pairs by count (ties by the tie-break rule), best first
+        top = ranking.top(max(1, top_k))
+        if max_token_length:
+            while top and index.sym_len[top[0][0][0]] + index.sym_len[top[0][0][1]] > max_token_length:
+                # subtle: a pair that would make a too-long token is dropped for good
+                ranking.current.pop(top[0][0])
+                top = ranking.top(max(1, top_k))
+        if not top or top[0][1] < min_frequency:
+            break
+        (a, b), count = top[0]
+        # step 2: the new token (reusing the id if the string already exists)
+        new_tok = vocab[a] + vocab[b]
+        new = token_to_id.get(new_tok)
+        if new is None:
+            new = token_to_id[new_tok] = len(vocab)
+            vocab.append(new_tok)
+            index.sym_len.append(index.sym_len[a] + index.sym_len[b])
+            ranking.add_token()
+        merges.append((a, b))
+        # step 3: merge it everywhere and re-rank the pairs whose counts changed
+        touched = index.merge((a, b), new)
+        ranking.current.pop((a, b), None)
+        ranking.update(touched)
+        yield MergeStep(
+            rank=len(merges) - 1,
+            pair=(vocab[a], vocab[b]),
+            count=count,
+            new_token=new_tok,
+            candidates=[((vocab[p[0]], vocab[p[1]]), c) for p, c in top],
+            vocab_size=len(vocab),
+        )
+    return merges
+
+
+# -- the heap of pairs (step 4's ranking) -------------------------------------------------
+
 def _reverse_key(key):
     """A key that sorts strings/bytes in reverse. Example: 'ab' sorts before 'a'."""
     return tuple(-c if isinstance(c, int) else -ord(c) for c in key) + (1,)
@@ -116,134 +249,3 @@ class Ranking:
     def top(self, k):
         """The ``k`` best live pairs as ``(pair, count)``, best first."""
         return [(p, -neg) for neg, _, p in self.best(k)]
-
-
-def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=None,
-                min_frequency=1, tie_break="first", top_k=10, token_key=None, max_token_length=None):
-    """Run the merge loop on ``index``, appending new tokens to ``vocab`` (a list, grown in
-    place) and yielding one ``MergeStep`` per merge. Stops after ``num_merges`` merges, when
-    ``vocab`` reaches ``vocab_size`` entries, or when no pair reaches ``min_frequency``.
-    The merges, as ``(left_id, right_id)`` in rank order, are the generator's return value.
-    """
-    if token_to_id is None:
-        token_to_id = {t: i for i, t in enumerate(vocab)}
-    ranking = Ranking(index, vocab, tie_break, token_key)
-    merges = []
-    while (num_merges is None or len(merges) < num_merges) and (vocab_size is None or len(vocab) < vocab_size):
-        # step 1: the best pairs by count (ties by the tie-break rule), best first
-        top = ranking.top(max(1, top_k))
-        if max_token_length:
-            while top and index.sym_len[top[0][0][0]] + index.sym_len[top[0][0][1]] > max_token_length:
-                # subtle: a pair that would make a too-long token is dropped for good
-                ranking.current.pop(top[0][0])
-                top = ranking.top(max(1, top_k))
-        if not top or top[0][1] < min_frequency:
-            break
-        (a, b), count = top[0]
-        # step 2: the new token (reusing the id if the string already exists)
-        new_tok = vocab[a] + vocab[b]
-        new = token_to_id.get(new_tok)
-        if new is None:
-            new = token_to_id[new_tok] = len(vocab)
-            vocab.append(new_tok)
-            index.sym_len.append(index.sym_len[a] + index.sym_len[b])
-            ranking.add_token()
-        merges.append((a, b))
-        # step 3: merge it everywhere and re-rank the pairs whose counts changed
-        touched = index.merge((a, b), new)
-        ranking.current.pop((a, b), None)
-        ranking.update(touched)
-        yield MergeStep(
-            rank=len(merges) - 1,
-            pair=(vocab[a], vocab[b]),
-            count=count,
-            new_token=new_tok,
-            candidates=[((vocab[p[0]], vocab[p[1]]), c) for p, c in top],
-            vocab_size=len(vocab),
-        )
-    return merges
-
-
-def symbol_runs(counts, alphabet, token_to_id, eow):
-    """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
-    that yields ``(words_done, words_total)`` every few milliseconds and returns ``(runs, freqs)``.
-
-    Example (alphabet a-z, eow '</w>'): {'low': 5} -> ([[l, o, w, </w>]], [5]); an uncovered
-    character ends a run: 'lo?w' -> [l, o], [w, </w>].
-    """
-    words, freqs = [], []
-
-    def add(item):
-        word, n = item
-        run = []
-        for ch in word:
-            if ch in alphabet:
-                run.append(token_to_id[ch])
-            elif run:
-                words.append(run), freqs.append(n)
-                run = []
-        if eow and run and word[-1] in alphabet:
-            run.append(token_to_id[eow])
-        if run:
-            words.append(run), freqs.append(n)
-
-    items = list(counts.items())
-
-    def add_words(lo, hi):
-        for item in items[lo:hi]:
-            add(item)
-
-    yield from sliced(len(items), add_words)
-    return words, freqs
-
-
-def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False,
-          user_defined_symbols=(), character_coverage=1.0, initial_alphabet="", num_merges=None, vocab_size=None,
-          min_frequency=1, tie_break="first", top_k=10, max_token_length=None):
-    """Train BPE on word counts: yields events, returns ``(model, special_ids, merges)``.
-
-    ``counts``: ``{word: count}`` in order of first appearance (byte-level: words as GPT-2
-    byte characters). ``user_defined_symbols`` are tokens of their own, never merged.
-
-    >>> events = list(train({"low": 5, "lower": 2}, end_of_word="</w>", num_merges=2))
-    >>> [e.pair for e in events if e.kind == "merge"]
-    [('l', 'o'), ('lo', 'w')]
-    """
-    counts = {w: n for w, n in counts.items() if w not in set(user_defined_symbols)}
-
-    # step 1: the starting vocabulary: special tokens first, then the base symbols
-    unk = unk_token
-    vocab = ([unk] if unk else []) + [s for s in special_tokens if s != unk]
-    specials = {s: i for i, s in enumerate(vocab) if s in special_tokens}
-    vocab += [s for s in user_defined_symbols if s not in vocab]
-    if byte_level:
-        vocab += BYTE_TO_CHAR
-        alphabet = set(BYTE_TO_CHAR)
-    else:
-        if byte_fallback:
-            vocab += [f"<0x{b:02X}>" for b in range(256)]
-        alphabet = covered_characters(counts, character_coverage) | set(initial_alphabet or "")
-        vocab += sorted(alphabet - set(vocab))
-        if end_of_word and end_of_word not in vocab:
-            vocab.append(end_of_word)
-    token_to_id = {t: i for i, t in enumerate(vocab)}
-    if len(token_to_id) != len(vocab):
-        raise ValueError("a special token collides with a base symbol; rename the special token")
-    if vocab_size is not None and vocab_size < len(vocab):
-        raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
-                         f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
-
-    # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
-    words, freqs = yield from progress_events("words", symbol_runs(counts, alphabet, token_to_id, end_of_word))
-
-    # step 3: the pair index: every adjacent pair, its count and where it occurs
-    index = yield from progress_events("index", PairIndex.in_slices(words, freqs, [1] * len(vocab)))
-    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
-
-    # step 4: the merge loop (byte-level ties compare the tokens' bytes)
-    merges = yield from merge_steps(
-        index, vocab, token_to_id, num_merges=num_merges, vocab_size=vocab_size, min_frequency=min_frequency,
-        tie_break=tie_break, top_k=top_k, token_key=text_to_bytes if byte_level else None,
-        max_token_length=max_token_length)
-    model = BPE(vocab, merges, unk_token=unk, end_of_word=end_of_word, byte_level=byte_level, byte_fallback=byte_fallback)
-    return model, specials, merges

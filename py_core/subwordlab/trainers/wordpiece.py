@@ -49,49 +49,52 @@ from .bpe import TIE_BREAKS, Ranking
 from .pairs import PairIndex
 
 
-def exact_score_key(count, left, right):
-    """``(float, error)`` ordering like the fraction ``count / (left * right)``, both floats
-    correctly rounded. Example: (5, 7, 5) -> (0.14285714285714285, 8.9e-18)."""
-    den = left * right
-    fl = count / den
-    p, q = fl.as_integer_ratio()
-    # subtle: exact integer arithmetic for the rounding error, then one rounding
-    return fl, (count * q - p * den) / (den * q)
+def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_subword_prefix="##",
+          max_input_chars_per_word=100, num_merges=None, vocab_size=None, min_frequency=1, tie_break="first", top_k=10):
+    """Train WordPiece on word counts: yields events, returns ``(model, special_ids, merges)``.
 
-
-class _ScoreRanking(Ranking):
-    """BPE's heap of pairs, keyed by WordPiece score instead of count.
-
-    Heap entries are ``((-score, -error), tie_key, pair)``: the smallest is the best pair.
-    Pairs occurring fewer than ``min_frequency`` times are not candidates.
+    >>> events = list(train({"hug": 10, "pug": 5, "hugs": 5}, num_merges=1))
+    >>> [e.pair for e in events if e.kind == "merge"]
+    [('h', '##u')]
     """
+    prefix, unk, max_chars = continuing_subword_prefix, unk_token, max_input_chars_per_word
+    if not isinstance(prefix, str):
+        raise ValueError(f"continuing_subword_prefix must be a string such as '##', not {prefix!r}")
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+        raise ValueError(f"max_input_chars_per_word must be a positive integer, not {max_chars!r}")
 
-    def __init__(self, index, vocab, tie_break, unit, min_frequency):
-        self.unit = unit
-        self.min_frequency = min_frequency
-        super().__init__(index, vocab, tie_break, None)
+    # step 1: the starting vocabulary: special tokens (unk first if it is not among them),
+    # then every character that starts a word and every ##character that continues one
+    specials = ([unk] if unk and unk not in special_tokens else []) + list(special_tokens)
+    kept = [(w, n) for w, n in counts.items() if len(w) <= max_chars]  # longer words are always unk
+    alphabet = set()
+    for w, _ in kept:
+        alphabet.add(w[0])
+        alphabet.update(prefix + c for c in w[1:])
+    clash = sorted(alphabet & set(specials))
+    if clash:
+        raise ValueError(f"the special token {clash[0]!r} is also a character of the corpus; rename the special token")
+    vocab = specials + sorted(alphabet)
+    token_to_id = {t: i for i, t in enumerate(vocab)}
+    if vocab_size is not None and vocab_size < len(vocab):
+        raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
+                         f"({len(vocab)} characters and special tokens); use at least {len(vocab)}")
 
-    def entry(self, pair):
-        fl, err = exact_score_key(self.index.counts[pair], self.unit[pair[0]], self.unit[pair[1]])
-        return ((-fl, -err), self.tie(pair))
+    # step 2: every word as unit ids: s ##t ##e ##m
+    words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
 
-    def live(self, pair):
-        return self.index.counts.get(pair, 0) >= self.min_frequency
+    # step 3: the pair index: every adjacent pair, its count and where it occurs
+    index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab)))
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
 
-    def top(self, k):
-        """The ``k`` best live pairs as ``(pair, count, score)``, best first."""
-        counts = self.index.counts
-        return [(p, counts[p], -key[0]) for key, _, p in self.best(k)]
+    # step 4: the merge loop, by score
+    merges = yield from wordpiece_steps(index, vocab, token_to_id, prefix=prefix, num_merges=num_merges,
+                                        vocab_size=vocab_size, min_frequency=min_frequency, tie_break=tie_break,
+                                        top_k=top_k)
 
-
-def unit_counts(index, size):
-    """Frequency-weighted occurrences of every unit. Example: words [[0, 1], [0]] with
-    freqs [2, 3] -> [5, 2]."""
-    unit = [0] * size
-    for syms, f in zip(index.words, index.freqs):
-        for s in syms:
-            unit[s] += f
-    return unit
+    # the model: the vocabulary alone decides how words are split (the merges are not kept)
+    model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
+    return model, {s: token_to_id[s] for s in specials}, merges
 
 
 def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=None, vocab_size=None,
@@ -171,49 +174,48 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
     return merges
 
 
-def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_subword_prefix="##",
-          max_input_chars_per_word=100, num_merges=None, vocab_size=None, min_frequency=1, tie_break="first", top_k=10):
-    """Train WordPiece on word counts: yields events, returns ``(model, special_ids, merges)``.
+# -- scores, exactly, and the heap of pairs by score (step 4's ranking) -------------------
 
-    >>> events = list(train({"hug": 10, "pug": 5, "hugs": 5}, num_merges=1))
-    >>> [e.pair for e in events if e.kind == "merge"]
-    [('h', '##u')]
+def exact_score_key(count, left, right):
+    """``(float, error)`` ordering like the fraction ``count / (left * right)``, both floats
+    correctly rounded. Example: (5, 7, 5) -> (0.14285714285714285, 8.9e-18)."""
+    den = left * right
+    fl = count / den
+    p, q = fl.as_integer_ratio()
+    # subtle: exact integer arithmetic for the rounding error, then one rounding
+    return fl, (count * q - p * den) / (den * q)
+
+
+class _ScoreRanking(Ranking):
+    """BPE's heap of pairs, keyed by WordPiece score instead of count.
+
+    Heap entries are ``((-score, -error), tie_key, pair)``: the smallest is the best pair.
+    Pairs occurring fewer than ``min_frequency`` times are not candidates.
     """
-    prefix, unk, max_chars = continuing_subword_prefix, unk_token, max_input_chars_per_word
-    if not isinstance(prefix, str):
-        raise ValueError(f"continuing_subword_prefix must be a string such as '##', not {prefix!r}")
-    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
-        raise ValueError(f"max_input_chars_per_word must be a positive integer, not {max_chars!r}")
 
-    # step 1: the starting vocabulary: special tokens (unk first if it is not among them),
-    # then every character that starts a word and every ##character that continues one
-    specials = ([unk] if unk and unk not in special_tokens else []) + list(special_tokens)
-    kept = [(w, n) for w, n in counts.items() if len(w) <= max_chars]  # longer words are always unk
-    alphabet = set()
-    for w, _ in kept:
-        alphabet.add(w[0])
-        alphabet.update(prefix + c for c in w[1:])
-    clash = sorted(alphabet & set(specials))
-    if clash:
-        raise ValueError(f"the special token {clash[0]!r} is also a character of the corpus; rename the special token")
-    vocab = specials + sorted(alphabet)
-    token_to_id = {t: i for i, t in enumerate(vocab)}
-    if vocab_size is not None and vocab_size < len(vocab):
-        raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
-                         f"({len(vocab)} characters and special tokens); use at least {len(vocab)}")
+    def __init__(self, index, vocab, tie_break, unit, min_frequency):
+        self.unit = unit
+        self.min_frequency = min_frequency
+        super().__init__(index, vocab, tie_break, None)
 
-    # step 2: every word as unit ids: s ##t ##e ##m
-    words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
+    def entry(self, pair):
+        fl, err = exact_score_key(self.index.counts[pair], self.unit[pair[0]], self.unit[pair[1]])
+        return ((-fl, -err), self.tie(pair))
 
-    # step 3: the pair index: every adjacent pair, its count and where it occurs
-    index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab)))
-    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+    def live(self, pair):
+        return self.index.counts.get(pair, 0) >= self.min_frequency
 
-    # step 4: the merge loop, by score
-    merges = yield from wordpiece_steps(index, vocab, token_to_id, prefix=prefix, num_merges=num_merges,
-                                        vocab_size=vocab_size, min_frequency=min_frequency, tie_break=tie_break,
-                                        top_k=top_k)
+    def top(self, k):
+        """The ``k`` best live pairs as ``(pair, count, score)``, best first."""
+        counts = self.index.counts
+        return [(p, counts[p], -key[0]) for key, _, p in self.best(k)]
 
-    # the model: the vocabulary alone decides how words are split (the merges are not kept)
-    model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
-    return model, {s: token_to_id[s] for s in specials}, merges
+
+def unit_counts(index, size):
+    """Frequency-weighted occurrences of every unit. Example: words [[0, 1], [0]] with
+    freqs [2, 3] -> [5, 2]."""
+    unit = [0] * size
+    for syms, f in zip(index.words, index.freqs):
+        for s in syms:
+            unit[s] += f
+    return unit
