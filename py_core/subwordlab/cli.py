@@ -1,6 +1,7 @@
 """The command line: ``python -m subwordlab <command> ...`` (also installed as ``subwordlab``).
 
-Commands: train, encode, decode, stats, inspect, vocab, export --hf, import --hf | --tiktoken.
+Commands: train, encode, decode, stats, inspect, vocab, export --hf, import --hf | --tiktoken,
+presets (the algorithms and their options; ``--markdown`` writes the README's options table).
 Every command has ``--help`` with an example. Errors go to stderr as one line
 (``subwordlab: error: ...``) with exit code 1 (2 for a wrong command line, 130 when
 interrupted); set SUBWORDLAB_DEBUG=1 to see the traceback.
@@ -19,7 +20,7 @@ from .corpus import parse_word_counts
 from .hf_json import HFExportError, export_hf, from_hf_json
 from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
 from .loaders import from_tiktoken
-from .presets import OPTIONS
+from .options import LIST_SYNTAX, PRESETS, OptionError, all_options, options_markdown
 from .serialize import format_vocab_table, from_json, vocab_table
 from .stats import compare_texts, embedding_parameters, first_difference, format_table
 from .version import __version__
@@ -83,36 +84,14 @@ def _policy(args):
 
 # -- train --------------------------------------------------------------------------------
 
-def _option_kinds():
-    """Every preset option: name -> (kind, help, presets). kind: 'bool', 'int', 'float', 'list', 'str'."""
-    out = {}
-    for preset, opts in OPTIONS.items():
-        for name, (default, help_) in opts.items():
-            if name in ("vocab_size", "num_merges"):
-                continue
-            kind = ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
-                    else "float" if isinstance(default, float) else "list" if isinstance(default, (tuple, list)) else "str")
-            entry = out.setdefault(name, [kind, help_, []])
-            entry[2].append(preset)
-    return out
-
-
-def _convert(name, kind, value):
-    if kind == "int":
-        try:
-            return int(value)
-        except ValueError:
-            raise CliError(f"--{name.replace('_', '-')} takes an integer, not {value!r}") from None
-    if kind == "float":
-        try:
-            return float(value)
-        except ValueError:
-            raise CliError(f"--{name.replace('_', '-')} takes a number, not {value!r}") from None
-    if kind == "list":
-        return [] if value == "" else [v for v in value.split(",")]
-    if value.lower() == "none":
-        return None
-    return value
+def _option_value(preset, name, raw):
+    """A preset option's command-line text as its value, checked by the schema (options.py)."""
+    option = preset.option(name)
+    try:
+        return option.parse(raw)
+    except OptionError:
+        what = option.allowed().replace("a whole number", "an integer", 1)
+        raise CliError(f"{option.flag} takes {what}, not {raw!r} ({option.help})") from None
 
 
 class _Progress:
@@ -161,17 +140,16 @@ def _fmt_time(seconds):
 
 
 def cmd_train(args):
-    preset = args.preset
-    known = OPTIONS[preset]
+    preset = PRESETS[args.preset]
     options = {}
-    for name, (kind, _, presets) in _option_kinds().items():
+    for name, (option, presets) in all_options().items():
         value = getattr(args, "opt_" + name, None)
-        if value is None:
+        if value is None or name in ("vocab_size", "num_merges"):
             continue
-        if name not in known:
-            raise CliError(f"--{name.replace('_', '-')} is not an option of preset {preset!r} (it is one of "
+        if not preset.has(name):
+            raise CliError(f"{option.flag} is not an option of preset {preset.name!r} (it is one of "
                            f"{', '.join(presets)}); see: subwordlab train --help")
-        options[name] = value if kind == "bool" else _convert(name, kind, value)
+        options[name] = _option_value(preset, name, value)
     if args.vocab_size is None and args.num_merges is None:
         raise CliError("give --vocab-size N or --num-merges N")
     # the corpus: files (each one document) or stdin
@@ -184,7 +162,7 @@ def cmd_train(args):
     if "progress" in _inspect.signature(api.iter_train).parameters:
         kwargs["progress"] = True
     bar = _Progress(not args.quiet)
-    events = api.iter_train(corpus, preset, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
+    events = api.iter_train(corpus, preset.name, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
     tok = None
     for event in events:
         kind = event.kind
@@ -194,7 +172,7 @@ def cmd_train(args):
         elif kind == "alphabet":
             if args.num_merges is not None:
                 bar.total = args.num_merges
-            elif args.vocab_size is not None and preset not in ("unigram", "sentencepiece_unigram"):
+            elif args.vocab_size is not None and preset.learns_merges:
                 bar.total = max(0, args.vocab_size - event.vocab_size)
             bar.start = time.monotonic()
             bar.show(f"alphabet: {event.vocab_size} symbols, {event.distinct_words:,} distinct words", force=True)
@@ -210,7 +188,7 @@ def cmd_train(args):
     elapsed = time.monotonic() - bar.start
     rate = f", {bar.steps / elapsed:,.0f} merges/s" if bar.steps and elapsed > 0 else ""
     bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s{rate}")
-    short = api.shortfall(tok, merges=None if preset in ("unigram", "sentencepiece_unigram") else bar.steps)
+    short = api.shortfall(tok, merges=bar.steps if preset.learns_merges else None)
     if short:
         print(f"note: {short}", file=sys.stderr)
     _write_atomic(args.output, tok.to_json())
@@ -363,6 +341,19 @@ def cmd_vocab(args):
     return 0
 
 
+def cmd_presets(args):
+    if args.markdown:
+        sys.stdout.write(options_markdown())
+        return 0
+    for preset in PRESETS.values():
+        print(f"{preset.name}: {preset.title}\n  {preset.help}\n  pipeline: {preset.pipeline}")
+        for option in preset.options:
+            default = "none" if option.default is None else (option.text(option.default) or "''")
+            print(f"  {option.flag:<28} {option.allowed()}; default {default}\n  {'':<28} {option.help}")
+        print()
+    return 0
+
+
 # -- export / import ------------------------------------------------------------------------
 
 def cmd_export(args):
@@ -460,25 +451,26 @@ def build_parser():
     p = command("train", "train a tokenizer on corpus files (or stdin) and save it as our JSON model file",
                 "subwordlab train corpus.txt --preset sentencepiece_bpe --vocab-size 2000 --byte-fallback -o model.json\n"
                 "  cat words.txt | subwordlab train --word-counts --preset bpe --num-merges 10 -o model.json\n\n"
-                "presets: " + ", ".join(OPTIONS) + "\n"
+                "presets: " + ", ".join(PRESETS) + "\n"
+                "lists (e.g. --special-tokens) are " + LIST_SYNTAX.replace("%", "%%") + "\n"
                 "Ctrl-C stops training cleanly: nothing is written.", cmd_train)
     p.add_argument("files", nargs="*", metavar="FILE", help="corpus files, each one document ('-' or none: stdin)")
-    p.add_argument("--preset", choices=list(OPTIONS), default="bpe", help="the algorithm (default: bpe)")
+    p.add_argument("--preset", choices=list(PRESETS), default="bpe", help="the algorithm (default: bpe)")
     p.add_argument("--vocab-size", type=int, help="target vocabulary size, counting every token")
     p.add_argument("--num-merges", type=int, help="number of merges to learn (BPE, WordPiece)")
     p.add_argument("--word-counts", action="store_true", help="the input is a word-frequency list: one 'word count' per line")
     p.add_argument("-o", "--output", metavar="MODEL.json", help="where to save the model")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     g = p.add_argument_group("preset options (each applies to the presets named in brackets)")
-    for name, (kind, help_, presets) in sorted(_option_kinds().items()):
-        flag = "--" + name.replace("_", "-")
-        text = f"{help_} [{', '.join(presets)}]".replace("%", "%%")
-        if kind == "bool":
-            g.add_argument(flag, dest="opt_" + name, action=argparse.BooleanOptionalAction, default=None, help=text)
+    for name, (option, presets) in sorted(all_options().items()):
+        if name in ("vocab_size", "num_merges"):
+            continue  # the target, above
+        text = f"{option.help}; {option.allowed()} [{', '.join(presets)}]".replace("%", "%%")
+        if option.kind == "bool":
+            g.add_argument(option.flag, dest="opt_" + name, action=argparse.BooleanOptionalAction, default=None, help=text)
         else:
-            metavar = {"int": "N", "float": "X", "list": "A,B", "str": "TEXT"}[kind]
-            g.add_argument(flag, dest="opt_" + name, metavar=metavar, default=None,
-                           help=text + (" (comma-separated)" if kind == "list" else "") + (" ('none' for None)" if kind == "str" else ""))
+            metavar = {"int": "N", "float": "X", "list": "'A B'", "choice": "|".join(option.choices)}.get(option.kind, "TEXT")
+            g.add_argument(option.flag, dest="opt_" + name, metavar=metavar, default=None, help=text)
 
     # encode
     p = command("encode", "encode a text (or a file, streamed) to ids or tokens",
@@ -521,6 +513,11 @@ def build_parser():
                 "subwordlab vocab -m model.json --limit 50", cmd_vocab)
     model_arg(p)
     p.add_argument("--limit", type=int, metavar="N", help="only the first N ids")
+
+    # presets
+    p = command("presets", "list the algorithms (presets) and every option they take: kind, range, default, help",
+                "subwordlab presets\n  subwordlab presets --markdown   # the README's options table", cmd_presets)
+    p.add_argument("--markdown", action="store_true", help="a Markdown table per preset")
 
     # export / import
     p = command("export", "export a model as a Hugging Face tokenizer.json (loads in the tokenizers library)",

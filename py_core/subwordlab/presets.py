@@ -10,8 +10,9 @@ around a trainer (``trainers/``: the algorithms themselves).
 - ``wordpiece``: BERT's pipeline and WordPiece merges by score (below).
 - ``unigram``, ``sentencepiece_unigram``: Unigram pruning on words or on raw text (below).
 
-``OPTIONS[preset]`` lists every option with its default and a one-line explanation (the
-UI and the CLI show them); ``TRAINERS[preset]`` is the event generator of a preset.
+``OPTIONS[preset]`` lists every option with its default and a one-line explanation, a view
+of the schema in options.py (the UI and the CLI are built from that schema);
+``TRAINERS[preset]`` is the event generator of a preset.
 """
 
 from typing import Any, Dict, Tuple
@@ -21,80 +22,35 @@ from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_wo
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
 from .events import Done, drain, progress_events
 from .normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
+from .options import PRESETS, check_options, preset_of
 from .pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
 from .special import alternation
 from .tokenizer import Tokenizer
 from .trainers import bpe as bpe_trainer
 from .trainers import unigram as unigram_trainer
 from .trainers import wordpiece as wordpiece_trainer
-from .trainers.bpe import TIE_BREAKS
 
-_COMMON = {
-    "vocab_size": (None, "target vocabulary size, counting every token (base symbols, special tokens, merges)"),
-    "num_merges": (None, "number of merges to learn (instead of vocab_size)"),
-    "min_frequency": (1, "stop when the best pair occurs fewer times than this"),
-    "tie_break": ("first", "equal counts: 'first' pair met scanning words in order of first appearance, or 'lex_min'/'lex_max' comparing the two symbols"),
-    "top_k": (10, "how many competing pairs each merge event reports"),
-}
-
+# The options of every preset (kinds, defaults, ranges, help) are in options.py, the one
+# schema; OPTIONS is its {preset: {option: (default, help)}} view.
 OPTIONS: Dict[str, Dict[str, Tuple[Any, str]]] = {
-    "bpe": {
-        **_COMMON,
-        "end_of_word": ("</w>", "marker appended to every word as its own symbol ('</w>', '_', any string, or None)"),
-        "unk_token": (None, "token for characters never seen in training (None: such a character is an error)"),
-        "lowercase": (False, "lower-case the text before splitting it into words"),
-        "initial_alphabet": ("", "characters to include in the alphabet even if the corpus lacks them"),
-        "special_tokens": ((), "control tokens, given the first ids"),
-    },
-    "byte_bpe": {
-        **_COMMON,
-        "pattern": ("gpt2", "pre-tokenization regex: 'gpt2', 'cl100k', 'o200k' or your own pattern"),
-        "special_tokens": ((), "control tokens such as '<|endoftext|>', given the first ids; training text is split on them"),
-    },
-    "sentencepiece_bpe": {
-        **_COMMON,
-        "add_dummy_prefix": (True, "prepend ▁ so the first word looks like every other word"),
-        "remove_extra_whitespaces": (True, "strip the ends and collapse runs of spaces"),
-        "normalization": ("nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'"),
-        "lowercase": (False, "lower-case after normalization"),
-        "byte_fallback": (False, "an unknown character becomes its UTF-8 bytes as <0xHH> tokens (always in the vocabulary)"),
-        "split_digits": (False, "every digit is a token of its own"),
-        "character_coverage": (1.0, "share of the corpus's characters the alphabet must cover; rarer ones become <unk> or bytes"),
-        "max_piece_length": (16, "longest piece, in characters"),
-        "unk_token": ("<unk>", "token for uncovered characters"),
-        "special_tokens": (("<s>", "</s>"), "control tokens, given ids right after <unk>"),
-        "user_defined_symbols": ((), "strings that are always one token of their own, never split or merged (given ids after the special tokens)"),
-    },
-}
+    p.name: {o.name: (o.default, o.help) for o in p.options} for p in PRESETS.values()}
 
 
 def resolve_options(preset, vocab_size, num_merges, options):
-    """All options of ``preset`` with defaults filled in; unknown names are an error."""
-    if preset not in OPTIONS:
-        raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(OPTIONS)}")
-    known = OPTIONS[preset]
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise ValueError(f"unknown option {unknown[0]!r} for preset {preset!r}; its options are: {', '.join(sorted(known))}")
-    spec = {name: default for name, (default, _) in known.items()}
+    """All options of ``preset`` with defaults filled in, each checked against the schema
+    (options.py: kind and range); unknown names are an error."""
+    schema = preset_of(preset)
+    options = check_options(schema, options)
+    spec = dict(schema.defaults())
     spec.update(options)
     spec["vocab_size"], spec["num_merges"] = vocab_size, num_merges
-    if (vocab_size is None) == (num_merges is None) and "vocab_size" in known and "num_merges" in known:
+    if (vocab_size is None) == (num_merges is None) and schema.has("vocab_size") and schema.has("num_merges"):
         raise ValueError("give exactly one of vocab_size=... or num_merges=...")
     for name in ("vocab_size", "num_merges"):
-        v = spec.get(name)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
-            raise ValueError(f"{name} must be a non-negative integer, not {v!r}")
-    if "tie_break" in spec and spec["tie_break"] not in TIE_BREAKS:
-        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, not {spec['tie_break']!r}")
+        if schema.has(name):  # (Unigram's trainer explains that it takes no num_merges)
+            schema.option(name).check(spec[name])
     if "special_tokens" in spec:
-        specials = spec["special_tokens"]
-        if isinstance(specials, str):
-            specials = [specials]
-        specials = list(dict.fromkeys(specials))
-        if any(not isinstance(s, str) or not s for s in specials):
-            raise ValueError("special_tokens must be a list of non-empty strings")
-        spec["special_tokens"] = specials
+        spec["special_tokens"] = list(dict.fromkeys(spec["special_tokens"]))
     spec["preset"] = preset
     return spec
 
@@ -221,25 +177,6 @@ TRAINERS = {"bpe": train_bpe_family, "byte_bpe": train_bpe_family, "sentencepiec
 # not by the Hugging Face tokenizers library's trainer (which is BPE with a ## prefix).
 
 
-_WORDPIECE_RULE = ("each merge joins the pair with the highest score count(ab)/(count(a)*count(b)), the rule of the "
-                   "original papers and the HF course, not the HF tokenizers library's trainer (BPE with a ## prefix)")
-
-OPTIONS["wordpiece"] = {
-    **_COMMON,
-    "vocab_size": (None, "target vocabulary size, counting every token (special tokens, characters, merges); " + _WORDPIECE_RULE),
-    "num_merges": (None, "number of merges to learn (instead of vocab_size); " + _WORDPIECE_RULE),
-    "min_frequency": (1, "a pair occurring fewer times than this is never merged, whatever its score"),
-    "tie_break": ("first", "equal scores: 'first' pair met scanning words in order of first appearance, or 'lex_min'/'lex_max' comparing the two symbols"),
-    "top_k": (10, "how many competing pairs (with count and score) each merge event reports"),
-    "lowercase": (False, "lower-case the text first (BERT uncased)"),
-    "strip_accents": (False, "decompose (NFD) and drop combining marks: 'é' -> 'e' (BERT uncased)"),
-    "unk_token": ("[UNK]", "what a word becomes when some part of it cannot be matched (the whole word)"),
-    "continuing_subword_prefix": ("##", "marks a piece that continues a word"),
-    "max_input_chars_per_word": (100, "longer words become the unk token (and are left out of training)"),
-    "special_tokens": (("[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"), "control tokens, given the first ids"),
-}
-
-
 def wordpiece_pipeline(spec):
     """The WordPiece preset's normalizer, BERT pre-tokenizer and decoder."""
     steps = ([Lowercase()] if spec["lowercase"] else []) + ([Unicode("NFD"), StripAccents()] if spec["strip_accents"] else [])
@@ -268,27 +205,6 @@ TRAINERS["wordpiece"] = train_wordpiece
 # (the Metaspace convention, so decoding puts one space between words); ``sentencepiece_
 # unigram``: Unigram on raw text with ▁ for spaces and SentencePiece's options, shared with
 # ``sentencepiece_bpe``. Training starts from a big seed vocabulary and prunes it.
-
-
-_UNIGRAM_TRAINING = {
-    "vocab_size": (None, "vocabulary size to prune down to, counting every piece (unk, special tokens, bytes, user-defined symbols)"),
-    "seed_size": (1_000_000, "most frequent substrings in the starting vocabulary, besides all characters (SentencePiece's seed_sentencepiece_size)"),
-    "max_piece_length": (16, "longest piece, in characters"),
-    "shrinking_factor": (0.75, "share of the pieces each pruning round keeps: the most useful ones by loss of corpus likelihood"),
-    "n_sub_iterations": (2, "EM iterations (E-step forward-backward, M-step re-estimation) before each pruning round"),
-}
-
-OPTIONS["unigram"] = {
-    **_UNIGRAM_TRAINING,
-    "lowercase": (False, "lower-case the text before splitting it into words"),
-    "unk_token": ("<unk>", "piece for characters never seen in training (a run of them becomes one)"),
-    "special_tokens": (("<s>", "</s>"), "control tokens, given ids right after <unk>"),
-}
-OPTIONS["sentencepiece_unigram"] = {
-    **_UNIGRAM_TRAINING,
-    **{k: v for k, v in OPTIONS["sentencepiece_bpe"].items() if k not in _COMMON and k != "max_piece_length"},
-    "byte_fallback": (False, "an unknown character becomes its UTF-8 bytes as <0xHH> pieces (all 256 always in the vocabulary)"),
-}
 
 
 def unigram_pipeline(spec):

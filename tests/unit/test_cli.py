@@ -60,7 +60,7 @@ def test_train_from_stdin_word_counts_and_preset_options(tmp_path):
     assert p.stdout.strip() == '"low" "est</w>"'
     out2 = tmp_path / "m2.json"
     run("train", "-", "--preset", "sentencepiece_bpe", "--vocab-size", 400, "--byte-fallback", "--no-add-dummy-prefix",
-        "--split-digits", "--special-tokens", "<s>,</s>", "-q", "-o", out2, input=ENG.read_text(encoding="utf-8"), check=0)
+        "--split-digits", "--special-tokens", "<s> </s>", "-q", "-o", out2, input=ENG.read_text(encoding="utf-8"), check=0)
     spec = json.loads(out2.read_text(encoding="utf-8"))["spec"]
     assert spec["byte_fallback"] is True and spec["add_dummy_prefix"] is False and spec["split_digits"] is True
     assert spec["special_tokens"] == ["<s>", "</s>"]

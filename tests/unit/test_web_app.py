@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import subwordlab
 from subwordlab_web import app as webapp
 from subwordlab_web.app import App, assign_colors
-from subwordlab_web.fakedom import FakePort
+from fakedom import FakePort
 
 REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "web"

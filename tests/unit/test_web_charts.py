@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from subwordlab_web import charts
 from subwordlab_web.build import el, svg
-from subwordlab_web.fakedom import FakePort
+from fakedom import FakePort
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 

@@ -11,7 +11,7 @@ from subwordlab_web import corpus_panel
 from subwordlab_web.app import App
 from subwordlab.events import drain
 from subwordlab_web.corpus_data import MAX_CORPUS_BYTES, decode_upload, detect_format, edited_name, format_size, join_texts, stats_in_slices
-from subwordlab_web.fakedom import FakeFile, FakePort
+from fakedom import FakeFile, FakePort
 from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
 from corpora import CORPORA

@@ -10,7 +10,7 @@ from pathlib import Path
 import subwordlab
 from subwordlab_web import share, tasks
 from subwordlab_web.app import App
-from subwordlab_web.fakedom import FakeFile, FakePort
+from fakedom import FakeFile, FakePort
 from subwordlab_web.state import Corpus, TrainSpec
 from subwordlab_web.wording import plural
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import subwordlab
 from subwordlab_web.app import App
-from subwordlab_web.fakedom import FakePort
+from fakedom import FakePort
 from subwordlab_web import inspect_panel
 from subwordlab_web.inspect_panel import MAX_TEXT, inspect_text, text_slices
 from subwordlab_web.state import Corpus, TrainSpec

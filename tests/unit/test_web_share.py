@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import subwordlab
+from subwordlab.options import PRESETS
 from subwordlab_web import share
 from subwordlab_web.share import (
     MAX_JSON_BYTES,
@@ -76,19 +77,23 @@ def test_compare_configs_round_trip():
     assert back == exp.normalized()
 
 
-_PRESETS = sorted(subwordlab.OPTIONS)
+_PRESETS = sorted(PRESETS)
 
 
-def _option_value(default):
-    if isinstance(default, bool):
+def _option_value(option):
+    """Any value the schema allows (subwordlab.options): a link carries exactly those."""
+    r = option.range
+    if option.kind == "bool":
         return st.booleans()
-    if isinstance(default, int):
-        return st.integers(0, 10_000)
-    if isinstance(default, float):
-        return st.floats(0, 1, allow_nan=False)
-    if isinstance(default, tuple):
+    if option.kind == "int":
+        return st.integers(int(r.low), int(min(r.high, 10_000)))
+    if option.kind == "float":
+        return st.floats(r.low, r.high, exclude_min=r.low_open, exclude_max=r.high_open, allow_nan=False)
+    if option.kind == "choice":
+        return st.sampled_from(option.choices)
+    if option.kind == "list":
         return st.lists(st.text(min_size=1, max_size=6), max_size=3)
-    return st.one_of(st.none(), st.text(max_size=8))
+    return st.one_of(st.none(), st.text(max_size=8)) if option.nullable else st.text(max_size=8)
 
 
 @st.composite
@@ -96,7 +101,7 @@ def configs(draw):
     preset = draw(st.sampled_from(_PRESETS))
     known = subwordlab.OPTIONS[preset]
     names = draw(st.lists(st.sampled_from(sorted(set(known) - {"vocab_size", "num_merges"})), unique=True, max_size=5))
-    options = {name: draw(_option_value(known[name][0])) for name in names}
+    options = {name: draw(_option_value(PRESETS[preset].option(name))) for name in names}
     if "num_merges" in known and draw(st.booleans()) and not preset.endswith("unigram"):
         options["num_merges"] = draw(st.integers(0, 100_000))
     else:

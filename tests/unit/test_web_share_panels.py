@@ -14,7 +14,7 @@ from subwordlab.stats import text_stats
 from subwordlab_web import compare as cm
 from subwordlab_web import share
 from subwordlab_web.app import App
-from subwordlab_web.fakedom import FakeFile, FakePort
+from fakedom import FakeFile, FakePort
 from subwordlab_web.samples import SAMPLES
 
 REPO = Path(__file__).resolve().parents[2]

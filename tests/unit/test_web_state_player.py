@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import subwordlab
 from subwordlab_web import tasks
-from subwordlab_web.fakedom import FakePort
+from fakedom import FakePort
 from subwordlab_web.player import Player
 from subwordlab_web.state import AppState, Corpus, TrainSpec
 

@@ -12,11 +12,12 @@ import subwordlab
 from subwordlab.recording import Recording
 from subwordlab_web import train_panel
 from subwordlab_web.app import App
-from subwordlab_web.fakedom import FakePort
+from fakedom import FakePort
 from subwordlab_web.state import Corpus, TrainSpec
+from subwordlab.options import PRESETS
+from subwordlab_web.options_form import changed_options, field_kind, parse_field, value_text
 from subwordlab_web.train_panel import (
-    candidate_bars, changed_options, current_point, curve_of, merge_rows, now_text, option_kind, option_text,
-    parse_option, vocab_items, vocabulary_at,
+    candidate_bars, current_point, curve_of, merge_rows, now_text, vocab_items, vocabulary_at,
 )
 
 from corpora import read
@@ -235,19 +236,24 @@ def test_core_errors_show_in_the_panel():
 
 # --- view models ------------------------------------------------------------------------------
 def test_option_fields_parse_like_the_core_expects():
-    assert [option_kind(n, d) for n, d in [("tie_break", "first"), ("lowercase", False), ("top_k", 10),
-                                            ("shrinking_factor", 0.75), ("special_tokens", ()), ("pattern", "gpt2")]] == [
-        "choice", "check", "int", "float", "list", "text"]
-    assert parse_option("top_k", 10, " 12 ") == 12
-    assert parse_option("special_tokens", (), "<s>  </s>") == ["<s>", "</s>"]
-    assert parse_option("end_of_word", "</w>", "") is None and parse_option("initial_alphabet", "", "") == ""
-    assert parse_option("unk_token", None, "<unk>") == "<unk>"
-    assert parse_option("lowercase", False, True) is True
-    for name, default, raw, msg in [("top_k", 10, "ten", "whole number"), ("shrinking_factor", 0.75, "x", "a number"),
-                                    ("shrinking_factor", 0.75, "inf", "finite"), ("tie_break", "first", "best", "one of")]:
+    def opt(preset, name):
+        return PRESETS[preset].option(name)
+
+    assert [field_kind(opt(p, n)) for p, n in [("bpe", "tie_break"), ("bpe", "lowercase"), ("bpe", "top_k"),
+                                              ("unigram", "shrinking_factor"), ("bpe", "special_tokens"),
+                                              ("byte_bpe", "pattern")]] == ["choice", "check", "int", "float", "list", "text"]
+    assert parse_field(opt("bpe", "top_k"), " 12 ") == 12
+    assert parse_field(opt("bpe", "special_tokens"), "<s>  </s>") == ["<s>", "</s>"]
+    assert parse_field(opt("bpe", "end_of_word"), "") is None and parse_field(opt("bpe", "initial_alphabet"), "") == ""
+    assert parse_field(opt("bpe", "unk_token"), "<unk>") == "<unk>"
+    assert parse_field(opt("bpe", "lowercase"), True) is True
+    for preset, name, raw, msg in [("bpe", "top_k", "ten", "whole number"), ("unigram", "shrinking_factor", "x", "a number"),
+                                   ("unigram", "shrinking_factor", "inf", "a number greater than 0 and less than 1"),
+                                   ("bpe", "tie_break", "best", "one of"), ("bpe", "top_k", "-1", "from 0 to 10,000"),
+                                   ("sentencepiece_bpe", "character_coverage", "2", "at most 1")]:
         with pytest.raises(ValueError, match=msg):
-            parse_option(name, default, raw)
-    assert option_text(("<s>", "</s>")) == "<s> </s>" and option_text(None) == ""
+            parse_field(opt(preset, name), raw)
+    assert value_text(("<s>", "</s>")) == "<s> </s>" and value_text(None) == ""
     assert changed_options("bpe", {"top_k": 10, "special_tokens": [], "end_of_word": "_"}) == {"end_of_word": "_"}
 
 

@@ -4,7 +4,7 @@ Layout (layers: the panels use the state and the pure logic, which use the core;
 `dom` touches the browser):
 
 - `dom`      the only module that imports `js` / `pyodide.ffi`: a thin DOM port.
-- `fakedom`  the same port over an in-memory tree, so views run under CPython tests.
+- `port`     the DOM port's interface (a Protocol); tests/unit/fakedom.py implements it in memory.
 - `app`      the shell: tabs over panels, the panel registry (its docstring says how to add one).
 - `state`    the one shared state object (corpus, spec, recording, player, inspector settings).
 - `player`, `charts`, `tasks`, `tokens`, `samples`, `corpus_data`, `build`: pure logic.

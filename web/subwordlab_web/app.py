@@ -1,6 +1,6 @@
 """The page shell: tabs over panels that share one `state.AppState`.
 
-Views talk to a DOM port (`dom.BrowserPort` in the page, `fakedom.FakePort` in tests) and
+Views talk to a DOM port (`dom.BrowserPort` in the page, `FakePort` of tests/unit/fakedom.py in tests) and
 never import `js`. Each panel is a class built as `Panel(port, state, app)`; it reads and
 changes `app.state` (see state.py: the corpus, the spec, the Recording, the player's
 step, the inspector's settings) and subscribes to its change topics.

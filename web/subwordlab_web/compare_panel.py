@@ -22,17 +22,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Sequence
 
-import subwordlab
 
 from . import compare as cm
 from .samples import SAMPLES, strip_udhr_header
-from .state import PRESET_SHORT
 from .build import el as spec
 from .inspect_panel import chip_children
 from .roving import RovingFocus, roving_tabindex
+from subwordlab.options import PRESETS, TARGETS
+
+from .options_form import changed_options, option_field, parse_field, preset_items, value_text
 from .tokens import token_chips
 from .wording import plural
-from .train_panel import CHOICES, HIDDEN_OPTIONS, NULLABLE, changed_options, option_kind, option_text, parse_option
 
 DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}))
 DEFAULT_VOCAB = 1000
@@ -46,7 +46,7 @@ MAX_ITEMS_PER_SLICE = 64
 UDHR = [s for s in SAMPLES.values() if s.udhr]  # the six translations, in the samples' order
 HELDOUT_CHOICES = [("text", "the text above")] + [(s.id, s.title) for s in UDHR] + \
     [("taylorswift", "Wikipedia: Taylor Swift")]
-OPTION_SKIP = HIDDEN_OPTIONS | {"top_k"}
+OPTION_SKIP = frozenset(TARGETS) | {"top_k"}
 OWN = "own:"  # parity keys of the user's own texts
 
 
@@ -72,8 +72,8 @@ def column_labels(configs: Sequence[tuple[str, dict]]) -> list[str]:
         for k, v in options.items():
             if k in ("unk_token", "vocab_size", "num_merges"):
                 continue
-            bits.append(k if v is True else f"{k}={option_text(v) or 'none'}")
-        label = PRESET_SHORT.get(preset, preset) + (" · " + ", ".join(bits[:2]) if bits else "")
+            bits.append(k if v is True else f"{k}={value_text(v) or 'none'}")
+        label = (PRESETS[preset].short if preset in PRESETS else preset) + (" · " + ", ".join(bits[:2]) if bits else "")
         n = sum(1 for existing in labels if existing == label or existing.startswith(label + " #"))
         labels.append(label if n == 0 else f"{label} #{n + 1}")
     return labels
@@ -183,7 +183,7 @@ class ComparePanel:
             port.set_value(self.vocab, str(sizes[0]))
         self.configs = []
         for c in configs[: cm.MAX_CONFIGS]:
-            opts = {k: v for k, v in c.options.items() if k not in HIDDEN_OPTIONS and k in subwordlab.OPTIONS[c.preset]}
+            opts = {k: v for k, v in c.options.items() if k not in TARGETS and PRESETS[c.preset].has(k)}
             self.configs.append((c.preset, changed_options(c.preset, opts)))
         port.set_value(self.text_box, text)
         if reference in dict(self.parity_groups()):
@@ -196,7 +196,7 @@ class ComparePanel:
     def add_config(self) -> None:
         if len(self.configs) < cm.MAX_CONFIGS:
             used = {p for p, _ in self.configs}
-            preset = next((p for p in subwordlab.OPTIONS if p not in used), "bpe")
+            preset = next((p for p in PRESETS if p not in used), "bpe")
             self.configs.append((preset, {}))
             self.render_configs()
 
@@ -219,7 +219,7 @@ class ComparePanel:
         select = port.query(".cmp-preset", row)
         port.set_attr(select, "id", f"cmp-preset-{i}")
         port.set_attr(port.query(".cmp-preset-label", row), "for", f"cmp-preset-{i}")
-        self._fill_select(select, [(p, PRESET_SHORT[p]) for p in subwordlab.OPTIONS], preset)
+        self._fill_select(select, preset_items(lambda p: p.short), preset)
         port.on(select, "change", lambda _e, k=i, el=select: self._on_preset(k, port.value(el)))
         remove = port.query(".cmp-remove", row)
         port.set_attr(remove, "aria-label", f"Remove configuration {i + 1}")
@@ -229,59 +229,37 @@ class ComparePanel:
         port.set_text(summary, f"Options ({len(options)} changed)" if options else "Options (defaults)")
         fields = port.query(".cmp-option-fields", row)
         items = []
-        for name, (default, help_text) in subwordlab.OPTIONS[preset].items():
-            if name in OPTION_SKIP:
-                continue
-            items.append(self._option_field(i, name, default, help_text, options.get(name, default)))
+        for option in PRESETS[preset].form_options():
+            if option.name not in OPTION_SKIP:
+                items.append(self._option_field(i, option, options.get(option.name, option.default)))
         port.replace_children(fields, items)
         return row
 
-    def _option_field(self, i: int, name: str, default: Any, help_text: str, value: Any) -> Any:
+    def _option_field(self, i: int, option: Any, value: Any) -> Any:
         port = self.port
         item = port.create("label", "cmp-option")
-        port.set_attr(item, "title", help_text)
-        port.append(item, port.create("span", "cmp-option-name", name))
-        kind = option_kind(name, default)
-        if kind == "check":
-            field = port.create("input")
-            port.set_attr(field, "type", "checkbox")
-            port.set_checked(field, bool(value))
-        elif kind == "choice":
-            field = port.create("select", "select select-small")
-            for choice in CHOICES[name]:
-                option = port.create("option", text=choice)
-                port.set_attr(option, "value", choice)
-                port.append(field, option)
-            port.set_value(field, str(value))
-        else:
-            field = port.create("input", "text-field")
-            port.set_attr(field, "type", "number" if kind in ("int", "float") else "text")
-            if kind == "float":
-                port.set_attr(field, "step", "any")
-            if default is None or name in NULLABLE:
-                port.set_attr(field, "placeholder", "none")
-            port.set_value(field, option_text(value))
-        port.set_attr(field, "name", name)
-        port.set_attr(field, "id", f"cmp{i}-opt-{name}")
-        port.on(field, "change", lambda _e, k=i, n=name, d=default, el=field, kd=kind:
-                self._on_option(k, n, d, port.checked(el) if kd == "check" else port.value(el)))
+        port.set_attr(item, "title", option.help)
+        port.append(item, port.create("span", "cmp-option-name", option.name))
+        field = option_field(port, option, value, f"cmp{i}-opt-{option.name}")
+        check = option.kind == "bool"
+        port.on(field, "change", lambda _e, k=i, o=option, el=field:
+                self._on_option(k, o, port.checked(el) if check else port.value(el)))
         port.append(item, field)
         return item
 
     def _on_preset(self, i: int, preset: str) -> None:
         old_preset, old = self.configs[i]
-        known = subwordlab.OPTIONS[preset]
-        self.configs[i] = (preset, {k: v for k, v in old.items() if k in known})
+        self.configs[i] = (preset, {k: v for k, v in old.items() if PRESETS[preset].has(k)})
         self.render_configs()
 
-    def _on_option(self, i: int, name: str, default: Any, raw: Any) -> None:
+    def _on_option(self, i: int, option: Any, raw: Any) -> None:
         preset, options = self.configs[i]
         try:
-            value = parse_option(name, default, raw)
+            value = parse_field(option, raw)
         except ValueError as exc:
             self.say(str(exc), error=True)
             return
-        self.configs[i] = (preset, changed_options(preset, {**options, name: value}))
+        self.configs[i] = (preset, changed_options(preset, {**options, option.name: value}))
         self.say("")
         summary = self.port.query_all(".cmp-options-summary", self.config_list)[i]
         n = len(self.configs[i][1])

@@ -1,8 +1,9 @@
 """The DOM port: the one module of the UI that imports `js` and `pyodide.ffi`.
 
 Views never touch the browser directly; they get a port and call its small API
-(`query`, `create`, `set_text`, `set_attr`, `on`, ...). `fakedom.FakePort` implements the
-same API over an in-memory tree, so every view runs under CPython tests.
+(`query`, `create`, `set_text`, `set_attr`, `on`, ...): the `port.DomPort` Protocol. The tests'
+`FakePort` (tests/unit/fakedom.py) implements it over an in-memory tree, so every view runs
+under CPython tests.
 
 Rules the port enforces:
 

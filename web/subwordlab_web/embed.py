@@ -64,11 +64,14 @@ class EmbedParams:
 
 
 def _int(name: str, value: str, lo: int, hi: int) -> int:
-    if not re.fullmatch(r"\d{1,9}", value):
-        raise EmbedParamError(f"the parameter {name}={value[:20]!r} must be a whole number")
-    n = int(value)
+    """Example: _int('vocab', '10000000000', 1, 1_000_000) raises 'the parameter vocab=10000000000
+    must be between 1 and 1,000,000' (a number out of range is told its range)."""
+    if not re.fullmatch(r"\d+", value):
+        raise EmbedParamError(f"the parameter {name}={value[:20]!r} must be a whole number from {lo:,} to {hi:,}")
+    # subtle: compare the digits before converting: Python refuses to convert very long numbers
+    n = int(value) if len(value.lstrip("0")) <= len(str(hi)) else hi + 1
     if not lo <= n <= hi:
-        raise EmbedParamError(f"the parameter {name}={n} must be between {lo:,} and {hi:,}")
+        raise EmbedParamError(f"the parameter {name}={value[:20]} must be between {lo:,} and {hi:,}")
     return n
 
 

@@ -47,7 +47,6 @@ class Inspection:
 
 SLICE_CHARS = 1500  # a long text is encoded this much at a time, between yields to the browser
 MAX_SAMPLED_TEXT = 5_000  # sampling draws over the whole text at once: keep it short
-SLICEABLE_PRESETS = ("bpe", "byte_bpe", "wordpiece", "unigram")  # white space always ends a piece
 
 
 @dataclass
@@ -67,12 +66,14 @@ def text_slices(tokenizer: Any, text: str, size: int | None = None) -> list[str]
     trained bpe, byte_bpe with a built-in pattern, wordpiece, unigram presets). Others, and
     short texts, stay whole. Example (bpe, size 3): 'ab cd ef' -> ['ab', ' cd', ' ef']."""
     from subwordlab.corpus import slices_at_spaces
+    from subwordlab.options import PRESETS
 
     size = SLICE_CHARS if size is None else size
-    preset = tokenizer.spec.get("preset")
-    if len(text) <= size or preset not in SLICEABLE_PRESETS or getattr(tokenizer, "added_vocab", None) is not None:
+    preset = PRESETS.get(tokenizer.spec.get("preset"))  # None: an imported tokenizer
+    # white space always ends a piece, unless spaces are part of pieces (SentencePiece's ▁)
+    if len(text) <= size or preset is None or preset.raw_text or getattr(tokenizer, "added_vocab", None) is not None:
         return [text]
-    if preset == "byte_bpe" and not getattr(tokenizer.pre_tokenizer, "pattern_name", None):
+    if preset.byte_level and not getattr(tokenizer.pre_tokenizer, "pattern_name", None):
         return [text]
     return slices_at_spaces(text, size)
 

@@ -152,16 +152,21 @@ class Config:
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def normalized(self) -> "Config":
-        import subwordlab
+        from subwordlab.options import PRESETS, OptionError
 
-        known = subwordlab.OPTIONS.get(self.preset)
-        if known is None:
-            raise ShareLinkError(f"unknown algorithm {self.preset!r}; this page knows {', '.join(subwordlab.OPTIONS)}")
-        unknown = sorted(set(self.options) - set(known))
+        schema = PRESETS.get(self.preset)
+        if schema is None:
+            raise ShareLinkError(f"unknown algorithm {self.preset!r}; this page knows {', '.join(PRESETS)}")
+        unknown = sorted(set(self.options) - set(schema.names))
         if unknown:
             raise ShareLinkError(f"the {self.preset} algorithm has no option {unknown[0]!r}")
-        opts = {name: _plain(default) for name, (default, _) in known.items()}
-        opts.update({k: _plain(v) for k, v in self.options.items()})
+        opts = {name: _plain(default) for name, default in schema.defaults().items()}
+        for name, value in self.options.items():
+            try:
+                schema.option(name).check(value)
+            except OptionError as exc:
+                raise ShareLinkError(f"the link cannot hold this setting: {exc}") from None
+            opts[name] = _plain(value)
         return Config(self.preset, opts)
 
     def train_kwargs(self) -> dict:
@@ -503,38 +508,44 @@ def _check_corpus(r: _Reader) -> CorpusRef:
 
 
 def _check_config(r: _Reader) -> Config:
-    import subwordlab
+    from subwordlab.options import PRESETS
 
     r.only("preset", "options")
     preset = r.text("preset")
-    if preset not in subwordlab.OPTIONS:
+    schema = PRESETS.get(preset)
+    if schema is None:
         raise r.error("preset", f"names no algorithm this page knows ({preset[:40]!r}; "
-                               f"known: {', '.join(subwordlab.OPTIONS)})")
+                                f"known: {', '.join(PRESETS)})")
     opts = _Reader(r.typed("options", (dict,)), r.where("options"))
-    known = subwordlab.OPTIONS[preset]
-    unknown = sorted(set(opts.obj) - set(known))
+    unknown = sorted(set(opts.obj) - set(schema.names))
     if unknown:
         raise opts.error(unknown[0][:40], f"is not an option of the {preset} algorithm")
     for name in opts.obj:
-        _check_option(opts, name, known[name][0])
+        _check_option(opts, schema.option(name))
     if opts.obj.get("vocab_size") is None and opts.obj.get("num_merges") is None:
         raise r.error("options", "must give vocab_size or num_merges")
     return Config(preset, dict(opts.obj))
 
 
-def _check_option(r: _Reader, name: str, default: Any) -> None:
-    """The value's JSON type must fit the option's default (the core checks the rest)."""
-    if name in ("vocab_size", "num_merges"):
-        r.int(name, 0, 10_000_000, nullable=True)
-    elif isinstance(default, bool):
+def _check_option(r: _Reader, option: Any) -> None:
+    """The value's JSON type must fit the option's kind, and the value the option's range
+    (both from the core's schema, ``subwordlab.options``)."""
+    from subwordlab.options import OptionError
+
+    name, kind = option.name, option.kind
+    if kind == "bool":
         r.typed(name, (bool,))
-    elif isinstance(default, int):
-        r.int(name, -(2**31), 2**31)
-    elif isinstance(default, float):
-        r.number(name, -1e9, 1e9)
-    elif isinstance(default, (tuple, list)):
+    elif kind == "int":
+        r.int(name, option.range.low, option.range.high, nullable=option.nullable)
+    elif kind == "float":
+        r.typed(name, (float, int))
+    elif kind == "list":
         items = r.typed(name, (list,))
         if len(items) > 1000 or not all(isinstance(s, str) for s in items):
             raise r.error(name, "must be a list of at most 1,000 texts")
-    else:  # str or None defaults: text or null (e.g. end_of_word, unk_token)
-        r.text(name, nullable=True)
+    else:  # text or choice: text, or null where the option allows none (e.g. end_of_word, unk_token)
+        r.text(name, nullable=option.nullable)
+    try:
+        option.check(r.obj[name])
+    except OptionError as exc:
+        raise r.error(name, exc.problem) from None

@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-import subwordlab
+from subwordlab.options import PRESETS
 
 from . import embed as embed_mod
 from . import share
@@ -41,7 +41,7 @@ def config_from_spec(spec: TrainSpec) -> Config:
     """Example: TrainSpec("bpe", "num_merges", 8) -> Config("bpe", {"num_merges": 8, "vocab_size": None})"""
     other = "vocab_size" if spec.target == "num_merges" else "num_merges"
     options = {**spec.options, spec.target: spec.size}
-    if other in subwordlab.OPTIONS[spec.preset]:
+    if spec.schema.has(other):
         options[other] = None
     return Config(spec.preset, options)
 
@@ -57,8 +57,8 @@ def spec_from_config(config: Config) -> TrainSpec:
         target, size = "vocab_size", vocab
     else:
         raise ShareLinkError("the link's algorithm has neither a vocabulary size nor a number of merges")
-    known = subwordlab.OPTIONS[config.preset]
-    changed = {k: v for k, v in opts.items() if k in known and v != share._plain(known[k][0])}
+    schema = PRESETS[config.preset]
+    changed = {k: v for k, v in opts.items() if schema.has(k) and v != share._plain(schema.option(k).default)}
     try:
         return TrainSpec(config.preset, target, size, changed)
     except ValueError as exc:

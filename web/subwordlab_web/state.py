@@ -29,40 +29,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 import subwordlab
+from subwordlab.options import PRESETS, Preset
 from subwordlab.recording import Recording
 
 from .player import Player
 from .wording import plural
 
 FORMATS = ("text", "word_counts")
-UNIGRAM_PRESETS = ("unigram", "sentencepiece_unigram")
-
-PRESET_NAMES = {
-    "bpe": "BPE (characters, </w>)",
-    "byte_bpe": "Byte-level BPE (GPT-2)",
-    "sentencepiece_bpe": "SentencePiece BPE",
-    "wordpiece": "WordPiece (BERT)",
-    "unigram": "Unigram",
-    "sentencepiece_unigram": "SentencePiece Unigram",
-}
-PRESET_HELP = {
-    "bpe": "The textbook algorithm: words split at white space, each ending in a </w> marker; "
-           "merge the most frequent adjacent pair, again and again.",
-    "byte_bpe": "GPT-2 and later: text cut by a regex, then BPE over its UTF-8 bytes. 256 byte tokens "
-                "to start with, so no text is ever unknown.",
-    "sentencepiece_bpe": "BPE on raw text where a space is the ▁ character, so decoding gives the text "
-                         "back exactly (after normalization).",
-    "wordpiece": "BERT's algorithm: merge the pair with the highest score count(ab) / (count(a) × count(b)); "
-                 "pieces inside a word start with ##.",
-    "unigram": "Kudo's Unigram LM on white-space words: start from many substrings, re-estimate their "
-               "probabilities (EM) and prune the least useful, round after round.",
-    "sentencepiece_unigram": "Unigram on raw text with ▁ for spaces and SentencePiece's normalization "
-                             "(the T5, ALBERT, XLNet tokenizers).",
-}
-PRESET_SHORT = {
-    "bpe": "BPE", "byte_bpe": "Byte-level BPE", "sentencepiece_bpe": "SentencePiece BPE",
-    "wordpiece": "WordPiece", "unigram": "Unigram", "sentencepiece_unigram": "SentencePiece Unigram",
-}
+# names for people, from the core's schema (subwordlab.options.PRESETS)
+PRESET_NAMES = {p.name: p.title for p in PRESETS.values()}
+PRESET_HELP = {p.name: p.help for p in PRESETS.values()}
+PRESET_SHORT = {p.name: p.short for p in PRESETS.values()}
 
 
 @dataclass(frozen=True)
@@ -115,16 +92,21 @@ class TrainSpec:
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.preset not in subwordlab.OPTIONS:
-            raise ValueError(f"unknown algorithm {self.preset!r}; choose one of {', '.join(subwordlab.OPTIONS)}")
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown algorithm {self.preset!r}; choose one of {', '.join(PRESETS)}")
         if self.target not in ("vocab_size", "num_merges"):
             raise ValueError(f"the target is vocab_size or num_merges, not {self.target!r}")
-        if self.target == "num_merges" and self.preset in UNIGRAM_PRESETS:
+        if self.target == "num_merges" and not self.schema.learns_merges:
             raise ValueError("Unigram learns no merges: give a vocabulary size")
 
     @property
+    def schema(self) -> Preset:
+        """The preset's schema: compare presets by it (``spec.schema.byte_level``), not by name."""
+        return PRESETS[self.preset]
+
+    @property
     def is_unigram(self) -> bool:
-        return self.preset in UNIGRAM_PRESETS
+        return self.schema.is_unigram
 
     def kwargs(self) -> dict[str, Any]:
         return {self.target: self.size, **self.options}
@@ -132,15 +114,15 @@ class TrainSpec:
     def describe(self) -> str:
         """Example: 'BPE · 8 merges' or 'Byte-level BPE · vocabulary 4,000'."""
         what = plural(self.size, "merge") if self.target == "num_merges" else f"vocabulary {self.size:,}"
-        return f"{PRESET_SHORT[self.preset]} · {what}"
+        return f"{self.schema.short} · {what}"
 
     def with_preset(self, preset: str) -> TrainSpec:
         """The same target under another algorithm (Unigram needs a vocabulary size);
         options the new algorithm lacks are dropped."""
-        known = subwordlab.OPTIONS[preset]
-        options = {k: v for k, v in self.options.items() if k in known}
+        new = PRESETS[preset]
+        options = {k: v for k, v in self.options.items() if new.has(k)}
         target, size = self.target, self.size
-        if preset in UNIGRAM_PRESETS and target == "num_merges":
+        if not new.learns_merges and target == "num_merges":
             target, size = "vocab_size", max(size, 100)
         return TrainSpec(preset, target, size, options)
 

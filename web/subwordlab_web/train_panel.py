@@ -9,19 +9,19 @@ functions of the recording and are tested on CPython; the view only draws them.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import subwordlab
 from subwordlab.events import EmStep, MergeStep, PruneStep
-from subwordlab.trainers.bpe import TIE_BREAKS
+from subwordlab.options import Preset
 
 from . import charts, tasks
 from .build import el
+from .options_form import changed_options, option_field, preset_items, read_field, schema
 from .player import SPEEDS
 from .roving import RovingFocus, roving_tabindex
-from .state import PRESET_HELP, PRESET_NAMES, AppState, TrainingStatus, TrainSpec
+from .state import AppState, TrainingStatus, TrainSpec
 from .tokens import assign_colors, is_byte_level, token_label, visible
 from .wording import plural
 
@@ -32,78 +32,6 @@ VOCAB_ITEMS = 160
 SEGMENT_WORDS = 12
 CANDIDATE_BARS = 12
 HEAVY_RENDER_SECONDS = 0.6  # while a long run is followed, redraw tables and charts this often
-
-CHOICES = {"tie_break": TIE_BREAKS, "normalization": ("nfkc", "nfc", "none")}
-NULLABLE = frozenset({"end_of_word", "unk_token"})  # an empty field means None (no marker / no unk)
-HIDDEN_OPTIONS = frozenset({"vocab_size", "num_merges"})
-
-
-# --- the options form (pure) ---------------------------------------------------------
-def option_kind(name: str, default: Any) -> str:
-    """How an option is edited: 'check', 'choice', 'int', 'float', 'list' or 'text'."""
-    if name in CHOICES:
-        return "choice"
-    if isinstance(default, bool):
-        return "check"
-    if isinstance(default, int):
-        return "int"
-    if isinstance(default, float):
-        return "float"
-    if isinstance(default, (list, tuple)):
-        return "list"
-    return "text"
-
-
-def option_text(value: Any) -> str:
-    """A value as its field shows it. Example: ('<s>', '</s>') -> '<s> </s>'; None -> ''."""
-    if value is None:
-        return ""
-    if isinstance(value, (list, tuple)):
-        return " ".join(str(v) for v in value)
-    return str(value)
-
-
-def parse_option(name: str, default: Any, raw: Any) -> Any:
-    """A field's value as the core wants it; ValueError with a message naming the option.
-
-    Example: parse_option('top_k', 10, '12') -> 12; ('special_tokens', (), '<s> </s>') -> ['<s>', '</s>'].
-    """
-    kind = option_kind(name, default)
-    if kind == "check":
-        return bool(raw)
-    text = str(raw).strip() if kind != "text" else str(raw)
-    if kind == "int":
-        if not text.lstrip("-").isdigit():
-            raise ValueError(f"{name} must be a whole number, not {text!r}")
-        return int(text)
-    if kind == "float":
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"{name} must be a number, not {text!r}") from None
-        if not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite number, not {text!r}")
-        return value
-    if kind == "list":
-        return text.split()
-    if kind == "choice":
-        if text not in CHOICES[name]:
-            raise ValueError(f"{name} must be one of {', '.join(CHOICES[name])}, not {text!r}")
-        return text
-    if text == "" and (default is None or name in NULLABLE):
-        return None
-    return text
-
-
-def changed_options(preset: str, values: dict[str, Any]) -> dict[str, Any]:
-    """Only the options that differ from the core's defaults (lists compared as lists)."""
-    out = {}
-    for name, value in values.items():
-        default = subwordlab.OPTIONS[preset][name][0]
-        same = (list(value) == list(default)) if isinstance(default, (list, tuple)) and isinstance(value, list) else value == default
-        if not same:
-            out[name] = value
-    return out
 
 
 # --- view models (pure) --------------------------------------------------------------
@@ -118,23 +46,25 @@ class Row:
     current: bool = False
 
 
-def merge_header(preset: str) -> tuple[str, ...]:
-    if preset in ("unigram", "sentencepiece_unigram"):
+def merge_header(preset: str | Preset) -> tuple[str, ...]:
+    preset = schema(preset)
+    if preset.is_unigram:
         return ("Step", "What happened", "Vocabulary")
-    if preset == "wordpiece":
+    if preset.family == "wordpiece":
         return ("Step", "Pair", "Count", "Score", "New token")
     return ("Step", "Pair", "Count", "New token")
 
 
-def merge_rows(steps: Sequence[Any], position: int, preset: str, limit: int = MERGE_ROWS) -> list[Row]:
+def merge_rows(steps: Sequence[Any], position: int, preset: str | Preset, limit: int = MERGE_ROWS) -> list[Row]:
     """The table rows of steps 1..position, the newest (current) first, at most `limit`."""
-    byte_level = preset == "byte_bpe"
+    preset = schema(preset)
+    byte_level = preset.byte_level
     rows = []
     for k in range(position, max(0, position - limit), -1):
         e = steps[k - 1]
         if isinstance(e, MergeStep):
             cells = [f"{k:,}", pair_label(e.pair, byte_level), f"{e.count:,}"]
-            if preset == "wordpiece":
+            if preset.family == "wordpiece":
                 cells.append(charts.short_number(e.score) if e.score is not None else "–")
             cells.append(token_label(e.new_token, byte_level))
         else:
@@ -202,7 +132,7 @@ def vocab_items(vocab: Sequence[str], byte_level: bool, query: str = "", newest_
     return out, matched
 
 
-def candidate_bars(steps: Sequence[Any], position: int, preset: str, limit: int = CANDIDATE_BARS) -> tuple[str, str, list[charts.Bar]]:
+def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, limit: int = CANDIDATE_BARS) -> tuple[str, str, list[charts.Bar]]:
     """(title, help, bars) for the candidates chart at `position`.
 
     BPE/WordPiece: the pairs that competed for merge `position` (for merge 1 at step 0),
@@ -210,8 +140,9 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str, limit: int 
     """
     if not steps:
         return "Candidates", "", []
-    byte_level = preset == "byte_bpe"
-    if preset in ("unigram", "sentencepiece_unigram"):
+    preset = schema(preset)
+    byte_level = preset.byte_level
+    if preset.is_unigram:
         prune = next((e for e in reversed(steps[:position]) if isinstance(e, PruneStep)), None)
         if prune is None:
             return ("Pieces pruned", "No pruning yet: EM first re-estimates the seed pieces' probabilities. "
@@ -227,7 +158,7 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str, limit: int 
     e = steps[k - 1]
     before = "Before merge 1: the pairs competing" if position == 0 else f"Merge {k:,}: the winner and its competitors"
     bars = []
-    if preset == "wordpiece":
+    if preset.family == "wordpiece":
         for pair, count, score in e.candidates[:limit]:
             chosen = pair == e.pair
             detail = f"{pair_label(pair, False)}: score {charts.short_number(score)}, count {count:,}"
@@ -243,14 +174,15 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str, limit: int 
     return before, "The most frequent adjacent pairs (counts weighted by word frequency); the winner is starred.", bars
 
 
-def now_text(recording: Any, position: int, preset: str) -> tuple[str, str]:
+def now_text(recording: Any, position: int, preset: str | Preset) -> tuple[str, str]:
     """(kicker, main line) describing the current step."""
     if recording is None or recording.alphabet is None:
         return "", ""
-    byte_level = preset == "byte_bpe"
+    preset = schema(preset)
+    byte_level = preset.byte_level
     if position == 0:
         n = recording.alphabet.vocab_size
-        what = "pieces in the seed vocabulary" if preset in ("unigram", "sentencepiece_unigram") else "symbols"
+        what = "pieces in the seed vocabulary" if preset.is_unigram else "symbols"
         return "Step 0 · the starting vocabulary", f"{n:,} {what}, from {recording.alphabet.distinct_words:,} distinct words"
     e = recording.steps[position - 1]
     if isinstance(e, MergeStep):
@@ -271,21 +203,22 @@ class Curve:
     detail: Callable[[int], str]  # the numbers of point i (computed only for the points shown)
 
 
-def curve_of(steps: Sequence[Any], preset: str) -> Curve:
+def curve_of(steps: Sequence[Any], preset: str | Preset) -> Curve:
     """The whole-run curve: Unigram's log-likelihood after each EM iteration, WordPiece's
     score of each merge, BPE's count of each merge."""
-    if preset in ("unigram", "sentencepiece_unigram"):
+    preset = schema(preset)
+    if preset.is_unigram:
         em = [(k, e) for k, e in enumerate(steps, 1) if isinstance(e, EmStep)]
         return Curve("Corpus log-likelihood", "step", "log-likelihood", [k for k, _ in em],
                      [e.log_likelihood for _, e in em], [k for k, _ in em],
                      lambda i: (f"step {em[i][0]}: EM round {em[i][1].round + 1}.{em[i][1].iteration + 1}, log-likelihood "
                                 f"{charts.short_number(em[i][1].log_likelihood)}, vocabulary {em[i][1].vocab_size:,}"))
     at = list(range(1, len(steps) + 1))
-    if preset == "wordpiece":
+    if preset.family == "wordpiece":
         return Curve("Score of each merge", "merge", "score", at, [e.score or 0.0 for e in steps], at,
                      lambda i: (f"merge {i + 1}: {pair_label(steps[i].pair, False)} score "
                                 f"{charts.short_number(steps[i].score or 0.0)}, count {steps[i].count:,}"))
-    byte_level = preset == "byte_bpe"
+    byte_level = preset.byte_level
     return Curve("Count of each merge", "merge", "count", at, [e.count for e in steps], at,
                  lambda i: f"merge {i + 1}: {pair_label(steps[i].pair, byte_level)} count {steps[i].count:,}")
 
@@ -372,9 +305,9 @@ class TrainPanel:
         self._labels_for: Any = None
         self.visible = True
 
-        for preset in subwordlab.OPTIONS:
-            option = port.create("option", text=PRESET_NAMES.get(preset, preset))
-            port.set_attr(option, "value", preset)
+        for name, title in preset_items(lambda p: p.title):
+            option = port.create("option", text=title)
+            port.set_attr(option, "value", name)
             port.append(self.preset, option)
         for speed in SPEEDS:
             option = port.create("option", text=f"{speed:g} step{'s' if speed != 1 else ''}/s")
@@ -423,46 +356,19 @@ class TrainPanel:
     def _build_options(self) -> None:
         port, spec = self.port, self.state.spec
         port.set_value(self.preset, spec.preset)
-        port.set_text(self.preset_help, PRESET_HELP.get(spec.preset, ""))
+        port.set_text(self.preset_help, spec.schema.help)
         port.set_checked(self.target_vocab if spec.target == "vocab_size" else self.target_merges, True)
         port.set_disabled(self.target_merges, spec.is_unigram)
         port.set_value(self.size, str(spec.size))
         fields = []
-        for name, (default, help_text) in subwordlab.OPTIONS[spec.preset].items():
-            if name in HIDDEN_OPTIONS:
-                continue
+        for option in spec.schema.form_options():
+            name = option.name
             row = port.clone_template("tpl-option")
             label = port.query(".option-label", row)
             port.set_text(port.query(".option-name", row), name)
-            port.set_text(port.query(".option-help", row), help_text)
-            value = spec.options.get(name, default)
-            kind = option_kind(name, default)
-            if kind == "check":
-                field = port.create("input", "check")
-                port.set_attr(field, "type", "checkbox")
-                port.set_checked(field, bool(value))
-                port.append(label, field)
-            elif kind == "choice":
-                field = port.create("select", "select select-small")
-                for choice in CHOICES[name]:
-                    option = port.create("option", text=choice)
-                    port.set_attr(option, "value", choice)
-                    port.append(field, option)
-                port.set_value(field, str(value))
-                port.append(label, field)
-            else:
-                field = port.create("input", "text-field")
-                port.set_attr(field, "type", "number" if kind in ("int", "float") else "text")
-                if kind == "float":
-                    port.set_attr(field, "step", "any")
-                if kind in ("list", "text"):
-                    port.set_attr(field, "spellcheck", "false")
-                    port.set_attr(field, "placeholder", "none" if default is None or name in NULLABLE else "")
-                port.set_value(field, option_text(value))
-                port.append(label, field)
-            port.set_attr(field, "id", f"opt-{name}")
-            port.set_attr(field, "name", name)
-            port.set_attr(field, "data-kind", kind)
+            port.set_text(port.query(".option-help", row), option.help)
+            field = option_field(port, option, spec.options.get(name, option.default), f"opt-{name}")
+            port.append(label, field)
             port.set_attr(row, "data-option", name)
             port.on(field, "change", self._on_form)
             fields.append(row)
@@ -482,12 +388,10 @@ class TrainPanel:
         if not raw.isdigit():
             raise ValueError(f"the target must be a whole number, not {raw!r}")
         values = {}
+        preset_schema = schema(preset)
         for row in port.query_all("#train-options .option"):
             name = port.get_attr(row, "data-option")
-            field = port.query(f"#opt-{name}", row)
-            default = subwordlab.OPTIONS[preset][name][0]
-            raw_value = port.checked(field) if option_kind(name, default) == "check" else port.value(field)
-            values[name] = parse_option(name, default, raw_value)
+            values[name] = read_field(port, preset_schema.option(name), port.query(f"#opt-{name}", row))
         return TrainSpec(preset, target, int(raw), changed_options(preset, values))
 
     def _on_preset(self, _event: Any) -> None:
@@ -678,7 +582,7 @@ class TrainPanel:
         port.set_hidden(self.error, status.phase != "failed")
         if status.phase == "failed":
             port.set_text(self.error, status.message)
-        kicker, main = now_text(rec, player.position, st.spec.preset)
+        kicker, main = now_text(rec, player.position, st.spec.schema)
         if rec is None:
             kicker, main = "Not trained yet", ("Press Step, Play or Run to end to train " + st.spec.describe() + ".")
         port.set_text(self.now_kicker, kicker)
@@ -736,7 +640,7 @@ class TrainPanel:
 
     def _render_candidates(self) -> None:
         port, st = self.port, self.state
-        title, help_text, bars = candidate_bars(st.steps, st.step, st.spec.preset)
+        title, help_text, bars = candidate_bars(st.steps, st.step, st.spec.schema)
         port.set_text(self.cand_title, title)
         port.set_text(self.cand_help, help_text)
         if bars:
@@ -752,12 +656,11 @@ class TrainPanel:
 
     def _render_merges(self) -> None:
         port, st = self.port, self.state
-        preset = st.spec.preset
+        preset = st.spec.schema
         header = merge_header(preset)
         numeric = ("Step", "Count", "Score", "Vocabulary")
         port.build_into(self.merges_head, [el("th", "num" if h in numeric else None, h, {"scope": "col"}) for h in header])
-        unigram = preset in ("unigram", "sentencepiece_unigram")
-        port.set_text(self.merges_title, "Training steps so far" if unigram else "Merges so far")
+        port.set_text(self.merges_title, "Training steps so far" if preset.is_unigram else "Merges so far")
         rows = merge_rows(st.steps, st.step, preset)
         port.build_into(self.merges_rows, [
             el("tr", "current" if row.current else None, children=[
@@ -790,7 +693,7 @@ class TrainPanel:
         vocab, newest_first, newest = self._vocab_list()
         if self._labels_for is not st.recording:
             self._labels, self._labels_for = {}, st.recording
-        items, matched = vocab_items(vocab, st.spec.preset == "byte_bpe", port.value(self.vocab_search),
+        items, matched = vocab_items(vocab, st.spec.schema.byte_level, port.value(self.vocab_search),
                                      newest_first=newest_first, newest_id=newest, labels=self._labels)
         port.set_text(self.vocab_count, f"{len(vocab):,}")
         port.set_text(self.vocab_help, ("Newest first" if newest_first else "By id") + ". Search by token or id."
@@ -814,7 +717,7 @@ class TrainPanel:
             why = "Not trained yet: press Step, Play or Run to end to see how the tokenizer splits these words."
         rows = []
         if tok is not None and stats is not None and stats.top_words:
-            byte_text = st.spec.preset == "byte_bpe" and st.corpus.format == "text"
+            byte_text = st.spec.schema.byte_level and st.corpus.format == "text"
             port.set_text(self.seg_help, "How the tokenizer at this step splits the corpus's most frequent words"
                           + (" (byte-level: as they appear mid-sentence, after a space ·)." if byte_text else "."))
             byte_level = is_byte_level(tok)
@@ -842,7 +745,7 @@ class TrainPanel:
 
     def _render_curve(self) -> None:
         port, st = self.port, self.state
-        curve = curve_of(st.steps, st.spec.preset)
+        curve = curve_of(st.steps, st.spec.schema)
         port.set_text(self.curve_title, curve.title)
         if len(curve.xs) < 2:
             port.clear(self.curve_chart)

@@ -74,6 +74,16 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
     clash = sorted(alphabet & set(specials))
     if clash:
         raise ValueError(f"the special token {clash[0]!r} is also a character of the corpus; rename the special token")
+    for special in specials:
+        # a merge could make a token with a special token's text: both would get one id
+        word = _word_that_builds(special, [w for w, _ in kept], prefix)
+        if word is not None:
+            what = "unk_token" if special == unk else "the special token"
+            where = "is a word" if word == special else f"is a piece of the word {word!r}"
+            raise ValueError(f"{what} {special!r} {where} of the corpus, so WordPiece would give that text and "
+                             f"{'unknown characters' if special == unk else 'the special token'} the same id; "
+                             f"choose {'an unk_token' if special == unk else 'a special token'} that is not in the "
+                             f"text, such as {'[UNK]' if special == unk else '[SPECIAL]'!r}")
     vocab = specials + sorted(alphabet)
     token_to_id = {t: i for i, t in enumerate(vocab)}
     if vocab_size is not None and vocab_size < len(vocab):
@@ -95,6 +105,16 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
     # the model: the vocabulary alone decides how words are split (the merges are not kept)
     model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
     return model, {s: token_to_id[s] for s in specials}, merges
+
+
+def _word_that_builds(token, words, prefix):
+    """The first word whose merges could make ``token`` (a word-initial piece, or the prefix
+    and a piece inside a word), or None. Example: ('the', ['then'], '##') -> 'then'."""
+    inner = token[len(prefix):] if token.startswith(prefix) and len(token) > len(prefix) else None
+    for w in words:
+        if w.startswith(token) or (inner is not None and inner in w[1:]):
+            return w
+    return None
 
 
 def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=None, vocab_size=None,
