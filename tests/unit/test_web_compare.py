@@ -8,8 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fakedom import FakePort
 from subwordlab.recording import Recording
-from subwordlab_web import compare
+from subwordlab_web import compare, tasks
+from subwordlab_web.charts import grouped_bars, nice_ticks
+from subwordlab_web.charts import series_lines as line_chart
 from subwordlab_web.compare import (
     STAT_ROWS,
     CompareRun,
@@ -19,14 +22,18 @@ from subwordlab_web.compare import (
     covered_span,
     cut_positions,
     disagreement_note,
-    drive,
-    grouped_bars,
-    line_chart,
-    nice_ticks,
     parity,
     round_trip_cell,
     stats_rows,
 )
+
+def drive(work, budget_s=None):
+    """Run a CompareRun's work to its end on tasks.drive (as the panel does); True when done."""
+    port = FakePort()
+    task = port.spawn(tasks.drive(port, work, 0.012, max_items=64))
+    port.settle()
+    return task.done()
+
 
 CORPUS = ("All human beings are born free and equal in dignity and rights. They are endowed with reason "
           "and conscience and should act towards one another in a spirit of brotherhood. Everyone is "
@@ -274,17 +281,20 @@ def test_fixed_columns_are_ready_at_once():
     assert run.done
 
 
-def test_drive_stops_at_its_budget():
-    def slow():
-        while True:
-            yield
-
-    assert drive(slow(), budget_s=0.001) is False
-    assert drive(iter(range(3))) is True
-    frozen = iter(range(10))
-    assert drive(frozen, clock=lambda: 0.0, max_items=4) is False
-    assert next(frozen) == 4
-
+def test_tasks_drive_hands_back_after_its_budget_or_max_items():
+    port = FakePort()
+    seen = []
+    frozen = iter(range(10))  # the fake clock does not move during work: max_items ends a slice
+    task = port.spawn(tasks.drive(port, frozen, 60.0, between=seen.append, max_items=4))
+    port.drive()
+    assert seen == [3] and not task.done()  # one slice of 4 items, then back to the browser
+    port.settle()
+    assert seen == [3, 7] and task.done()
+    # between() returning False abandons the work (e.g. Cancel)
+    rest = iter(range(10))
+    task = port.spawn(tasks.drive(port, rest, 0.0, between=lambda item: item < 2))
+    port.settle()
+    assert task.done() and next(rest) == 3
 
 def test_progress_fraction_for_shrinking_vocabularies():
     class Ev:

@@ -11,7 +11,7 @@ import pytest
 from subwordlab.events import EmStep
 from subwordlab_web import charts
 from subwordlab_web.app import App
-from subwordlab_web.fakedom import FakePort
+from fakedom import FakePort
 from subwordlab_web.state import Corpus, TrainSpec
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from subwordlab_web.app import App
-from subwordlab_web.fakedom import FakePort
+from fakedom import FakePort
 from subwordlab_web.roving import RovingFocus, next_index, roving_tabindex
 
 from test_web_share_panels import compared

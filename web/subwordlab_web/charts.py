@@ -1,5 +1,7 @@
 """Charts drawn by Python as SVG: pure geometry first, then thin renderers over the port.
 
+Single-series charts (`bar_chart`, `line_chart`: Train) and several series side by side
+(`grouped_bars` + `grouped_bar_chart`, `series_lines` + `series_line_chart`: Compare).
 The geometry functions return plain numbers; the renderers turn them into element specs
 (plain data, see build.py) that the port builds in one call (`port.build`): all of it is
 tested on CPython. Every mark that carries a number is focusable (`tabindex=0`) and has a
@@ -16,7 +18,7 @@ the others -1, and the panel moves focus between them with the arrow keys (rovin
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .build import svg
@@ -301,3 +303,195 @@ def line_chart(xs: Sequence[float], ys: Sequence[float], detail: Callable[[int],
         chart.append(svg("rect", "cursor", x=x - 0.75, y=layout.top, width=1.5, height=layout.bottom - layout.top))
         chart.append(svg("circle", "current", svg("title", None, detail(current)), cx=x, cy=y, r=5.5))
     return chart
+
+
+# --- several series: grouped bars and lines (the Compare panel) -------------------
+
+
+@dataclass(frozen=True)
+class GroupBar:
+    x: float
+    y: float
+    w: float
+    h: float
+    series: int  # which configuration (colour)
+    group: str  # which language
+    value: float
+    label: str  # the value as shown on hover/focus
+
+
+@dataclass(frozen=True)
+class Tick:
+    pos: float
+    label: str
+
+
+@dataclass
+class GroupedBars:
+    width: float
+    height: float
+    plot: tuple[float, float, float, float]  # left, top, right, bottom of the plot area
+    bars: list[GroupBar] = field(default_factory=list)
+    y_ticks: list[Tick] = field(default_factory=list)
+    groups: list[Tick] = field(default_factory=list)  # group label centres
+    reference_y: float | None = None  # y of the value 1.0 (parity) line
+
+
+def tick_label(v: float) -> str:
+    """Example: 2.5 -> '2.5'; 250000 -> '250,000'."""
+    return f"{v:g}" if abs(v) < 1e5 else f"{v:,.0f}"
+
+
+def grouped_bars(groups: Sequence[str], series: int, values: Sequence[Sequence[float | None]], *,
+                 width: float = 640, height: float = 260, value_fmt: Callable[[float], str] = lambda v: f"{v:.2f}",
+                 reference: float | None = 1.0) -> GroupedBars:
+    """Geometry of a grouped bar chart: ``values[g][s]`` is group g's bar for series s."""
+    left, top, right, bottom = 44.0, 12.0, width - 8.0, height - 28.0
+    chart = GroupedBars(width, height, (left, top, right, bottom))
+    finite = [v for row in values for v in row if v is not None]
+    hi = max(finite + ([reference] if reference else []) + [0.0001])
+    ticks = nice_ticks(0, hi)
+    top_value = ticks[-1]
+
+    def y_of(v: float) -> float:
+        return bottom - (bottom - top) * (v / top_value)
+
+    chart.y_ticks = [Tick(y_of(t), tick_label(t)) for t in ticks]
+    if reference is not None:
+        chart.reference_y = y_of(reference)
+    if not groups:
+        return chart
+    group_w = (right - left) / len(groups)
+    inner = group_w * 0.78
+    bar_w = inner / max(1, series)
+    for g, name in enumerate(groups):
+        x0 = left + g * group_w + (group_w - inner) / 2
+        chart.groups.append(Tick(left + (g + 0.5) * group_w, name))
+        for s in range(series):
+            v = values[g][s] if s < len(values[g]) else None
+            if v is None:
+                continue
+            y = y_of(v)
+            chart.bars.append(GroupBar(x0 + s * bar_w + 1, y, max(1.0, bar_w - 2), bottom - y, s, name, v, value_fmt(v)))
+    return chart
+
+
+@dataclass
+class SeriesLines:
+    width: float
+    height: float
+    plot: tuple[float, float, float, float]
+    lines: list[list[tuple[float, float, float, float]]] = field(default_factory=list)  # per series: (px, py, x, y)
+    x_ticks: list[Tick] = field(default_factory=list)
+    y_ticks: list[Tick] = field(default_factory=list)
+    log_x: bool = True
+
+
+def series_lines(series: Sequence[Sequence[tuple[float, float]]], *, width: float = 640, height: float = 260,
+               log_x: bool = True) -> SeriesLines:
+    """Geometry of a line chart with a log-scale x axis (vocabulary size) by default.
+
+    ``series[s]`` is a list of ``(x, y)`` points; every point keeps its data values for hover.
+    """
+    left, top, right, bottom = 52.0, 26.0, width - 12.0, height - 30.0
+    chart = SeriesLines(width, height, (left, top, right, bottom), log_x=log_x)
+    points = [p for s in series for p in s]
+    if not points:
+        return chart
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    fx = (lambda v: math.log10(max(v, 1e-9))) if log_x else (lambda v: v)
+    x_lo, x_hi = fx(min(xs)), fx(max(xs))
+    if x_hi - x_lo < 1e-9:
+        x_lo, x_hi = x_lo - 0.5, x_hi + 0.5
+    y_ticks = nice_ticks(min(0.0, min(ys)) if min(ys) < 0 else max(0.0, min(ys) * 0.9), max(ys))
+    y_lo, y_hi = y_ticks[0], y_ticks[-1]
+
+    def px(v: float) -> float:
+        return left + (right - left) * (fx(v) - x_lo) / (x_hi - x_lo)
+
+    def py(v: float) -> float:
+        return bottom - (bottom - top) * (v - y_lo) / ((y_hi - y_lo) or 1)
+
+    chart.lines = [[(px(x), py(y), x, y) for x, y in s] for s in series]
+    chart.y_ticks = [Tick(py(t), tick_label(t)) for t in y_ticks]
+    if log_x:
+        ticks = [m * 10 ** e for e in range(math.floor(x_lo), math.ceil(x_hi) + 1) for m in (1, 2, 5)]
+        chart.x_ticks = [Tick(px(t), f"{t:,}") for t in ticks if x_lo - 1e-9 <= math.log10(t) <= x_hi + 1e-9]
+        if len(chart.x_ticks) < 2:
+            chart.x_ticks = [Tick(px(v), f"{v:,.0f}") for v in (min(xs), max(xs))]
+    else:
+        chart.x_ticks = [Tick(px(t), tick_label(t)) for t in nice_ticks(min(xs), max(xs))]
+    return chart
+
+
+def _group_svg(width: float, height: float, label: str) -> list[Any]:
+    return svg("svg", "chart cmp-chart", svg("title", None, label), viewBox=f"0 0 {width:.0f} {height:.0f}",
+               width=f"{width:.0f}", height=f"{height:.0f}", role="group", aria_label=label)
+
+
+def _focusable(tag: str, cls: str, detail: str, index: int, **attrs: Any) -> list[Any]:
+    """Mark `index` of its chart: focusable (one Tab stop per chart, roving.py), titled."""
+    return svg(tag, cls, svg("title", None, detail), tabindex=roving_tabindex(index), role="img",
+               aria_label=detail, **attrs)
+
+
+def grouped_bar_chart(chart: GroupedBars, details: Sequence[Sequence[str]], label: str, y_suffix: str = "",
+                      unknown: Sequence[Sequence[float | None]] = (),
+                      shade: Callable[[float], float] = lambda unk: 1.0) -> list[Any]:
+    """The SVG spec of ``grouped_bars``: gridlines, group labels, one focusable bar per
+    value (class ``cmp-bar``, ``data-series``), the reference line; ``details[g][s]`` is
+    each bar's hover text and ``unknown[g][s]`` its share of unknown tokens (the bar's
+    opacity is ``shade(unknown)``)."""
+    out = _group_svg(chart.width, chart.height, label)
+    left, top, right, bottom = chart.plot
+    axis: list[Any] = []
+    for tick in chart.y_ticks:
+        axis.append(svg("line", "gridline", x1=left, y1=tick.pos, x2=right, y2=tick.pos))
+        axis.append(svg("text", "tick", tick.label + y_suffix, x=left - 6, y=tick.pos + 4, text_anchor="end"))
+    axis.append(svg("line", "baseline", x1=left, y1=bottom, x2=right, y2=bottom))
+    for tick in chart.groups:
+        axis.append(svg("text", "tick group-label", tick.label, x=tick.pos, y=bottom + 18, text_anchor="middle"))
+    out.append(svg("g", "axis", *axis))
+    group_index = {t.label: gi for gi, t in enumerate(chart.groups)}
+    for k, bar in enumerate(chart.bars):
+        gi = group_index[bar.group]
+        unk = unknown[gi][bar.series] if unknown else None
+        detail = (details[gi][bar.series] if details else "") or bar.label
+        out.append(_focusable("rect", "cmp-bar", detail, k, x=bar.x, y=bar.y, width=bar.w, height=max(0.5, bar.h),
+                              rx=2, data_series=bar.series, fill_opacity=f"{shade(unk):.2f}" if unk else None,
+                              data_unk=f"{unk:.3f}" if unk else None))
+    if chart.reference_y is not None:
+        out.append(svg("line", "reference-line", x1=left, y1=chart.reference_y, x2=right, y2=chart.reference_y))
+    return out
+
+
+def series_line_chart(chart: SeriesLines, details: Sequence[Sequence[str]], label: str, x_label: str,
+                      y_label: str) -> list[Any]:
+    """The SVG spec of ``series_lines``: a path and focusable dots per series (class
+    ``cmp-series``, ``data-series``); ``details[s][k]`` is each dot's hover text."""
+    out = _group_svg(chart.width, chart.height, label)
+    left, top, right, bottom = chart.plot
+    axis: list[Any] = []
+    for tick in chart.y_ticks:
+        axis.append(svg("line", "gridline", x1=left, y1=tick.pos, x2=right, y2=tick.pos))
+        axis.append(svg("text", "tick", tick.label, x=left - 6, y=tick.pos + 4, text_anchor="end"))
+    for tick in chart.x_ticks:
+        axis.append(svg("line", "baseline", x1=tick.pos, y1=bottom, x2=tick.pos, y2=bottom + 4))
+        axis.append(svg("text", "tick", tick.label, x=tick.pos, y=bottom + 17, text_anchor="middle"))
+    axis.append(svg("line", "baseline", x1=left, y1=bottom, x2=right, y2=bottom))
+    axis.append(svg("text", "axis-label", x_label, x=right, y=bottom + 29, text_anchor="end"))
+    axis.append(svg("text", "axis-label", y_label, x=left - 44, y=top - 14))
+    out.append(svg("g", "axis", *axis))
+    n_dots = 0  # the dots of every series are one group (one Tab stop)
+    for s, points in enumerate(chart.lines):
+        if not points:
+            continue
+        path = svg("path", "cmp-line", d="M" + " L".join(f"{px:.1f},{py:.1f}" for px, py, _, _ in points))
+        dots = []
+        for k, (px, py, _, _) in enumerate(points):
+            dots.append(_focusable("circle", "cmp-dot", details[s][k] if details and details[s] else "", n_dots,
+                                   cx=px, cy=py, r=3.5))
+            n_dots += 1
+        out.append(svg("g", "cmp-series", path, *dots, data_series=s))
+    return out

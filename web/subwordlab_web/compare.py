@@ -10,13 +10,13 @@ shown side by side. This module computes everything the panel draws:
   agree;
 - ``STAT_ROWS`` / ``stats_rows``: the statistics table, one column per configuration;
 - ``parity``: per-language token counts relative to a reference language (parallel texts
-  such as the UDHR translations), and ``grouped_bars`` / ``line_chart`` geometry;
+  such as the UDHR translations; charts.py draws them as grouped bars);
 - ``curve_candidates`` / ``curve_points``: the compression curve (tokens per character of a
   held-out text against vocabulary size), read from the recorded steps of each run
   (``Recording.tokenizer_at``), never by retraining;
 - ``CompareRun``: trains the columns in small slices, round robin, with progress per
-  column and cancellation; a driver calls ``run.work()`` (a generator) and yields to the
-  browser between slices.
+  column and cancellation; the panel runs ``run.work()`` (a generator) with ``tasks.drive``,
+  which yields to the browser between slices.
 
 >>> boundary_disagreement("a des", [[(0, 1), (1, 5)], [(0, 1), (2, 5)]]).regions  # ·des and des agree
 []
@@ -29,7 +29,6 @@ from __future__ import annotations
 import bisect
 import math
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
@@ -269,139 +268,6 @@ def unknown_shade(unknown: float) -> float:
     return round(max(0.2, 1.0 - 0.8 * max(0.0, min(1.0, unknown))), 2)
 
 
-# -- chart geometry (drawn as SVG by the panel) ----------------------------------------------
-
-@dataclass(frozen=True)
-class Bar:
-    x: float
-    y: float
-    w: float
-    h: float
-    series: int  # which configuration (colour)
-    group: str  # which language
-    value: float
-    label: str  # the value as shown on hover/focus
-
-
-@dataclass(frozen=True)
-class Tick:
-    pos: float
-    label: str
-
-
-@dataclass
-class BarChart:
-    width: float
-    height: float
-    plot: tuple[float, float, float, float]  # left, top, right, bottom of the plot area
-    bars: list[Bar] = field(default_factory=list)
-    y_ticks: list[Tick] = field(default_factory=list)
-    groups: list[Tick] = field(default_factory=list)  # group label centres
-    reference_y: float | None = None  # y of the value 1.0 (parity) line
-
-
-def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
-    """Round tick values covering [lo, hi]. Example: nice_ticks(0, 2.7) -> [0.0, 1.0, 2.0, 3.0]"""
-    if hi <= lo:
-        hi = lo + 1
-    raw = (hi - lo) / max(1, n)
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    start = math.floor(lo / step) * step
-    ticks, v = [], start
-    while v < hi + step * 0.999:
-        ticks.append(round(v, 10))
-        v += step
-    return ticks
-
-
-def _tick_label(v: float) -> str:
-    return f"{v:g}" if abs(v) < 1e5 else f"{v:,.0f}"
-
-
-def grouped_bars(groups: Sequence[str], series: int, values: Sequence[Sequence[float | None]], *,
-                 width: float = 640, height: float = 260, value_fmt: Callable[[float], str] = lambda v: f"{v:.2f}",
-                 reference: float | None = 1.0) -> BarChart:
-    """Geometry of a grouped bar chart: ``values[g][s]`` is group g's bar for series s."""
-    left, top, right, bottom = 44.0, 12.0, width - 8.0, height - 28.0
-    chart = BarChart(width, height, (left, top, right, bottom))
-    finite = [v for row in values for v in row if v is not None]
-    hi = max(finite + ([reference] if reference else []) + [0.0001])
-    ticks = nice_ticks(0, hi)
-    top_value = ticks[-1]
-
-    def y_of(v: float) -> float:
-        return bottom - (bottom - top) * (v / top_value)
-
-    chart.y_ticks = [Tick(y_of(t), _tick_label(t)) for t in ticks]
-    if reference is not None:
-        chart.reference_y = y_of(reference)
-    if not groups:
-        return chart
-    group_w = (right - left) / len(groups)
-    inner = group_w * 0.78
-    bar_w = inner / max(1, series)
-    for g, name in enumerate(groups):
-        x0 = left + g * group_w + (group_w - inner) / 2
-        chart.groups.append(Tick(left + (g + 0.5) * group_w, name))
-        for s in range(series):
-            v = values[g][s] if s < len(values[g]) else None
-            if v is None:
-                continue
-            y = y_of(v)
-            chart.bars.append(Bar(x0 + s * bar_w + 1, y, max(1.0, bar_w - 2), bottom - y, s, name, v, value_fmt(v)))
-    return chart
-
-
-@dataclass
-class LineChart:
-    width: float
-    height: float
-    plot: tuple[float, float, float, float]
-    lines: list[list[tuple[float, float, float, float]]] = field(default_factory=list)  # per series: (px, py, x, y)
-    x_ticks: list[Tick] = field(default_factory=list)
-    y_ticks: list[Tick] = field(default_factory=list)
-    log_x: bool = True
-
-
-def line_chart(series: Sequence[Sequence[tuple[float, float]]], *, width: float = 640, height: float = 260,
-               log_x: bool = True) -> LineChart:
-    """Geometry of a line chart with a log-scale x axis (vocabulary size) by default.
-
-    ``series[s]`` is a list of ``(x, y)`` points; every point keeps its data values for hover.
-    """
-    left, top, right, bottom = 52.0, 26.0, width - 12.0, height - 30.0
-    chart = LineChart(width, height, (left, top, right, bottom), log_x=log_x)
-    points = [p for s in series for p in s]
-    if not points:
-        return chart
-    xs = [p[0] for p in points]
-    ys = [p[1] for p in points]
-    fx = (lambda v: math.log10(max(v, 1e-9))) if log_x else (lambda v: v)
-    x_lo, x_hi = fx(min(xs)), fx(max(xs))
-    if x_hi - x_lo < 1e-9:
-        x_lo, x_hi = x_lo - 0.5, x_hi + 0.5
-    y_ticks = nice_ticks(min(0.0, min(ys)) if min(ys) < 0 else max(0.0, min(ys) * 0.9), max(ys))
-    y_lo, y_hi = y_ticks[0], y_ticks[-1]
-
-    def px(v: float) -> float:
-        return left + (right - left) * (fx(v) - x_lo) / (x_hi - x_lo)
-
-    def py(v: float) -> float:
-        return bottom - (bottom - top) * (v - y_lo) / ((y_hi - y_lo) or 1)
-
-    chart.lines = [[(px(x), py(y), x, y) for x, y in s] for s in series]
-    chart.y_ticks = [Tick(py(t), _tick_label(t)) for t in y_ticks]
-    if log_x:
-        ticks = [m * 10 ** e for e in range(math.floor(x_lo), math.ceil(x_hi) + 1) for m in (1, 2, 5)]
-        chart.x_ticks = [Tick(px(t), f"{t:,}") for t in ticks if x_lo - 1e-9 <= math.log10(t) <= x_hi + 1e-9]
-        if len(chart.x_ticks) < 2:
-            chart.x_ticks = [Tick(px(v), f"{v:,.0f}") for v in (min(xs), max(xs))]
-    else:
-        chart.x_ticks = [Tick(px(t), _tick_label(t)) for t in nice_ticks(min(xs), max(xs))]
-    return chart
-
-
 # -- the compression curve, from recorded steps ------------------------------------------------
 
 def curve_candidates(start_size: int, step_sizes: Sequence[int], max_points: int = CURVE_POINTS) -> list[tuple[int, int]]:
@@ -552,19 +418,3 @@ class CompareRun:
                 if not c.done:
                     self._slice(c)
                     yield i
-
-
-def drive(work: Iterator[Any], budget_s: float = 0.012, clock: Callable[[], float] = time.perf_counter,
-          max_items: int | None = None) -> bool:
-    """Run ``work`` for about ``budget_s`` seconds (and at most ``max_items`` items, for a
-    clock that does not move, such as the fake port's); True when it is exhausted.
-
-    The page calls this, then ``await port.sleep(0)``, until it returns True.
-    """
-    t0 = clock()
-    n = 0
-    for _ in work:
-        n += 1
-        if clock() - t0 >= budget_s or (max_items is not None and n >= max_items):
-            return False
-    return True

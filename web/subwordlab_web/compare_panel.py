@@ -22,16 +22,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Sequence
 
-
-from . import compare as cm
-from .samples import SAMPLES, strip_udhr_header
-from .build import el as spec
-from .inspect_panel import chip_children
-from .roving import RovingFocus, roving_tabindex
 from subwordlab.options import PRESETS, TARGETS
 
+from . import charts, tasks
+from . import compare as cm
+from .build import el as spec
 from .options_form import changed_options, option_field, parse_field, preset_items, value_text
-from .tokens import token_chips
+from .roving import RovingFocus, roving_tabindex
+from .samples import SAMPLES, strip_udhr_header
+from .tokens import chip_children, token_chips
 from .wording import plural
 
 DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}))
@@ -40,7 +39,8 @@ DEFAULT_TEXT = ("Everyone has the right to education. Unbelievably, tokenizers d
                 "words like “untokenizable” and “counterrevolutionaries”.")
 MAX_TEXT_CHARS = 20_000
 MAX_CHIPS = 600  # per column
-SLICE_SECONDS = 0.012
+SLICE_SECONDS = 0.012  # training slices between two hand-backs to the browser (tasks.drive)
+PAINT_SECONDS = 0.1  # the progress cards are redrawn at most this often
 CURVE_DEBOUNCE_S = 0.4  # the curve is re-measured when typing pauses this long
 MAX_ITEMS_PER_SLICE = 64
 UDHR = [s for s in SAMPLES.values() if s.udhr]  # the six translations, in the samples' order
@@ -384,15 +384,17 @@ class ComparePanel:
                  f"at vocabulary size {size:,}…")
         self._set_running(True)
         port.set_hidden(self.results, True)
-        work = run.work()
         last_paint = port.now()
+
+        def paint(_column: int) -> None:
+            nonlocal last_paint
+            if port.now() - last_paint > PAINT_SECONDS:
+                self._render_progress()
+                last_paint = port.now()
+
         try:
             self._render_progress()
-            while not cm.drive(work, SLICE_SECONDS, port.now, MAX_ITEMS_PER_SLICE):
-                if port.now() - last_paint > 0.1:
-                    self._render_progress()
-                    last_paint = port.now()
-                await port.sleep(0)
+            await tasks.drive(port, run.work(), SLICE_SECONDS, between=paint, max_items=MAX_ITEMS_PER_SLICE)
             self._render_progress()
             if run.cancelled:
                 return False
@@ -713,14 +715,15 @@ class ComparePanel:
             narrow = (width - 52) / len(groups) < 64
             axis_names = [(g.removeprefix("udhr_").removeprefix(OWN)[:3] if narrow else names[g].split(" (")[0])
                           for g in groups]
-            chart = cm.grouped_bars(axis_names, len(self.labels), values, width=width, height=280,
-                                    value_fmt=lambda v: f"{v:.2f}×")
+            chart = charts.grouped_bars(axis_names, len(self.labels), values, width=width, height=280,
+                                        value_fmt=lambda v: f"{v:.2f}×")
             details = [[f"{names[g]} · {self.labels[k]}: {self.parity_counts[k].get(g) or 0:,} tokens, "
                         f"{values[gi][k]:.2f}× {names[ref]}" + (f", {unknown[gi][k]:.0%} unknown" if unknown[gi][k] else "")
                         if values[gi][k] is not None else ""
                         for k in range(len(self.labels))] for gi, g in enumerate(groups)]
-            port.replace_children(self.parity_box, [draw_grouped_bars(
-                port, chart, details, f"Parity relative to {names[ref]}, per language and configuration", unknown)])
+            port.build_into(self.parity_box, [charts.grouped_bar_chart(
+                chart, details, f"Parity relative to {names[ref]}, per language and configuration", y_suffix="×",
+                unknown=unknown, shade=cm.unknown_shade)])
         # the numbers as a table
         head = port.create("tr")
         port.append(head, port.create("th", text="Language"))
@@ -796,11 +799,12 @@ class ComparePanel:
         if not self.visible or not self.curves:
             return
         width = max(320.0, port.width(self.curve_box) or 640.0)
-        chart = cm.line_chart([[(size, tpc) for _, size, tpc in pts] for pts in self.curves], width=width, height=280)
+        chart = charts.series_lines([[(size, tpc) for _, size, tpc in pts] for pts in self.curves], width=width, height=280)
         details = [[f"{self.labels[k]} · vocabulary {size:,} (step {step:,}): {tpc:.3f} tokens per character"
                     for step, size, tpc in pts] for k, pts in enumerate(self.curves)]
-        port.replace_children(self.curve_box, [draw_lines(port, chart, details,
-                                                          "Tokens per character against vocabulary size")])
+        port.build_into(self.curve_box, [charts.series_line_chart(
+            chart, details, "Tokens per character against vocabulary size", "vocabulary size (log scale)",
+            "tokens / char")])
         items = []
         for i, label in enumerate(self.labels):
             li = port.create("li")
@@ -809,115 +813,3 @@ class ComparePanel:
             port.append(li, port.create("span", text=label))
             items.append(li)
         port.replace_children(self.legend, items)
-
-
-# --- SVG renderers ------------------------------------------------------------------------------
-
-def _svg(port: Any, width: float, height: float, label: str) -> Any:
-    svg = port.create_svg("svg", "chart cmp-chart")
-    port.set_attr(svg, "viewBox", f"0 0 {width:.0f} {height:.0f}")
-    port.set_attr(svg, "width", f"{width:.0f}")
-    port.set_attr(svg, "height", f"{height:.0f}")
-    port.set_attr(svg, "role", "group")
-    port.set_attr(svg, "aria-label", label)
-    title = port.create_svg("title")
-    port.set_text(title, label)
-    port.append(svg, title)
-    return svg
-
-
-def _text(port: Any, x: float, y: float, text: str, cls: str, anchor: str = "start") -> Any:
-    el = port.create_svg("text", cls)
-    port.set_attr(el, "x", f"{x:.1f}")
-    port.set_attr(el, "y", f"{y:.1f}")
-    if anchor != "start":
-        port.set_attr(el, "text-anchor", anchor)
-    port.set_text(el, text)
-    return el
-
-
-def _line(port: Any, x1: float, y1: float, x2: float, y2: float, cls: str) -> Any:
-    el = port.create_svg("line", cls)
-    for name, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)):
-        port.set_attr(el, name, f"{v:.1f}")
-    return el
-
-
-def _titled(port: Any, el: Any, detail: str, index: int) -> Any:
-    """Mark `el` (item `index` of its chart) focusable with its numbers as name and title."""
-    port.set_attr(el, "tabindex", str(roving_tabindex(index)))
-    port.set_attr(el, "role", "img")
-    port.set_attr(el, "aria-label", detail)
-    title = port.create_svg("title")
-    port.set_text(title, detail)
-    port.append(el, title)
-    return el
-
-
-def draw_grouped_bars(port: Any, chart: cm.BarChart, details: Sequence[Sequence[str]], label: str,
-                      unknown: Sequence[Sequence[float | None]] = ()) -> Any:
-    """The SVG of ``compare.grouped_bars``; ``details[g][s]`` is each bar's hover text and
-    ``unknown[g][s]`` its share of unknown tokens (the bar is paler by that much)."""
-    svg = _svg(port, chart.width, chart.height, label)
-    left, top, right, bottom = chart.plot
-    axis = port.create_svg("g", "axis")
-    for tick in chart.y_ticks:
-        port.append(axis, _line(port, left, tick.pos, right, tick.pos, "gridline"))
-        port.append(axis, _text(port, left - 6, tick.pos + 4, tick.label + "×", "tick", "end"))
-    port.append(axis, _line(port, left, bottom, right, bottom, "baseline"))
-    for tick in chart.groups:
-        port.append(axis, _text(port, tick.pos, bottom + 18, tick.label, "tick group-label", "middle"))
-    port.append(svg, axis)
-    group_index = {t.label: gi for gi, t in enumerate(chart.groups)}
-    for k, bar in enumerate(chart.bars):
-        rect = port.create_svg("rect", "cmp-bar")
-        for name, v in (("x", bar.x), ("y", bar.y), ("width", bar.w), ("height", max(0.5, bar.h))):
-            port.set_attr(rect, name, f"{v:.1f}")
-        port.set_attr(rect, "rx", "2")
-        port.set_attr(rect, "data-series", str(bar.series))
-        gi = group_index[bar.group]
-        unk = unknown[gi][bar.series] if unknown else None
-        if unk:
-            port.set_attr(rect, "fill-opacity", f"{cm.unknown_shade(unk):.2f}")
-            port.set_attr(rect, "data-unk", f"{unk:.3f}")
-        detail = details[gi][bar.series] if details else bar.label
-        port.append(svg, _titled(port, rect, detail or bar.label, k))
-    if chart.reference_y is not None:
-        port.append(svg, _line(port, left, chart.reference_y, right, chart.reference_y, "reference-line"))
-    return svg
-
-
-def draw_lines(port: Any, chart: cm.LineChart, details: Sequence[Sequence[str]], label: str) -> Any:
-    """The SVG of ``compare.line_chart``: a path and focusable dots per series."""
-    svg = _svg(port, chart.width, chart.height, label)
-    left, top, right, bottom = chart.plot
-    axis = port.create_svg("g", "axis")
-    for tick in chart.y_ticks:
-        port.append(axis, _line(port, left, tick.pos, right, tick.pos, "gridline"))
-        port.append(axis, _text(port, left - 6, tick.pos + 4, tick.label, "tick", "end"))
-    for tick in chart.x_ticks:
-        port.append(axis, _line(port, tick.pos, bottom, tick.pos, bottom + 4, "baseline"))
-        port.append(axis, _text(port, tick.pos, bottom + 17, tick.label, "tick", "middle"))
-    port.append(axis, _line(port, left, bottom, right, bottom, "baseline"))
-    port.append(axis, _text(port, right, bottom + 29, "vocabulary size (log scale)", "axis-label", "end"))
-    port.append(axis, _text(port, left - 44, top - 14, "tokens / char", "axis-label"))
-    port.append(svg, axis)
-    n_dots = 0  # the dots of every series are one group (one Tab stop)
-    for s, points in enumerate(chart.lines):
-        if not points:
-            continue
-        g = port.create_svg("g", "cmp-series")
-        port.set_attr(g, "data-series", str(s))
-        path = port.create_svg("path", "cmp-line")
-        port.set_attr(path, "d", "M" + " L".join(f"{px:.1f},{py:.1f}" for px, py, _, _ in points))
-        port.append(g, path)
-        for k, (px, py, _, _) in enumerate(points):
-            dot = port.create_svg("circle", "cmp-dot")
-            port.set_attr(dot, "cx", f"{px:.1f}")
-            port.set_attr(dot, "cy", f"{py:.1f}")
-            port.set_attr(dot, "r", "3.5")
-            port.append(g, _titled(port, dot, details[s][k] if details and details[s] else "", n_dots))
-            n_dots += 1
-        port.append(svg, g)
-    return svg
-

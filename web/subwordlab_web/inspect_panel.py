@@ -16,7 +16,7 @@ from .build import el
 from .roving import RovingFocus, roving_tabindex
 from .state import AppState
 from .tasks import drive
-from .tokens import TokenChip, assign_colors, bytes_label, is_byte_level, round_trip_message, token_chips, token_label, visible
+from .tokens import TokenChip, assign_colors, chip_children, bytes_label, is_byte_level, round_trip_message, token_chips, token_label, visible
 
 MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
 MAX_TEXT = 20_000  # the inspector encodes at most this many characters (it is for looking closely)
@@ -322,13 +322,6 @@ def chip_spec(chip: TokenChip, text: str, sampled: bool = False, index: int = 0)
              "data-unk": "" if chip.unknown else None, "data-special": "" if chip.special else None,
              "data-gap": "" if chip.gap_before else None}
     return el("span", "chip", attrs=attrs, children=chip_children(chip))
-
-
-def chip_children(chip: TokenChip) -> list[Any]:
-    """A chip's label over its id. subtle: the space between them is not drawn (the chip is a
-    flex box) but makes the chip's text "low 5", which its accessible name starts with
-    (a name must contain the visible text: WCAG 2.5.3, axe's label-content-name-mismatch)."""
-    return [el("span", "chip-text", chip.label), " ", el("span", "chip-id", str(chip.id))]
 
 
 __all__ = ["InspectPanel", "Inspection", "inspect_steps", "inspect_text", "text_slices", "bytes_label"]

@@ -89,22 +89,27 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
     return ProgressView(fraction, f"Vocabulary {now:,} → {target:,} · {what}")
 
 
-async def drive(port: Any, steps: Any, slice_seconds: float = 0.0, between: Any = None) -> Any:
+async def drive(port: Any, steps: Any, slice_seconds: float = 0.0, between: Any = None,
+                max_items: int | None = None) -> Any:
     """Run a sliced generator (the core's ``(done, total)`` style) to its end, handing the
-    browser back once each ``slice_seconds`` of work (0: after every item); returns the
-    generator's value. ``between(item)`` runs before each hand-back; if it returns False
-    the work is abandoned and None returned (e.g. a newer request superseded it)."""
+    browser back once each ``slice_seconds`` of work (0: after every item; ``max_items``
+    also ends a slice, for a clock that does not move during work, such as the fake
+    port's); returns the generator's value. ``between(item)`` runs before each hand-back;
+    if it returns False the work is abandoned and None returned (e.g. a newer request
+    superseded it, or the run was cancelled)."""
     last = port.now()
+    n = 0
     while True:
         try:
             item = next(steps)
         except StopIteration as stop:
             return stop.value
-        if port.now() - last >= slice_seconds:
+        n += 1
+        if port.now() - last >= slice_seconds or (max_items is not None and n >= max_items):
             if between is not None and between(item) is False:
                 return None
             await port.sleep(0)
-            last = port.now()
+            last, n = port.now(), 0
 
 
 async def train(port: Any, state: AppState, rec: Any = None) -> None:

@@ -13,9 +13,11 @@ Pure helpers (no DOM), shared by the Train and Inspect panels.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from subwordlab.bytes_map import CHAR_TO_BYTE
+
+from .build import el
 
 PALETTE_SIZE = 8  # app.css defines [data-color="0"] … [data-color="7"]
 
@@ -137,3 +139,11 @@ def round_trip_message(expected: str, decoded: str) -> tuple[bool, str]:
     want = visible(expected[i:i + 12]) or "(end)"
     got = visible(decoded[i:i + 12]) or "(end)"
     return False, f"Round trip differs at character {i}: expected “{want}”, decoded “{got}”"
+
+
+def chip_children(chip: TokenChip) -> list[Any]:
+    """A chip's label over its id (element specs, build.py). subtle: the space between them
+    is not drawn (the chip is a flex box) but makes the chip's text "low 5", which its
+    accessible name starts with (a name must contain the visible text: WCAG 2.5.3, axe's
+    label-content-name-mismatch). Used by Inspect and Compare."""
+    return [el("span", "chip-text", chip.label), " ", el("span", "chip-id", str(chip.id))]
