@@ -10,6 +10,7 @@ from collections import deque
 from typing import Any, Dict, Iterable, Iterator, Optional, Union
 
 from .events import Done, Event
+from .options import PRESETS
 from .presets import TRAINERS, resolve_options
 from .tokenizer import Tokenizer
 
@@ -64,7 +65,8 @@ def shortfall(tokenizer: Tokenizer, merges: Optional[int] = None) -> Optional[st
         return None
     if done >= asked:
         return None
-    unigram = spec.get("preset") in ("unigram", "sentencepiece_unigram")
+    preset = PRESETS.get(spec.get("preset"))  # None: an imported tokenizer
+    unigram = preset is not None and preset.is_unigram
     reason = "no more pieces are worth keeping" if unigram else "no pair is left to merge"
     fewer = "fewer merges" if what == "merges" else "a smaller vocabulary"
     return (f"stopped after {done:,} of the {asked:,} {what} asked: {reason} in this corpus; "
