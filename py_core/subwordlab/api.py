@@ -65,7 +65,7 @@ def shortfall(tokenizer: Tokenizer, merges: Optional[int] = None) -> Optional[st
         return None
     if done >= asked:
         return None
-    preset = PRESETS.get(spec.get("preset"))  # None: an imported tokenizer
+    preset = PRESETS.get(spec.get("preset", ""))  # None: an imported tokenizer
     unigram = preset is not None and preset.is_unigram
     reason = "no more pieces are worth keeping" if unigram else "no pair is left to merge"
     fewer = "fewer merges" if what == "merges" else "a smaller vocabulary"

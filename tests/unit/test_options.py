@@ -97,7 +97,7 @@ def test_parse_reads_fields_and_command_line_text_alike():
 
 def test_one_list_syntax_everywhere():
     assert "white space" in LIST_SYNTAX
-    for name, (option, _) in all_options().items():
+    for option, _ in all_options().values():
         if option.kind == "list":
             assert option.parse(option.text(["<|a|>", "b,c"])) == ["<|a|>", "b,c"]  # a comma is part of an item
 
