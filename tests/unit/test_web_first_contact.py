@@ -249,3 +249,20 @@ def test_a_big_corpus_the_tab_cannot_keep_is_asked_for_after_a_reload():
     port2, app2 = reload(port)
     assert port2.get_attr(port2.query("body"), "data-share") == "waiting-file"
     assert pills(port2)[0] == "Waiting for “tiny.txt” (250,000 characters)"
+
+
+def test_a_corpus_too_long_for_a_link_is_not_compressed_at_every_key(monkeypatch):
+    from subwordlab_web import persist
+
+    port, app = started(None)
+    kinds = []
+    real = share.encode_fragment
+    monkeypatch.setattr(share, "encode_fragment", lambda exp, **kw: kinds.append(exp.corpus.kind) or real(exp, **kw))
+    long_text = read("tinyshakespeare.txt")[: persist.INLINE_CHARS_LIMIT + 1]
+    app.state.set_corpus(Corpus(long_text))
+    assert kinds and "inline" not in kinds  # written by SHA-256, with the text in sessionStorage
+    assert persist.kept_corpus(port, share.sha256_text(long_text)) == long_text
+    kinds.clear()
+    app.state.set_corpus(Corpus("a short text " * 10))
+    assert kinds and set(kinds) == {"inline"}
+    port.settle()  # the small corpus trains by itself

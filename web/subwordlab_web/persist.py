@@ -38,7 +38,9 @@ from .share import ShareLinkError
 SAVE_EVERY = 0.4  # seconds between two writes while playing or training
 SAVE_TOPICS = frozenset({"corpus", "spec", "recording", "progress", "step", "inspect", "tokenizer", "panel"})
 LONG_RUN_SECONDS = 2.0  # a run going this long (or a corpus too big to train by itself) asks before leaving
-INLINE_CHARS_LIMIT = 40 * share.INLINE_LIMIT_BYTES  # longer texts cannot compress into a link: skip trying
+# longer texts cannot compress into a link (prose compresses about 3:1): not even tried, so
+# typing in a big corpus does not compress it at every key
+INLINE_CHARS_LIMIT = 8 * share.INLINE_LIMIT_BYTES
 CORPUS_KEY = "subwordlab-corpus"  # sessionStorage: a corpus too big for the address, as JSON
 
 
