@@ -188,8 +188,10 @@ class Collapse(Normalizer):
         return self._RUNS.sub(" ", text).strip("".join(c for c in WHITE_SPACE if c.isascii()))
 
     def apply(self, units):
-        # step 1: collapse runs of ' ' (keep the first space of each run)
-        kept = [u for i, u in enumerate(units) if not (u[0] == " " and i > 0 and units[i - 1][0] == " ")]
+        # step 1: collapse runs of ' ' (keep the last space of each run: its offsets are the
+        # ones the tokenizers library gives for Replace(' {2,}', ' '))
+        last = len(units) - 1
+        kept = [u for i, u in enumerate(units) if not (u[0] == " " and i < last and units[i + 1][0] == " ")]
         # step 2: strip white space at both ends
         return Strip().apply(kept)
 

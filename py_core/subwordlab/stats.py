@@ -11,8 +11,10 @@ Pure functions, no printing. Definitions (the denominators are stated, since pap
 - ``split_words``: share of words covered by more than one token (tokens whose character
   offsets overlap the word, in context);
 - ``unknown_rate``: share of tokens that are the model's unknown token;
-- ``round_trip``: whether ``decode(encode(text))`` equals the normalized text, and if not
-  the first difference;
+- ``round_trip``: whether ``decode(encode(text))`` gives back the normalized text (as a
+  reader sees it: ``shown_normalized``), and if not the first difference;
+  ``round_trip_kind``: "exact", "by_design" (what the pipeline promises, which drops white
+  space on purpose) or "lossy" (less than promised: unknown tokens...);
 - ``parity``: tokens / the reference text's tokens (for translations of the same text).
 
 A ratio whose denominator is 0 is None.
@@ -74,6 +76,66 @@ def first_difference(expected, got):
     return {"index": i, "expected": expected[max(0, i - 10):i + 10], "got": got[max(0, i - 10):i + 10]}
 
 
+_MARKER = "\u2581"  # ▁, SentencePiece's space marker
+
+
+def shown_normalized(text, normalized):
+    """The normalized text as a reader sees it: a ▁ the normalizer put in for a space (an
+    imported SentencePiece tokenizer.json does this) is a space again, and a dummy-prefix
+    ▁ the text did not start with is dropped; a ▁ inserted before every word (spaces kept)
+    is dropped.
+
+    Example: ('de la', '▁de▁la') -> 'de la'; ('de la', '▁de ▁la') -> 'de la'
+    """
+    if normalized.count(_MARKER) <= text.count(_MARKER):
+        return normalized
+    if all(i == 0 or normalized[i - 1].isspace() for i, ch in enumerate(normalized) if ch == _MARKER):
+        return normalized.replace(_MARKER, "")  # a marker inserted before every word, spaces kept
+    shown = normalized.replace(_MARKER, " ")
+    if shown.startswith(" ") and not text[:1].isspace():
+        shown = shown[1:]
+    return shown
+
+
+def pipeline_promise(tok, normalized):
+    """What decoding promises to give back for ``normalized`` text: each pre-token decoded
+    as if it were one token (with the model's end-of-word marker, if any). Where this
+    differs from the normalized text, the pipeline loses something by design (e.g. runs of
+    white space between WordPiece's or whitespace-split Unigram's words)."""
+    pieces = [piece for piece, _ in tok.pre_tokenize_str(normalized)]
+    suffix = getattr(tok.model, "end_of_word", None)
+    if suffix:
+        pieces = [piece + suffix for piece in pieces]
+    if tok.decoder is None:
+        return "".join(pieces)
+    return tok.decoder.decode_bytes(pieces).decode("utf-8", errors="replace")
+
+
+def round_trip(tok, text, ids):
+    """Does ``decode(ids)`` (``ids`` encode ``text``) give back what the pipeline promises?
+
+    Returns ``{"kind", "expected", "decoded", "difference", "reason"}``. ``kind``:
+    ``"exact"`` (the normalized text as shown, see ``shown_normalized``), ``"by_design"``
+    (what the pipeline promises, which drops something on purpose: ``reason`` says what),
+    or ``"lossy"`` (less than promised: unknown tokens, a byte sequence cut short...).
+    """
+    expected = shown_normalized(text, tok.normalize_str(text))
+    decoded = tok.decode(ids)
+    if decoded == expected:
+        return {"kind": "exact", "expected": expected, "decoded": decoded, "difference": None, "reason": ""}
+    promised = pipeline_promise(tok, tok.normalize_str(text))
+    if decoded == promised:
+        where = first_difference(expected, promised)
+        i = where["index"]
+        near = (expected[i:i + 1] or expected[i - 1:i])
+        reason = ("this pipeline splits words at white space and decodes them with one space between "
+                  "(extra, leading and trailing spaces are not kept)" if near.isspace() or not near else
+                  "the pre-tokenizer drops these characters, so decoding cannot give them back")
+        return {"kind": "by_design", "expected": promised, "decoded": decoded, "difference": where, "reason": reason}
+    return {"kind": "lossy", "expected": expected, "decoded": decoded, "difference": first_difference(expected, decoded),
+            "reason": ""}
+
+
 def text_stats(tok, text):
     """The statistics of one text (see the module docstring for every definition)."""
     n_bytes = len(text.encode("utf-8"))
@@ -98,8 +160,7 @@ def text_stats(tok, text):
             k = bisect.bisect_left(ends, s)
             if k < len(words) and starts[k] <= s:
                 per_word[k] += 1
-    decoded = tok.decode(enc.ids)
-    normalized = tok.normalize_str(text)
+    trip = round_trip(tok, text, enc.ids)
     row.update(
         tokens=n,
         tokens_per_word=_ratio(n, len(words)),
@@ -107,8 +168,9 @@ def text_stats(tok, text):
         bytes_per_token=_ratio(n_bytes, n),
         split_words=_ratio(sum(1 for c in per_word if c > 1), len(words)),
         unknown_rate=_ratio(sum(1 for i in enc.ids if i == unk), n) if unk is not None else (0.0 if n else None),
-        round_trip=decoded == normalized,
-        round_trip_difference=first_difference(normalized, decoded),
+        round_trip=trip["kind"] == "exact",
+        round_trip_kind=trip["kind"],
+        round_trip_difference=trip["difference"],
     )
     return row
 

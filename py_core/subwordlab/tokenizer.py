@@ -17,7 +17,7 @@ from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Literal, Op
 from . import normalizers as N
 from .models.bpe import BPE
 from .normalizers import identity_aligned
-from .pre_tokenizers import ByteLevel, Metaspace
+from .pre_tokenizers import ByteLevel, Metaspace, WhitespaceMetaspace
 from .special import split_special
 
 _CACHE_LIMIT = 200_000  # pieces remembered by the encode cache
@@ -371,8 +371,17 @@ class Tokenizer:
             # subtle: an added prefix space (add_prefix_space) is zero-width
             return [(s, s)] * (len(piece) - len(spans)) + spans
         if isinstance(self.pre_tokenizer, Metaspace) and len(piece) == e - s + 1:
-            # a prepended ▁ (the dummy prefix) is zero-width
-            return [(s, s)] + [(s + i, s + i + 1) for i in range(e - s)]
+            # an added ▁ covers what the tokenizers library says it does: a word's marker
+            # (WhitespaceMetaspace) the white space before the word; the dummy prefix the
+            # piece's first character, or nothing where tokenizer.json inserts it by a normalizer
+            pt = self.pre_tokenizer
+            if isinstance(pt, WhitespaceMetaspace):
+                marker = (s - 1, s) if s > 0 else (s, s)
+            elif getattr(pt, "user_defined_symbols", ()) or getattr(pt, "prefix_before_space", False):
+                marker = (s, s)  # inserted by a normalizer in tokenizer.json (hf_export._metaspace)
+            else:
+                marker = (s, s + 1) if e > s else (s, s)
+            return [marker] + [(s + i, s + i + 1) for i in range(e - s)]
         if len(piece) != e - s:
             # a piece an imported pipeline rewrote: every character spans the whole piece
             return [(s, e)] * len(piece)

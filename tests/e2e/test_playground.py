@@ -215,7 +215,8 @@ def test_inspect_ids_and_offsets_match_the_core_at_each_step(app_page, screensho
     chip.focus()
     expect(page.locator("#inspect-detail")).to_have_text(chip.get_attribute("title"))
     page.locator("#inspect-step").fill("8")
-    expect(page.locator("#inspect-roundtrip")).to_contain_text("differs at character 13")  # two spaces come back as one
+    expect(page.locator("#inspect-roundtrip")).to_contain_text("Round trip as designed")  # two spaces come back as one
+    expect(page.locator("#inspect-roundtrip")).to_have_attribute("data-ok", "design")
     page.screenshot(path=str(screenshots_dir / "inspect.png"), full_page=True)
 
 

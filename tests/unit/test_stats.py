@@ -47,7 +47,7 @@ def test_text_stats_by_hand():
         "tokens": 3, "code_points": 13, "bytes": 13, "words": 2,
         "tokens_per_word": 1.5, "chars_per_token": 13 / 3, "bytes_per_token": 13 / 3,
         "split_words": 0.5,  # 'lowest' is two tokens, 'newest' one
-        "unknown_rate": 0.0, "round_trip": True, "round_trip_difference": None,
+        "unknown_rate": 0.0, "round_trip": True, "round_trip_kind": "exact", "round_trip_difference": None,
     }
 
 
@@ -58,7 +58,7 @@ def test_zero_width_marker_tokens_count_for_their_word_and_round_trip_difference
     assert row["tokens"] == 4 and row["words"] == 2 and row["tokens_per_word"] == 2.0
     assert row["split_words"] == 1.0
     # the decoder puts back one space between words: the round trip fails at the double space
-    assert row["round_trip"] is False
+    assert row["round_trip"] is False and row["round_trip_kind"] == "by_design"  # promised: words, one space between
     assert row["round_trip_difference"] == {"index": 4, "expected": "low  low", "got": "low low"}
 
 
@@ -110,3 +110,26 @@ def test_first_difference():
     assert first_difference("abc", "abc") is None
     assert first_difference("abc", "abd") == {"index": 2, "expected": "abc", "got": "abd"}
     assert first_difference("ab", "abc")["index"] == 2
+
+
+def test_round_trip_compares_with_the_normalized_text_as_shown():
+    import subwordlab
+    from subwordlab.stats import pipeline_promise, round_trip, shown_normalized
+
+    assert shown_normalized("de la", "\u2581de\u2581la") == "de la"
+    assert shown_normalized(" de", "\u2581\u2581de") == "  de"  # the text's own leading space stays
+    assert shown_normalized("a\u2581b", "a\u2581b") == "a\u2581b"  # a ▁ the text had is not a marker
+    corpus = "de la liberté et de la justice, la paix dans le monde. " * 20
+    for preset in ("unigram", "sentencepiece_unigram", "sentencepiece_bpe", "wordpiece", "byte_bpe"):
+        trained = subwordlab.train(corpus, preset=preset, vocab_size=60 if preset != "byte_bpe" else 262)
+        imported = subwordlab.Tokenizer.from_hf_json(trained.to_hf_json())
+        for tok in (trained, imported):
+            trip = round_trip(tok, "de la liberté", tok.encode("de la liberté"))
+            assert trip["kind"] == "exact", (preset, tok is imported, trip)
+            text = "de  la liberté "  # two spaces, a trailing one: kept (byte-level) or dropped by design
+            trip = round_trip(tok, text, tok.encode(text))
+            assert trip["kind"] in ("exact", "by_design"), (preset, trip)
+            if trip["kind"] == "by_design":
+                assert trip["decoded"] == pipeline_promise(tok, tok.normalize_str(text)) and trip["reason"]
+        assert round_trip(trained, "de  la", trained.encode("de  la"))["kind"] == \
+            round_trip(imported, "de  la", imported.encode("de  la"))["kind"]

@@ -124,9 +124,12 @@ def test_round_trip_differences_are_named():
     port, app = started()
     use(app, port, Corpus("\n".join(f"{w} {n}" for w, n in SEED0.items()), "word_counts"),
         TrainSpec("bpe", "num_merges", 8))
-    typed(port, "low  low")  # two spaces: the </w> decoder puts back one
+    typed(port, "low  low")  # two spaces: the </w> decoder puts back one, as the pipeline promises
     badge = port.query("#inspect-roundtrip")
-    assert port.get_attr(badge, "data-ok") == "no" and "differs at character 4" in port.text(badge)
+    assert port.get_attr(badge, "data-ok") == "design" and port.text(badge).startswith("ⓘ Round trip as designed: ")
+    assert "one space between" in port.text(badge)
+    typed(port, "low low")
+    assert port.get_attr(badge, "data-ok") == "yes" and port.text(badge) == "✓ Round trip exact"
 
 
 def test_a_character_the_vocabulary_lacks_is_an_error_message_not_a_crash():
@@ -220,6 +223,7 @@ def test_token_helpers():
     assert round_trip_message("a b", "a b") == (True, "Round trip exact")
     ok, msg = round_trip_message("a  b", "a b")
     assert not ok and msg == "Round trip differs at character 2: expected “·b”, decoded “b”"
+    assert round_trip_message("a b", "a b", "by_design", "why") == (True, "Round trip as designed: why")
 
 
 _TOKENIZERS = {}

@@ -239,7 +239,8 @@ def stats_rows(columns: Sequence[dict | None]) -> list[tuple[StatRow, list[str],
 
 def round_trip_cell(result: Any) -> tuple[str, bool]:
     """(text, ok) for the round-trip row, from a ``subwordlab.stats.text_stats`` row
-    (``round_trip`` True/False and ``round_trip_difference`` {"index", ...}); None while unknown.
+    (``round_trip``, ``round_trip_kind`` and ``round_trip_difference`` {"index", ...}); a
+    pipeline lossy by design (WordPiece drops runs of spaces) is ok; None while unknown.
 
     Example: {"round_trip": False, "round_trip_difference": {"index": 12}} -> ("differs at char 12", False)
     """
@@ -248,7 +249,10 @@ def round_trip_cell(result: Any) -> tuple[str, bool]:
     if result["round_trip"]:
         return "exact", True
     diff = result.get("round_trip_difference") or {}
-    return ("differs" + (f" at char {diff['index']:,}" if "index" in diff else "")), False
+    at = f" at char {diff['index']:,}" if "index" in diff else ""
+    if result.get("round_trip_kind") == "by_design":
+        return "spaces not kept (by design)" + at, True
+    return "differs" + at, False
 
 
 # -- parity --------------------------------------------------------------------------------

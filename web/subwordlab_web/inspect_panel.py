@@ -43,6 +43,7 @@ class Inspection:
     round_trip: str
     sampled: bool = False
     nbest: list[tuple[list[str], float, float]] | None = None  # (labels, log P, share)
+    round_trip_kind: str = ""  # "exact", "by_design" (the pipeline drops white space on purpose) or "lossy"
 
 
 SLICE_CHARS = 1500  # a long text is encoded this much at a time, between yields to the browser
@@ -117,8 +118,11 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
     else:
         ids = merged.ids
         chips = token_chips(merged, tokenizer)
-    decoded = tokenizer.decode(ids)
-    ok, message = round_trip_message(normalized, decoded)
+    from subwordlab.stats import round_trip
+
+    trip = round_trip(tokenizer, text, ids)  # against the normalized text as shown, markers mapped back
+    decoded = trip["decoded"]
+    ok, message = round_trip_message(trip["expected"], decoded, trip["kind"], trip["reason"])
     best = None
     if nbest and hasattr(tokenizer.model, "nbest") and len(text) <= MAX_NBEST_TEXT and text:
         found = tokenizer.encode_nbest(text, nbest, **kwargs)
@@ -127,7 +131,7 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
             z = sum(math.exp(lp - top) for _, lp in found)
             vocab = tokenizer.model.vocab
             best = [([token_label(vocab[i], False) for i in seg], lp, math.exp(lp - top) / z) for seg, lp in found]
-    return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best)
+    return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best, trip["kind"])
 
 
 def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
@@ -277,9 +281,11 @@ class InspectPanel:
         port.set_text(self.count, f"{len(chips):,}")
         port.set_text(self.chars, f"{n_chars:,}")
         port.set_text(self.ratio, f"{n_chars / len(chips):.2f}" if chips else "–")
-        port.set_text(self.roundtrip, ("✓ " if r.round_trip_ok else "≠ ") + r.round_trip if r else "–")
-        port.set_attr(self.roundtrip, "data-ok", ("yes" if r.round_trip_ok else "no") if r else "")
-        port.set_attr(self.roundtrip, "title", "decode(encode(text)) compared with the normalized text")
+        design = bool(r) and r.round_trip_kind == "by_design"
+        port.set_text(self.roundtrip, ("ⓘ " if design else "✓ " if r.round_trip_ok else "≠ ") + r.round_trip if r else "–")
+        port.set_attr(self.roundtrip, "data-ok", ("design" if design else "yes" if r.round_trip_ok else "no") if r else "")
+        port.set_attr(self.roundtrip, "title", "decode(encode(text)) compared with the normalized text as shown "
+                                               "(▁ markers back to spaces), or with what this pipeline promises")
         mode = ""
         if r and r.sampled:
             mode = (f"A sampled segmentation (seed {self.state.inspect.sample_seed}); offsets are shown only "
