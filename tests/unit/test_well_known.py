@@ -1,0 +1,149 @@
+"""Well-known tokenizers shipped with the site (build/well_known_vocabs.py) and their
+one-click buttons in Files and Compare: the shipped files have the pinned SHA-256, load
+into our core and encode like the reference libraries; nothing is fetched before a click."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import subwordlab
+from subwordlab_web.well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
+
+pytestmark = pytest.mark.cpython_only  # reads build/_cache and uses sentencepiece/tokenizers
+
+REPO = Path(__file__).resolve().parents[2]
+UDHR_ENG = (REPO / "corpora" / "udhr" / "udhr_eng.txt").read_text(encoding="utf-8")
+
+
+def _build_module(name: str):
+    spec = importlib.util.spec_from_file_location(f"test_build_{name}", REPO / "build" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory) -> dict[str, bytes]:
+    build = _build_module("build_site")
+    vocabs = _build_module("well_known_vocabs")
+    dest = tmp_path_factory.mktemp("vocabs")
+    files = vocabs.ship(dest, build.npm_tarball)
+    return {p.name: p.read_bytes() for p in files}
+
+
+def test_every_shipped_file_has_its_pinned_hash(shipped):
+    assert sorted(shipped) == sorted(v.file for v in WELL_KNOWN)
+    for item in WELL_KNOWN:
+        data = shipped[item.file]
+        assert hashlib.sha256(data).hexdigest() == item.sha256 and len(data) == item.size
+        check(item, data)  # the page's check passes
+    with pytest.raises(ValueError, match="not the file this page was built with"):
+        check(WELL_KNOWN_BY_KEY["r50k_base"], shipped["r50k_base.tiktoken"] + b"\n")
+
+
+def test_bert_vocabulary_is_bert_spelled_and_encodes_like_tokenizers(shipped):
+    from tokenizers import Tokenizer as HF
+
+    vocabs = _build_module("well_known_vocabs")
+    assert vocabs.bert_vocab(["[PAD]", "\u2581", "\u2581the", "ing", "[UNK]"]) == ["[PAD]", "[unused0]", "the", "##ing", "[UNK]"]
+    text = shipped["bert-base-uncased.tokenizer.json"].decode("utf-8")
+    vocab = json.loads(text)["model"]["vocab"]
+    assert len(vocab) == 30_522 and vocab["[CLS]"] == 101 and vocab["[SEP]"] == 102 and vocab["##ing"] == 2075
+    ours = subwordlab.Tokenizer.from_hf_json(text)
+    theirs = HF.from_str(text)
+    for sample in (UDHR_ENG[:3000], "Unbelievably, tokenizers disagree about “untokenizable” words!", "naïve café 東京"):
+        assert ours.encode(sample) == theirs.encode(sample, add_special_tokens=False).ids
+    assert ours.tokenize("playing") == ["playing"] and ours.tokenize("tokenizers")[1:] == ["##izer", "##s"]
+
+
+def test_sentencepiece_test_model_encodes_like_sentencepiece(shipped):
+    import sentencepiece as spm
+
+    vocabs = _build_module("well_known_vocabs")
+    sp = spm.SentencePieceProcessor(model_proto=vocabs.sp_test_model())
+    ours = subwordlab.Tokenizer.from_hf_json(shipped["sentencepiece-test-unigram.tokenizer.json"].decode("utf-8"))
+    assert ours.vocab_size == sp.get_piece_size() == 1000
+    lines = [line.strip() for line in UDHR_ENG.splitlines()[6:80] if line.strip()]
+    for line in lines + ["I saw a girl with a telescope.", "de la liberté"]:
+        assert ours.encode(line) == sp.encode(line), line
+        if sp.unk_id() not in sp.encode(line):  # (SentencePiece decodes <unk> as " ⁇ ")
+            assert ours.decode(ours.encode(line)) == sp.decode(sp.encode(line))
+
+
+# -- the buttons (fake DOM) ---------------------------------------------------------------------
+
+def _page_with_vocabs(shipped):
+    from test_web_share_panels import page
+    from subwordlab_web.app import App
+
+    port = page()
+    fetched = []
+    real = port.fetch_text
+
+    async def recording(url):
+        fetched.append(url)
+        return await real(url)
+
+    port.fetch_text = recording
+    for item in WELL_KNOWN:
+        port.fetchable[item.url] = shipped[item.file].decode("utf-8")
+    app = App(port, warm=False)
+    app.start(sample="seed000")
+    port.settle()
+    return port, app, fetched
+
+
+def test_files_loads_a_well_known_tokenizer_in_one_click_and_not_before(shipped):
+    port, app, fetched = _page_with_vocabs(shipped)
+    assert not [u for u in fetched if u.startswith("vocabs/")]  # nothing at boot
+    buttons = port.query_all("#files-well-known button")
+    assert [b.attrs["data-vocab"] for b in buttons] == [v.key for v in WELL_KNOWN]
+    port.click(next(b for b in buttons if b.attrs["data-vocab"] == "r50k_base"))
+    port.settle()
+    assert port.errors == [] and fetched[-1] == "vocabs/r50k_base.tiktoken"
+    assert app.state.imported is not None and app.state.imported.vocab_size == 50_257
+    assert app.state.imported_name == "GPT-2 (r50k)"
+    port.click(next(b for b in buttons if b.attrs["data-vocab"] == "bert_base_uncased"))
+    port.settle()
+    assert app.state.imported.vocab_size == 30_522
+    assert "It is now the tokenizer of Inspect and Compare" in port.text(port.query("#files-status"))
+
+
+def test_a_wrong_file_is_refused_with_a_message(shipped):
+    port, app, fetched = _page_with_vocabs(shipped)
+    port.fetchable["vocabs/o200k_base.tiktoken"] = "not the rank file\n"
+    port.click(next(b for b in port.query_all("#files-well-known button") if b.attrs["data-vocab"] == "o200k_base"))
+    port.settle()
+    error = port.query("#files-error")
+    assert not error.hidden and "not the file this page was built with" in port.text(error)
+    assert app.state.imported is None
+
+
+def test_compare_adds_a_well_known_column(shipped):
+    port, app, fetched = _page_with_vocabs(shipped)
+    from subwordlab_web.state import Corpus
+    from test_web_share_panels import CMP_CORPUS
+
+    app.state.set_corpus(Corpus(CMP_CORPUS, name="UDHR excerpt"))
+    panel = app.panels["compare"]
+    panel.configs = [("bpe", {"unk_token": "<unk>"})]
+    panel.render_configs()
+    app.show_panel("compare")
+    port.input(port.query("#cmp-well-known"), "sp_test_unigram", event="change")
+    port.set_value(port.query("#cmp-vocab"), "90")
+    port.click(port.query("#cmp-run"))
+    port.settle()
+    assert port.errors == []
+    assert panel.labels == ["BPE", "SentencePiece Unigram (test model)"]
+    cols = port.query_all("#cmp-columns .cmp-col")
+    assert len(cols) == 2 and cols[1].attrs["data-series"] == "1"
+    text = port.value(port.query("#cmp-text"))
+    want = panel.run_state.columns[1].tokenizer.encode(text)
+    assert len(port.query_all(".chip", cols[1])) == len(want) > 0
