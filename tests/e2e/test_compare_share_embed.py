@@ -492,7 +492,8 @@ def test_panels_fit_a_phone(fresh_page, site_url, screenshots_dir):
 
 def test_well_known_tokenizers_load_on_demand_only(app_page):
     """Nothing under vocabs/ is fetched at boot; one click in Files fetches SentencePiece's
-    test Unigram model (SHA-256 checked); its round trip on "de la liberté" is exact."""
+    test Unigram model (SHA-256 checked); its round trip on "de la liberte" is exact (no "≠ at
+    character 0"), and "é", which its English pieces lack, is named as lost."""
     page = app_page
     loaded = lambda: [u for u in page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
                       if "/vocabs/" in u]
@@ -502,5 +503,7 @@ def test_well_known_tokenizers_load_on_demand_only(app_page):
     expect(page.locator("#files-status")).to_contain_text("It is now the tokenizer of Inspect and Compare", timeout=60_000)
     assert [u.rsplit("/", 1)[1] for u in loaded()] == ["sentencepiece-test-unigram.tokenizer.json"]
     page.click("#tab-inspect")
-    page.fill("#inspect-input", "de la liberté")
+    page.fill("#inspect-input", "de la liberte")
     expect(page.locator("#inspect-roundtrip")).to_have_text("✓ Round trip exact")
+    page.fill("#inspect-input", "de la liberté")
+    expect(page.locator("#inspect-roundtrip")).to_have_text("≠ Round trip differs at character 12: expected “é”, decoded “<unk>”")
