@@ -261,3 +261,35 @@ def test_encoding_a_long_text_in_slices_is_exact(preset, text):
 def test_other_pipelines_are_not_sliced():
     tok = subwordlab.train("the cat sat on the mat " * 20, "sentencepiece_bpe", vocab_size=60)
     assert text_slices(tok, "the cat " * 100, size=10) == ["the cat " * 100]
+
+
+def test_decode_ids_box_shows_tokens_and_text_or_what_to_type():
+    from subwordlab_web.decode_box import parse_ids
+
+    port, app = started()
+    use(app, port, Corpus("\n".join(f"{w} {n}" for w, n in SEED0.items()), "word_counts"),
+        TrainSpec("bpe", "num_merges", 8))
+    tok = app.state.current_tokenizer()[0]
+    ids = tok.encode("lowest newer")
+    box = port.query("#decode-ids")
+    port.input(box, ", ".join(map(str, ids)))
+    assert port.text(port.query("#decode-output")) == "lowest·newer"
+    assert port.text(port.query("#decode-tokens")) == " | ".join(token_label(tok.id_to_token(i), False) for i in ids)
+    assert port.query("#decode-error").hidden
+    port.input(box, f"{ids[0]} {tok.vocab_size}")
+    error = port.query("#decode-error")
+    assert not error.hidden and f"ids go from 0 to {tok.vocab_size - 1:,}" in port.text(error)
+    assert port.text(port.query("#decode-output")) == ""
+    port.input(box, "")
+    assert port.query("#decode-error").hidden
+    assert parse_ids(" [3; 4 ,5] ", 10) == [3, 4, 5] and parse_ids("", 10) == []
+    with pytest.raises(ValueError, match="is not a token id"):
+        parse_ids("3 -1", 10)
+
+
+def test_chips_have_a_legend_for_white_space_and_bytes():
+    port, app = started()
+    for legend_id in ("#inspect-legend", "#cmp-legend-chips"):
+        text = port.text(port.query(legend_id))
+        for mark in ("·", "↵", "→", "\\xc3", "▁", "##", "</w>"):
+            assert mark in text, (legend_id, mark)

@@ -13,6 +13,7 @@ from typing import Any, Generator
 from subwordlab.events import drain
 
 from .build import el
+from .decode_box import decode_view
 from .roving import RovingFocus, roving_tabindex
 from .state import AppState
 from .tasks import drive
@@ -161,12 +162,15 @@ class InspectPanel:
         self.st_norm, self.st_pre, self.st_pre_count = q("#stage-normalized"), q("#stage-pretokens"), q("#stage-pretokens-count")
         self.st_tokens, self.st_ids, self.st_decoded = q("#stage-tokens"), q("#stage-ids"), q("#stage-decoded")
         self.nbest_card, self.nbest_rows = q("#nbest-card"), q("#nbest-rows")
+        self.decode_ids, self.decode_tokens = q("#decode-ids"), q("#decode-tokens")
+        self.decode_output, self.decode_error = q("#decode-output"), q("#decode-error")
         self.visible = False
         self._task: Any = None
         self.last: Inspection | None = None
         self._key: Any = None
 
         port.on(self.input, "input", self._on_input)
+        port.on(self.decode_ids, "input", lambda _e: self.render_decode())
         port.on(self.special, "change", lambda _e: state.set_inspect(special_policy=port.value(self.special)))
         port.on(self.b_sample, "click", self._on_sample)
         port.on(self.b_best, "click", lambda _e: state.set_inspect(sampled=False))
@@ -181,6 +185,7 @@ class InspectPanel:
         # a hidden panel draws nothing; on_show brings it up to date
         if self.visible and topic in ("recording", "step", "inspect", "spec", "progress"):
             self.render()
+            self.render_decode()
 
     def _on_input(self, _event: Any) -> None:
         self.state.set_inspect(text=self.port.value(self.input))
@@ -210,6 +215,26 @@ class InspectPanel:
         self.visible = True
         self._key = None
         self.render()
+        self.render_decode()
+
+    def render_decode(self) -> None:
+        """The "Decode ids" box: the typed ids' tokens and text, or what to type instead."""
+        port = self.port
+        raw = port.value(self.decode_ids)
+        tok, why = self.state.current_tokenizer()
+        labels, text, problem = [], "", ""
+        if raw.strip():
+            if tok is None:
+                problem = f"No tokenizer to decode with: {why}"
+            else:
+                try:
+                    labels, text = decode_view(tok, raw)
+                except ValueError as exc:
+                    problem = str(exc)
+        port.set_text(self.decode_tokens, " | ".join(labels) if labels else "")
+        port.set_text(self.decode_output, text if labels else "")
+        port.set_text(self.decode_error, problem)
+        port.set_hidden(self.decode_error, not problem)
 
     def on_hide(self) -> None:
         self.visible = False
