@@ -188,7 +188,7 @@ def _licences(dest: Path, items, npm_tarball: Callable[[str, str, str], Path]) -
 
 if __name__ == "__main__":  # print the hashes to pin (after a deliberate change of source)
     sys.path.insert(0, str(ROOT / "build"))
-    from build_site import npm_tarball  # noqa: E402
+    from build_site import npm_tarball
 
     for key, data in (("bert_base_uncased", make_bert(npm_tarball)), ("sp_test_unigram", make_sp())):
         print(key, hashlib.sha256(data).hexdigest(), len(data))
