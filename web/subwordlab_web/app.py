@@ -31,6 +31,7 @@ from typing import Any, Callable
 import subwordlab
 
 from .persist import Persist
+from .shortcuts import Shortcuts
 from .samples import DEFAULT_SAMPLE
 from .state import AppState
 from .tokens import PALETTE_SIZE, assign_colors  # noqa: F401 - part of this module's API since the first screen
@@ -114,6 +115,7 @@ class App:
         self.ctx_step = port.query("#context-step")
         self.state.subscribe(self._on_state)
         self.persist = Persist(port, self.state, self)  # the address keeps the experiment (persist.py)
+        self.shortcuts = Shortcuts(port, self)  # Space, ←/→, Home/End drive the step player (shortcuts.py)
         self.render_header()
         self.show_panel(START_PANEL)
         # a share link (#v1.…) or an embed's query may take over the first load

@@ -1,0 +1,64 @@
+"""Page-wide shortcuts (shortcuts.py): Space, ←/→, Home/End drive the step player on Train
+and Inspect, never while typing in a field or on a control with keys of its own."""
+
+from __future__ import annotations
+
+from subwordlab_web.fakedom import FakeEvent
+from subwordlab_web.shortcuts import action_for
+from test_web_share_panels import trained
+
+
+def press(port, key: str, target) -> FakeEvent:
+    event = FakeEvent(type="keydown", target=target, key=key)
+    for handler in list(port.window_listeners.get("keydown", [])):
+        handler(event)
+    port.settle()
+    return event
+
+
+def test_keys_drive_the_player_from_anywhere_on_the_page():
+    port, app = trained()
+    app.show_panel("train")
+    player = app.state.player
+    last = player.recorded
+    body = port.query("body")
+    press(port, "Home", body)
+    assert player.position == 0
+    event = press(port, "ArrowRight", body)
+    assert player.position == 1 and event.default_prevented
+    press(port, "ArrowRight", body)
+    press(port, "ArrowLeft", body)
+    assert player.position == 1
+    press(port, "End", body)
+    assert player.position == last
+    press(port, "Home", port.query("#panel-train"))  # any non-interactive element
+    assert player.position == 0
+    event = press(port, " ", body)
+    assert event.default_prevented  # Space toggled play instead of scrolling
+    assert app.panels["train"].play_task is not None
+    press(port, " ", body)
+    assert not player.playing
+
+
+def test_keys_do_nothing_while_typing_or_on_a_control():
+    port, app = trained()
+    app.show_panel("inspect")
+    player = app.state.player
+    player.seek(2)
+    for target in (port.query("#inspect-input"), port.query("#decode-ids"), port.query("#inspect-special"),
+                   port.query("#tab-train")):
+        event = press(port, "ArrowRight", target)
+        assert player.position == 2 and not event.default_prevented, target
+        press(port, " ", target)
+        assert not player.playing
+    press(port, "ArrowRight", port.query("body"))
+    assert player.position == 3  # Inspect: the page itself
+
+
+def test_keys_belong_to_other_panels_there():
+    port, app = trained()
+    app.show_panel("compare")
+    app.state.player.seek(2)
+    event = press(port, "ArrowRight", port.query("body"))
+    assert app.state.player.position == 2 and not event.default_prevented
+    assert action_for("x") is None and action_for("Home") == "reset"
