@@ -312,3 +312,28 @@ def test_an_imported_tokenizer_is_not_replaced_by_an_automatic_run():
     assert app.state.recording is None and app.state.imported is imported
     click(port, "#train-step")  # training by hand makes the trained tokenizer current again
     assert app.state.recording is not None and app.state.imported is None
+
+
+def test_ties_at_the_top_of_the_candidates_are_named_with_their_rule():
+    from subwordlab_web.train_panel import tie_note
+
+    assert tie_note([6, 6, 6, 6, 5]) == "4 pairs tie at 6: the pair met first in the corpus wins."
+    assert tie_note([6, 5, 5]) == "" and tie_note([6]) == ""
+    assert tie_note([3, 3], "lex_min") == "At least 2 pairs tie at 3: the alphabetically smallest pair wins."
+    # seed 000's corpus: at step 0, several pairs tie at the top count
+    rec = Recording(SEED0, "bpe", num_merges=3)
+    rec.advance(10**6)
+    counts = [c for _, c in rec.steps[0].candidates]
+    title, help_text, bars = candidate_bars(rec.steps, 0, "bpe")
+    n = sum(1 for c in counts if c == counts[0])
+    if n > 1:
+        assert f"{n} pairs tie at {counts[0]}" in help_text
+        assert [b.tie for b in bars].count(True) == n - 1 and sum(b.chosen for b in bars) == 1
+    else:
+        assert "tie" not in help_text and not any(b.tie for b in bars)
+    # a corpus made to tie: "ab" and "cd" both occur 4 times
+    rec = Recording({"ab": 4, "cd": 4}, "bpe", num_merges=1)
+    rec.advance(10**6)
+    _, help_text, bars = candidate_bars(rec.steps, 1, "bpe")
+    assert "pairs tie at 4: the pair met first in the corpus wins" in help_text
+    assert [(b.label, b.chosen, b.tie) for b in bars][:2] == [(bars[0].label, True, False), (bars[1].label, False, True)]

@@ -241,6 +241,7 @@ class Bar:
     detail: str  # the <title>: the full numbers
     chosen: bool = False
     value_text: str | None = None
+    tie: bool = False  # ties the chosen bar's value (the tie-break rule decided)
 
 
 def _frame(width: float, height: float, label: str) -> list[Any]:
@@ -249,18 +250,18 @@ def _frame(width: float, height: float, label: str) -> list[Any]:
 
 
 def bar_chart(bars: Sequence[Bar], width: float, label: str, max_label_chars: int = 24) -> list[Any]:
-    """A horizontal bar chart (an SVG spec); the chosen bar is marked (class `chosen`, ★).
-    Each bar is focusable and titled with its numbers."""
+    """A horizontal bar chart (an SVG spec); the chosen bar is marked (class `chosen`, ★),
+    bars that tie with it too (class `tie`, =). Each bar is focusable and titled with its numbers."""
     width = max(260.0, width)
     labels = [truncate(b.label, max_label_chars) for b in bars]
-    values = [("★ " if b.chosen else "") + (b.value_text if b.value_text is not None else short_number(b.value))
+    values = [("★ " if b.chosen else "= " if b.tie else "") + (b.value_text if b.value_text is not None else short_number(b.value))
               for b in bars]
     value_w = max(VALUE_W, max((len(v) for v in values), default=0) * 7.0 + 12)
     layout = bar_layout([b.value for b in bars], width, label_width_for(labels, width), value_w=value_w)
     chart = _frame(width, layout.height, label)
     for k, (bar, text, g, value) in enumerate(zip(bars, labels, layout.bars, values)):
         chart.append(svg(
-            "g", "bar chosen" if bar.chosen else "bar",
+            "g", "bar chosen" if bar.chosen else "bar tie" if bar.tie else "bar",
             svg("title", None, bar.detail),
             svg("rect", "bar-hit", x=0.0, y=g.y - 3, width=width, height=g.height + 6),
             svg("rect", "bar-track", x=g.x, y=g.y, width=layout.width - g.x - value_w, height=g.height, rx=4),

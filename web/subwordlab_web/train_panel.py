@@ -132,11 +132,36 @@ def vocab_items(vocab: Sequence[str], byte_level: bool, query: str = "", newest_
     return out, matched
 
 
-def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, limit: int = CANDIDATE_BARS) -> tuple[str, str, list[charts.Bar]]:
+TIE_RULES = {"first": "the pair met first in the corpus wins", "lex_min": "the alphabetically smallest pair wins",
+             "lex_max": "the alphabetically largest pair wins"}
+
+
+def tie_note(values: Sequence[float], tie_break: str = "first", what: str = "pairs") -> str:
+    """The sentence about a tie at the top (values best first), or "".
+
+    Example: tie_note([6, 6, 6, 6, 5]) -> '4 pairs tie at 6: the pair met first in the corpus wins.'
+    """
+    if len(values) < 2 or values[1] != values[0]:
+        return ""
+    n = sum(1 for v in values if v == values[0])
+    at_least = "at least " if n == len(values) else ""  # more may tie below the shown ones
+    return f"{at_least.capitalize()}{n} {what} tie at {charts.short_number(values[0])}: {TIE_RULES.get(tie_break, TIE_RULES['first'])}."
+
+
+def _with_ties(bars: list[charts.Bar]) -> list[charts.Bar]:
+    """Mark the bars that tie with the chosen one."""
+    top = next((b.value for b in bars if b.chosen), None)
+    return [charts.Bar(b.label, b.value, b.detail + (" (tied with the winner)" if not b.chosen and b.value == top else ""),
+                       b.chosen, b.value_text, tie=not b.chosen and b.value == top) for b in bars]
+
+
+def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, limit: int = CANDIDATE_BARS,
+                   tie_break: str = "first") -> tuple[str, str, list[charts.Bar]]:
     """(title, help, bars) for the candidates chart at `position`.
 
     BPE/WordPiece: the pairs that competed for merge `position` (for merge 1 at step 0),
-    the chosen one marked. Unigram: the pieces dropped by the latest pruning round.
+    the chosen one marked, and any tie at the top named with its tie-break rule. Unigram:
+    the pieces dropped by the latest pruning round.
     """
     if not steps:
         return "Candidates", "", []
@@ -166,12 +191,16 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, li
                 detail += f" = {count:,} / ({e.part_counts[0]:,} × {e.part_counts[1]:,})"
             bars.append(charts.Bar(pair_label(pair, False), score, detail + (" (chosen)" if chosen else ""), chosen,
                                    f"{charts.short_number(score)} · n={count:,}"))
-        return before, "WordPiece picks the highest score count(ab) / (count(a) × count(b)), not the highest count.", bars
+        ties = tie_note([score for _, _, score in e.candidates], tie_break)
+        return (before, "WordPiece picks the highest score count(ab) / (count(a) × count(b)), not the highest count."
+                + (" " + ties if ties else ""), _with_ties(bars))
     for pair, count in e.candidates[:limit]:
         chosen = tuple(pair) == tuple(e.pair)
         label = pair_label(pair, byte_level)
         bars.append(charts.Bar(label, count, f"{label}: count {count:,}" + (" (chosen)" if chosen else ""), chosen))
-    return before, "The most frequent adjacent pairs (counts weighted by word frequency); the winner is starred.", bars
+    ties = tie_note([count for _, count in e.candidates], tie_break)
+    return (before, "The most frequent adjacent pairs (counts weighted by word frequency); the winner is starred."
+            + (" " + ties if ties else ""), _with_ties(bars))
 
 
 def now_text(recording: Any, position: int, preset: str | Preset) -> tuple[str, str]:
@@ -640,7 +669,8 @@ class TrainPanel:
 
     def _render_candidates(self) -> None:
         port, st = self.port, self.state
-        title, help_text, bars = candidate_bars(st.steps, st.step, st.spec.schema)
+        title, help_text, bars = candidate_bars(st.steps, st.step, st.spec.schema,
+                                                tie_break=st.spec.kwargs().get("tie_break", "first"))
         port.set_text(self.cand_title, title)
         port.set_text(self.cand_help, help_text)
         if bars:
