@@ -53,6 +53,11 @@ def test_keys_do_nothing_while_typing_or_on_a_control():
         assert not player.playing
     press(port, "ArrowRight", port.query("body"))
     assert player.position == 3  # Inspect: the page itself
+    app.show_panel("train")
+    press(port, "ArrowRight", port.query("#train-step"))  # arrows on a button step (Space is the button's)
+    assert player.position == 4
+    event = press(port, " ", port.query("#train-step"))
+    assert not event.default_prevented
 
 
 def test_keys_belong_to_other_panels_there():

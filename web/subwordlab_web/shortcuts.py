@@ -14,8 +14,9 @@ from typing import Any
 
 KEYS = {" ": "toggle", "Spacebar": "toggle", "ArrowRight": "step", "ArrowLeft": "back", "Home": "reset", "End": "end"}
 PANELS = ("train", "inspect")  # where the step being shown is what the page is about
-# a target inside one of these keeps its keys (typing, a button, a slider, a roving group...)
-OWN_KEYS = ("input", "textarea", "select", "button", "a", "summary", "[contenteditable]", "[tabindex='0']")
+# a target inside one of these keeps its keys (typing, a slider, a tab list, a roving group...)
+OWN_KEYS = ("input", "textarea", "select", "[contenteditable]", "[role='tab']", "[tabindex='0']")
+SPACE_OWNERS = ("button", "a", "summary")  # Space activates these; arrows still step
 
 
 def action_for(key: str) -> str | None:
@@ -36,7 +37,8 @@ class Shortcuts:
         if action is None or self.app.current not in PANELS:
             return
         target = port.event_target(event)
-        if any(port.closest(target, selector) is not None for selector in OWN_KEYS):
+        owners = OWN_KEYS + (SPACE_OWNERS if action == "toggle" else ())
+        if any(port.closest(target, selector) is not None for selector in owners):
             return  # typing in a field, or a control that has this key itself
         port.prevent_default(event)  # (Space would scroll the page)
         train = self.app.panels["train"]
