@@ -293,3 +293,14 @@ def test_chips_have_a_legend_for_white_space_and_bytes():
         text = port.text(port.query(legend_id))
         for mark in ("·", "↵", "→", "\\xc3", "▁", "##", "</w>"):
             assert mark in text, (legend_id, mark)
+
+
+def test_dropout_and_alpha_are_explained_on_the_page():
+    from subwordlab_web.inspect_panel import SAMPLING_HELP
+
+    port, app = started()
+    use(app, port, Corpus("\n".join(f"{w} {n}" for w, n in SEED0.items()), "word_counts"),
+        TrainSpec("bpe", "num_merges", 8))
+    help_el = port.query("#inspect-sampling-help")
+    assert not help_el.hidden and port.text(help_el) == SAMPLING_HELP["bpe"] and "Dropout" in port.text(help_el)
+    assert "Alpha" in SAMPLING_HELP["unigram"]

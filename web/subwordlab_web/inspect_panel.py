@@ -47,6 +47,14 @@ class Inspection:
     round_trip_kind: str = ""  # "exact", "by_design" (the pipeline drops white space on purpose) or "lossy"
 
 
+SAMPLING_HELP = {
+    "bpe": "Sample: BPE-dropout (Provilkov et al. 2020) skips each applicable merge with probability Dropout "
+           "(0 = the usual segmentation, 1 = characters only), so one text gets many segmentations; the Seed "
+           "makes a draw repeatable. Models trained this way see more sub-words.",
+    "unigram": "Sample: subword regularization (Kudo 2018) draws a segmentation with probability ∝ P(segmentation)^Alpha "
+               "(small Alpha = close to uniform, large = almost always the best one); the Seed makes a draw "
+               "repeatable. The table below lists the most probable segmentations.",
+}
 SLICE_CHARS = 1500  # a long text is encoded this much at a time, between yields to the browser
 MAX_SAMPLED_TEXT = 5_000  # sampling draws over the whole text at once: keep it short
 
@@ -162,6 +170,7 @@ class InspectPanel:
         self.st_norm, self.st_pre, self.st_pre_count = q("#stage-normalized"), q("#stage-pretokens"), q("#stage-pretokens-count")
         self.st_tokens, self.st_ids, self.st_decoded = q("#stage-tokens"), q("#stage-ids"), q("#stage-decoded")
         self.nbest_card, self.nbest_rows = q("#nbest-card"), q("#nbest-rows")
+        self.sampling_help = q("#inspect-sampling-help")
         self.decode_ids, self.decode_tokens = q("#decode-ids"), q("#decode-tokens")
         self.decode_output, self.decode_error = q("#decode-output"), q("#decode-error")
         self.visible = False
@@ -270,6 +279,8 @@ class InspectPanel:
         port.set_text(self.alpha_label, "Dropout" if bpe else "Alpha")
         port.set_attr(self.alpha, "title", "Probability of skipping each merge (BPE-dropout)" if bpe
                       else "Sharpness: segmentations drawn with probability ∝ P^alpha")
+        port.set_hidden(self.sampling_help, not (bpe or unigram))
+        port.set_text(self.sampling_help, SAMPLING_HELP["bpe" if bpe else "unigram"])
         port.set_value(self.alpha, f"{settings.sample_alpha:g}")
         port.set_value(self.seed, str(settings.sample_seed))
         port.set_hidden(self.b_best, not settings.sampled)
