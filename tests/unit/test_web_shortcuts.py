@@ -3,7 +3,7 @@ and Inspect, never while typing in a field or on a control with keys of its own.
 
 from __future__ import annotations
 
-from subwordlab_web.fakedom import FakeEvent
+from fakedom import FakeEvent
 from subwordlab_web.shortcuts import action_for
 from test_web_share_panels import trained
 
