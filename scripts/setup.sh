@@ -3,6 +3,8 @@
 # build/build_site.py). On a fresh Debian/Ubuntu machine it installs what is missing:
 #   - .venv with the pinned dev/test packages (requirements-dev.txt),
 #   - a Chromium for Playwright (Debian's `chromium` package; Playwright's own as a fallback),
+#   - Firefox and WebKitGTK for the engine tiers (Debian's `firefox-esr`, `webkit2gtk-driver`
+#     with its MiniBrowser, and `xvfb`: MiniBrowser has no headless mode),
 # then builds the static site into dist/site. A second run skips every install and only
 # rebuilds the site (a few seconds).
 set -euo pipefail
@@ -34,7 +36,7 @@ fi
 REQS="$ROOT/requirements-dev.txt"
 STAMP="$VENV/.requirements-dev.sha256"
 want="$(sha256sum "$REQS" | cut -d' ' -f1)"
-if [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ] || ! "$PY" -c 'import pytest, hypothesis, regex, tokenizers, tiktoken, sentencepiece, playwright, pytest_playwright, build, wheel, setuptools, ruff, mypy' 2>/dev/null; then
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ] || ! "$PY" -c 'import pytest, hypothesis, regex, tokenizers, tiktoken, sentencepiece, playwright, pytest_playwright, selenium, build, wheel, setuptools, ruff, mypy' 2>/dev/null; then
   say "installing the dev environment into .venv (requirements-dev.txt)"
   "$PY" -m pip install -q --upgrade pip
   "$PY" -m pip install -q -r "$REQS"
@@ -54,6 +56,16 @@ playwright_chromium() { compgen -G "${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-
 if [ ! -x /usr/bin/chromium ] && ! playwright_chromium; then
   say "installing Chromium"
   apt_install chromium || "$PY" -m playwright install --with-deps chromium
+fi
+
+# --- Firefox and WebKitGTK (the e2e-firefox and e2e-webkitgtk tiers) ---------------------
+engines=()
+[ -x /usr/bin/firefox-esr ] || engines+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || engines+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || engines+=(xvfb)
+if [ "${#engines[@]}" -gt 0 ]; then
+  say "installing ${engines[*]} (Firefox and WebKitGTK for the engine tiers)"
+  apt_install "${engines[@]}" || say "could not install ${engines[*]}: the e2e-firefox and e2e-webkitgtk tiers will say what is missing"
 fi
 
 # --- the site --------------------------------------------------------------------------

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Run every test: installs what is missing, builds the site, then runs the four tiers
+# Run every test: installs what is missing, builds the site, then runs the six tiers
 #   1. lint     ruff (configured in pyproject.toml) over the tree, mypy over the core's
 #               annotated public API; any finding fails the run
 #   2. unit     tests/unit on CPython (the core and the UI logic)
 #   3. pyodide  the same tests/unit inside real Pyodide on Node, against the built wheels
-#   4. e2e      the built site in headless Chromium via Playwright (tests/e2e)
+#   4. e2e      the built site in headless Chromium via Playwright (tests/e2e, with the
+#               engine journeys of tests/e2e/engines in Chromium)
+#   5. e2e-firefox    the engine journeys in Debian's firefox-esr (Playwright over WebDriver BiDi)
+#   6. e2e-webkitgtk  the engine journeys in WebKitGTK's MiniBrowser (Selenium + WebKitWebDriver)
 # Every tier runs even if an earlier one fails; the exit code is non-zero if any failed.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -48,6 +51,8 @@ tier lint    lint
 tier unit    "$PY" -m pytest -q tests/unit
 tier pyodide node tests/pyodide/run.mjs
 tier e2e     "$PY" -m pytest -q tests/e2e
+tier e2e-firefox   "$PY" -m pytest -q tests/e2e/engines --engine firefox
+tier e2e-webkitgtk "$PY" -m pytest -q tests/e2e/engines --engine webkitgtk
 
 printf '\n\033[1m==== summary ====\033[0m\n'
 printf '%s\n' "${SUMMARY[@]}"

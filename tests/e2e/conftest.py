@@ -45,6 +45,11 @@ def _load_serve_module():
 serve = _load_serve_module()
 
 
+def pytest_addoption(parser) -> None:
+    parser.addoption("--engine", default="chromium", choices=("chromium", "firefox", "webkitgtk"),
+                     help="the browser engine of tests/e2e/engines (the same journeys in each)")
+
+
 @pytest.fixture(scope="session")
 def built_site() -> Path:
     """dist/site, which scripts/test.sh builds before this tier runs."""
@@ -142,6 +147,12 @@ class PageGuard:
         if "Traceback" in text:
             problems.append("the page shows a Python traceback:\n" + text[text.index("Traceback"):][:2000])
         return problems
+
+
+@pytest.fixture(scope="session")
+def page_guard_class() -> type:
+    """PageGuard, for tests/e2e/engines (which drives Playwright pages of other engines)."""
+    return PageGuard
 
 
 @pytest.fixture

@@ -1,0 +1,343 @@
+"""A learner's journeys, the same in every engine (`--engine chromium|firefox|webkitgtk`).
+
+Boot (clean, timed), upload, train byte-level BPE and Unigram, step and scrub, inspect a
+multilingual text with offsets, compare three algorithms, download both model files and load
+them back, share a link into a fresh session, the embed example page, hostile links, and the
+Shakespeare training time. Numbers on the page are checked against the core in CPython, so
+every engine agrees with CPython, and so with the others. The tier prints its boot and
+training medians and writes them to tests/e2e/screenshots/engine_<engine>.json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from pathlib import Path
+
+import subwordlab
+from engine_drivers import Session
+from subwordlab.recording import Recording
+from subwordlab.stats import text_stats
+from subwordlab_web import compare as cm
+from subwordlab_web.compare_panel import DEFAULT_CONFIGS
+from subwordlab_web.samples import SAMPLES
+from test_compare_share_embed import _hostile_links, udhr_text
+
+CORPORA = Path(__file__).resolve().parents[3] / "corpora"
+RUNS = 3  # cold boots and training runs per measurement; the median is reported
+TRAIN_TIMEOUT = 600.0
+MIXED_TEXT = "héllo 你好 🙂\tok"
+
+
+def report_median(screenshots_dir: Path, engine: str, version: str, key: str, what: str, samples: list[float]) -> None:
+    """Print the median of `samples` (ms) and merge it into tests/e2e/screenshots/engine_<engine>.json."""
+    path = screenshots_dir / f"engine_{engine}.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    median = statistics.median(samples)
+    data.update({"browser": version, f"{key}_ms_median": round(median), f"{key}_ms_samples": [round(x) for x in samples]})
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    print(f"\n[{version}] {what}, median of {len(samples)}: {median / 1000:.2f} s (samples {[round(x) for x in samples]} ms)")
+
+
+def pick_sample(s: Session, sample_id: str) -> None:
+    s.click("#tab-corpus")
+    s.select("#corpus-sample", sample_id)
+    s.wait_text("#context-corpus", SAMPLES[sample_id].title)
+
+
+def go_train(s: Session) -> None:
+    s.click("#tab-train")
+    s.wait_visible("#panel-train")
+
+
+def set_spec(s: Session, preset: str, size: int, described: str) -> dict[str, int]:
+    """Choose the algorithm and its size on the Train panel; `described` starts #context-spec
+    (e.g. "Byte-level BPE · "). Returns the core's size argument: {"vocab_size": 400}."""
+    go_train(s)
+    if s.value("#train-preset") != preset:
+        s.select("#train-preset", preset)
+    s.fill("#train-size", str(size))
+    s.press("#train-size", "Enter")
+    s.wait_text("#context-spec", f"{size:,}", contains=True)
+    spec = s.text("#context-spec")
+    assert spec.startswith(described), spec
+    return {"num_merges" if spec.endswith("merges") else "vocab_size": size}
+
+
+def train_to_end(s: Session, timeout: float = TRAIN_TIMEOUT) -> None:
+    go_train(s)
+    s.click("#train-end")
+    s.wait_attr("#panel-train", "data-status", "done", timeout)
+
+
+def at_step(s: Session, n: int) -> None:
+    s.wait_text("#train-step-now", f"{n:,}")
+    if n:  # the tables are redrawn a moment later
+        s.wait_text("#merges-rows tr td", f"{n:,}")
+
+
+def inspect_ids(s: Session, text: str) -> list[int]:
+    if not s.visible("#panel-inspect"):  # an embedded inspector has no tabs
+        s.click("#tab-inspect")
+    s.fill("#inspect-input", text)
+    s.wait("return document.querySelector('#inspect-input').value === args[0] && "
+           "document.querySelectorAll('#inspect-chips .chip').length > 0", text, what="the inspector's chips")
+    return [int(i) for (i,) in s.dataset("#inspect-chips .chip", "id")]
+
+
+def wait_applied(s: Session, timeout: float = 300.0) -> None:
+    s.wait("return ['applied', 'error'].includes(document.body.dataset.share)", timeout=timeout, what="a share link applied")
+    assert s.attr("body", "data-share") == "applied", s.text("#link-banner")
+
+
+# --- boot -------------------------------------------------------------------------------------------
+def test_boot_is_clean_and_timed(launch, site_url, engine, engine_version, screenshots_dir, capsys):
+    """Three cold sessions boot to body[data-ready] with no console error and no request
+    off 127.0.0.1 (the sessions' checks); the median time to ready is reported."""
+    samples = []
+    for _ in range(RUNS):
+        s = launch()
+        try:
+            s.goto(site_url)
+            s.wait_ready()
+            samples.append(s.js("return window.__bootTimes.ready"))
+            s.wait_text("#core-version", f"core v{subwordlab.__version__}")
+            s.wait_attr("#panel-train", "data-status", "done")
+            s.wait_text("#context-corpus", SAMPLES["seed000"].title)
+            s.check()
+        finally:
+            s.close()  # one MiniBrowser at a time: the machine is small
+    with capsys.disabled():
+        report_median(screenshots_dir, engine, engine_version, "boot_ready", "boot to ready in cold sessions", samples)
+
+
+# --- the corpus, training, stepping ---------------------------------------------------------------
+def test_step_and_scrub_the_textbook_example(app):
+    s = app
+    pick_sample(s, "seed000")
+    go_train(s)
+    s.wait_attr("#panel-train", "data-status", "done")
+    s.set_range("#train-scrubber", 0)
+    at_step(s, 0)
+    for _ in range(3):
+        s.click("#train-step")
+    at_step(s, 3)
+    assert s.rows("#merges-rows tr") == [["3", "est + </w>", "9", "est</w>"], ["2", "es + t", "9", "est"],
+                                         ["1", "e + s", "9", "es"]]
+    s.set_range("#train-scrubber", 1)
+    at_step(s, 1)
+    assert s.rows("#merges-rows tr") == [["1", "e + s", "9", "es"]]
+    s.wait_text("#vocab-count", "12")
+    s.set_range("#train-scrubber", 5)
+    at_step(s, 5)
+    assert [r[1] for r in s.rows("#merges-rows tr")] == ["lo + w", "l + o", "est + </w>", "es + t", "e + s"]
+    s.wait_text("#context-step", "step 5 of 8")
+    s.click("#train-back")
+    at_step(s, 4)
+    s.click("#train-reset")
+    at_step(s, 0)
+    s.wait_text("#merges-empty", "Step 0: nothing merged yet.")
+
+
+def test_upload_a_corpus_and_train_byte_bpe_and_unigram_to_the_end(app, screenshots_dir, engine):
+    s = app
+    text = udhr_text("udhr_eng")
+    s.click("#tab-corpus")
+    s.upload("#corpus-file", [("rights.txt", text.encode()), ("more.txt", b"newest widest lowest\n")])
+    s.wait_text("#corpus-status", "Loaded rights.txt, more.txt", contains=True)
+    s.wait_text("#corpus-source", "2 files", contains=True)
+    corpus = s.value("#corpus-text")
+    assert corpus.startswith(text.rstrip("\n")) and corpus.rstrip("\n").endswith("newest widest lowest")
+    s.click("#corpus-to-train")
+    probe = "Everyone has the right to life, liberty and security of person. Ünïcødé 🙂"
+    for preset, size, described in (("byte_bpe", 400, "Byte-level BPE · "), ("unigram", 300, "Unigram · ")):
+        target = set_spec(s, preset, size, described)
+        train_to_end(s)
+        rec = Recording(corpus, preset, **target).run()
+        s.wait_text("#train-step-total", f"{len(rec.steps):,}")
+        s.wait_text("#train-step-now", f"{len(rec.steps):,}")
+        s.screenshot(screenshots_dir / f"{engine}-train-{preset}.png")
+        assert inspect_ids(s, probe) == rec.tokenizer_at(len(rec.steps)).encode(probe), preset
+
+
+def test_inspect_a_multilingual_text_with_offsets(app, screenshots_dir, engine):
+    s = app
+    pick_sample(s, "mixed_script")
+    s.wait_text("#context-spec", "Byte-level BPE · vocabulary 400")
+    train_to_end(s)
+    sample_text = s.value("#corpus-text")
+    enc = subwordlab.train(sample_text, "byte_bpe", vocab_size=400).encode_full(MIXED_TEXT)
+    ids = inspect_ids(s, MIXED_TEXT)
+    assert ids == list(enc.ids)
+    assert s.dataset("#inspect-chips .chip", "start", "end", "bytes") == [
+        [str(a), str(b), f"{c}-{d}"] for (a, b), (c, d) in zip(enc.offsets, enc.byte_offsets)]
+    s.wait_text("#inspect-roundtrip", "✓ Round trip exact")
+    s.wait_text("#stage-normalized", "héllo·你好·🙂→ok")
+    s.screenshot(screenshots_dir / f"{engine}-inspect.png")
+
+
+def test_compare_three_algorithms(app, screenshots_dir, engine):
+    s = app
+    pick_sample(s, "udhr_eng")
+    s.click("#tab-compare")
+    s.wait("return document.querySelectorAll('#cmp-configs .cmp-config').length === 3", what="three configurations")
+    s.fill("#cmp-vocab", "600")
+    s.click("#cmp-run")
+    s.wait_visible("#cmp-results", timeout=TRAIN_TIMEOUT)
+    s.wait_attr("#panel-compare", "data-state", "idle", timeout=TRAIN_TIMEOUT)
+    corpus = udhr_text("udhr_eng")
+    toks = [subwordlab.train(corpus, preset, vocab_size=600, **opts) for preset, opts in DEFAULT_CONFIGS]
+    text = s.value("#cmp-text")
+    rows = {r[0]: r[1:] for r in s.rows("#cmp-stats-body tr")}
+    assert rows["Vocabulary"] == [f"{t.vocab_size:,}" for t in toks]
+    for stat in cm.STAT_ROWS:
+        want = [stat.fmt(text_stats(t, text)[stat.key]) for t in toks]
+        assert [c.rstrip(" ★") for c in rows[stat.label]] == want, stat.label
+    chips = s.js("return [...document.querySelectorAll('#cmp-columns .cmp-col')].map(c => c.querySelectorAll('.chip').length)")
+    assert chips == [len(t.encode(text)) for t in toks]
+    s.screenshot(screenshots_dir / f"{engine}-compare.png")
+
+
+# --- share, embed, hostile links -------------------------------------------------------------------
+def test_share_link_opens_the_same_model_in_a_fresh_session(app, new_session, engine, screenshots_dir, capsys):
+    """The same spec in every engine gives the same model file: its SHA-256 is CPython's."""
+    corpus = udhr_text("udhr_eng")
+    rec = Recording(corpus, "wordpiece", vocab_size=800).run()
+    want = rec.tokenizer_at(300).to_json().encode("utf-8")
+    s = app
+    pick_sample(s, "udhr_eng")
+    set_spec(s, "wordpiece", 800, "WordPiece · vocabulary 800")
+    train_to_end(s)
+    s.set_range("#train-scrubber", 300)
+    at_step(s, 300)
+    s.click("#tab-inspect")
+    s.fill("#inspect-input", "Freedom of opinion and expression")
+    s.click("#tab-files")
+    _, got = s.download("#files-dl-ours")
+    assert hashlib.sha256(got).hexdigest() == hashlib.sha256(want).hexdigest()
+    s.click("#tab-share")
+    s.click("#share-copy")
+    s.wait("return document.querySelector('#share-status').textContent.length > 0", what="the share status")
+    link = s.value("#share-link")  # the field always holds the link (clipboard or not)
+    assert "#v1." in link
+
+    dst = new_session()
+    dst.goto(link)
+    dst.wait_ready()
+    wait_applied(dst)
+    dst.wait_attr("#tab-files", "aria-selected", "true")  # the last panel before Share
+    dst.wait_text("#context-step", f"step 300 of {len(rec.steps):,}")
+    dst.click("#tab-inspect")
+    assert dst.value("#inspect-input") == "Freedom of opinion and expression"
+    dst.click("#tab-files")
+    _, again = dst.download("#files-dl-ours")
+    assert again == got  # byte-identical model JSON at the same step
+    dst.screenshot(screenshots_dir / f"{engine}-shared.png")
+    with capsys.disabled():
+        print(f"\n[{engine}] shared model (UDHR English, WordPiece 800, step 300) SHA-256 "
+              f"{hashlib.sha256(got).hexdigest()} = CPython's")
+
+
+def test_embed_example_page_runs_two_playgrounds(new_session, site_url, screenshots_dir, engine):
+    s = new_session()
+    s.goto(site_url + "embed-example.html")
+    for fid in ("embed-train", "embed-inspect"):
+        with s.frame(f"#{fid}") as f:
+            f.wait("return document.body && ['applied', 'error'].includes(document.body.dataset.share)",
+                   timeout=300, what=f"{fid} applied")
+            assert f.attr("body", "data-share") == "applied"
+            assert f.attr("body", "data-embed") == "1"
+            assert f.js("return getComputedStyle(document.querySelector('.tabbar')).display") == "none"
+            f.check()
+    with s.frame("#embed-train") as f:
+        f.wait_text("#train-step-now", "3")
+        f.wait_text("#train-now-main", "est  +  </w>  →  est</w>")
+        f.click("#train-step")
+        f.wait_text("#train-step-now", "4")
+    with s.frame("#embed-inspect") as f:
+        assert f.value("#inspect-input") == "Everyone has the right to education."
+        tok = subwordlab.train(udhr_text("udhr_eng"), "wordpiece", vocab_size=800)
+        assert inspect_ids(f, "Everyone has rights") == tok.encode("Everyone has rights")
+    s.screenshot(screenshots_dir / f"{engine}-embed-example.png")
+
+
+def test_hostile_links_are_rejected_cleanly(new_session, site_url):
+    """One cold open of a tampered link, then every other hostile fragment on the same page."""
+    cases = _hostile_links()
+    s = new_session()
+    s.goto(f"{site_url}?case=tampered#{cases['tampered'][0]}")
+    s.wait_ready()
+    for case, (fragment, message) in sorted(cases.items(), key=lambda kv: kv[0] != "tampered"):
+        if case != "tampered":
+            s.js("location.hash = args[0]; return null", fragment)
+        s.wait_visible("#link-banner")
+        s.wait_text("#link-banner", message, contains=True)
+        s.wait_text("#link-banner", "Showing the default page instead", contains=True)
+        assert s.attr("body", "data-share") == "error", case
+        s.wait_text("#context-corpus", SAMPLES["seed000"].title)  # the default page, alive
+        s.click("#link-banner-close")
+        s.wait("return document.querySelector('#link-banner').hidden", what="the banner closed")
+    s.click("#tab-inspect")
+    s.wait_visible("#panel-inspect")
+
+
+# --- the training time --------------------------------------------------------------------------------
+def test_shakespeare_byte_bpe_training_time(app, engine, engine_version, screenshots_dir, capsys):
+    """Byte-level BPE to 4,000 on the whole Shakespeare sample, three times: the median of
+    click-to-done is reported (the run is checked against CPython's step count)."""
+    s = app
+    pick_sample(s, "tinyshakespeare")
+    s.wait_text('#corpus-stats dd[data-stat="chars"]', "1,115,394", timeout=120)
+    go_train(s)
+    s.wait_text("#context-spec", "Byte-level BPE · vocabulary 4,000")
+    samples = []
+    for run in range(RUNS):
+        if run:  # another size and back: the run is forgotten and trains again
+            set_spec(s, "byte_bpe", 3999, "Byte-level BPE · vocabulary 3,999")
+            set_spec(s, "byte_bpe", 4000, "Byte-level BPE · vocabulary 4,000")
+        s.js("""const panel = document.querySelector('#panel-train');
+            window.__trainDone = null; window.__trainClick = null;
+            new MutationObserver(() => { if (panel.dataset.status === 'done' && window.__trainDone === null)
+                window.__trainDone = performance.now(); }).observe(panel, {attributes: true, attributeFilter: ['data-status']});
+            document.querySelector('#train-end').addEventListener('click',
+                () => { window.__trainClick = performance.now(); }, {capture: true, once: true});
+            return null""")
+        s.click("#train-end")
+        s.wait("return window.__trainDone !== null", timeout=TRAIN_TIMEOUT, what="training done")
+        samples.append(s.js("return window.__trainDone - window.__trainClick"))
+    s.wait_text("#train-step-total", "3,744")  # CPython's run has 3,744 merges (tests/e2e/test_playground.py)
+    with capsys.disabled():
+        report_median(screenshots_dir, engine, engine_version, "shakespeare_byte_bpe_4000",
+                      "byte-level BPE on Shakespeare to 4,000, click to done", samples)
+
+
+# --- model files (last: a loaded model stays current until the next training) ---------------------
+def test_download_both_model_files_and_load_them_back(app, tmp_path, screenshots_dir, engine):
+    from tokenizers import Tokenizer as HFTokenizer
+
+    s = app
+    pick_sample(s, "udhr_eng")
+    s.wait_text("#context-spec", "SentencePiece BPE · vocabulary 800")
+    train_to_end(s)
+    s.click("#tab-files")
+    name, ours = s.download("#files-dl-ours")
+    assert name.startswith("subwordlab-sentencepiece_bpe-") and name.endswith(".json"), name
+    hf_name, hf = s.download("#files-dl-hf")
+    assert hf_name == "tokenizer.json", hf_name
+    mine = subwordlab.Tokenizer.from_json(ours.decode("utf-8"))
+    assert mine.to_json().encode("utf-8") == ours  # our document re-saves byte for byte
+    (tmp_path / "tokenizer.json").write_bytes(hf)
+    theirs = HFTokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    text = udhr_text("udhr_eng")[:300] + udhr_text("udhr_rus")[:200] + " 🙂"
+    shown = inspect_ids(s, text)
+    assert theirs.encode(text, add_special_tokens=False).ids == shown == mine.encode(text)
+
+    # load both back into the page: the inspector shows the same ids from each
+    for file_name, data, kind in ((name, ours, "Subword Lab"), ("tokenizer.json", hf, "Hugging Face tokenizer.json")):
+        s.click("#tab-files")
+        s.upload("#files-import", [(file_name, data)])
+        s.wait_text("#files-status", f"Loaded {file_name} ({kind}", contains=True)
+        assert inspect_ids(s, text) == shown, file_name
+        s.wait_text("#inspect-which", f"Loaded from {file_name}", contains=True)
+    s.screenshot(screenshots_dir / f"{engine}-files.png")
