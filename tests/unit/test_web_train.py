@@ -337,3 +337,31 @@ def test_ties_at_the_top_of_the_candidates_are_named_with_their_rule():
     _, help_text, bars = candidate_bars(rec.steps, 1, "bpe")
     assert "pairs tie at 4: the pair met first in the corpus wins" in help_text
     assert [(b.label, b.chosen, b.tie) for b in bars][:2] == [(bars[0].label, True, False), (bars[1].label, False, True)]
+
+
+def test_merge_table_and_vocabulary_download_as_csv():
+    import csv
+    import io
+
+    from subwordlab_web.train_panel import csv_text
+
+    assert csv_text(("a", "b"), [(1, "x,y")]) == 'a,b\r\n1,"x,y"\r\n'
+    port = FakePort.from_html((Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8"))
+    app = App(port, warm=False)
+    app.start(sample="seed000")
+    port.settle()
+    app.panels["train"].start_training()
+    port.settle()
+    app.state.seek(3)
+    port.click(port.query("#merges-csv"))
+    name, text, mime = port.downloads[-1]
+    assert name == "subwordlab-bpe-step3-merges.csv" and mime == "text/csv"
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["Step", "Pair", "Count", "New token"] and [r[0] for r in rows[1:]] == ["1", "2", "3"]
+    assert rows[1][1:] == ["e + s", "9", "es"]
+    port.click(port.query("#vocab-csv"))
+    name, text, _ = port.downloads[-1]
+    rows = list(csv.reader(io.StringIO(text)))
+    tok = app.state.tokenizer_at_step()[0]
+    assert name.endswith("-vocabulary.csv") and rows[0] == ["id", "token", "shown as"]
+    assert [r[1] for r in rows[1:]] == list(tok.model.vocab)

@@ -9,6 +9,8 @@ functions of the recording and are tested on CPython; the view only draws them.
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -71,6 +73,31 @@ def merge_rows(steps: Sequence[Any], position: int, preset: str | Preset, limit:
             cells = [f"{k:,}", unigram_event_text(e), f"{e.vocab_size:,}"]
         rows.append(Row(tuple(cells), current=k == position))
     return rows
+
+
+def csv_text(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as CSV (RFC 4180, quoted where needed), for slides and spreadsheets.
+
+    Example: csv_text(("a", "b"), [(1, "x,y")]) -> 'a,b\\r\\n1,"x,y"\\r\\n'
+    """
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def merges_csv(steps: Sequence[Any], position: int, preset: str | Preset) -> str:
+    """Every step up to `position`, oldest first, as the merge table shows it."""
+    rows = merge_rows(steps, position, preset, limit=max(1, position))
+    return csv_text(merge_header(preset), [r.cells for r in reversed(rows)])
+
+
+def vocabulary_csv(tokenizer: Any) -> str:
+    """id, the token as stored, and as a chip shows it (white space and bytes visible)."""
+    byte_level = is_byte_level(tokenizer)
+    vocab = tokenizer.model.vocab
+    return csv_text(("id", "token", "shown as"), [(i, t, token_label(t, byte_level)) for i, t in enumerate(vocab)])
 
 
 def unigram_event_text(e: Any) -> str:
@@ -311,6 +338,8 @@ class TrainPanel:
         self.seg_rows, self.seg_empty, self.seg_help = q("#segmentation-rows"), q("#segmentation-empty"), q("#segmentation-help")
         self.merges_title, self.merges_help = q("#merges-title"), q("#merges-help")
         self.merges_head, self.merges_rows, self.merges_empty = q("#merges-head"), q("#merges-rows"), q("#merges-empty")
+        port.on(q("#merges-csv"), "click", lambda _e: self.download_csv("merges"))
+        port.on(q("#vocab-csv"), "click", lambda _e: self.download_csv("vocabulary"))
         self.vocab_count, self.vocab_search = q("#vocab-count"), q("#vocab-search")
         self.vocab_list, self.vocab_more = q("#vocab-list"), q("#vocab-more")
         self.vocab_help = q("#vocab-help")
@@ -683,6 +712,18 @@ class TrainPanel:
                                                      else "No candidates: training made no steps (is the target already reached?)."))
         if help_text:
             port.set_text(self.cand_help, "")
+
+    def download_csv(self, what: str) -> None:
+        """The merge table (every step so far) or the vocabulary at this step, as CSV."""
+        port, st = self.port, self.state
+        tok, why = st.tokenizer_at_step()
+        if st.recording is None or tok is None:
+            port.set_text(self.merges_help if what == "merges" else self.vocab_help,
+                          f"Nothing to download yet: {why or 'train first'}.")
+            return
+        name = f"subwordlab-{st.spec.preset}-step{st.step}-{what}.csv"
+        text = merges_csv(st.steps, st.step, st.spec.schema) if what == "merges" else vocabulary_csv(tok)
+        port.download(name, text, "text/csv")
 
     def _render_merges(self) -> None:
         port, st = self.port, self.state
