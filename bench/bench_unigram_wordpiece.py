@@ -14,23 +14,14 @@ character, and each trainer's peak memory measured in a fresh process.
 
 import argparse
 import io
-import subprocess
 import sys
-import time
 from collections import Counter
 
-from common import CORPORA, ROOT, peak_memory_mb, report
+from common import CORPORA, ROOT, clocked, max_rss_mb, peak_memory_mb, report
 
 import subwordlab
 
 SHAKESPEARE = CORPORA / "tinyshakespeare.txt"
-
-
-def clocked(fn, *args, **kwargs):
-    """(wall seconds, CPU seconds, result) of one call."""
-    w, c = time.perf_counter(), time.process_time()
-    result = fn(*args, **kwargs)
-    return time.perf_counter() - w, time.process_time() - c, result
 
 
 def sentencepiece_unigram(lines, vocab_size):
@@ -45,18 +36,6 @@ def sentencepiece_unigram(lines, vocab_size):
 
 def ours_unigram(lines, vocab_size):
     return subwordlab.train(lines, preset="sentencepiece_unigram", vocab_size=vocab_size, normalization="none")
-
-
-def max_rss_mb(code):
-    """Peak resident memory (MB) of `code` in a fresh interpreter (includes the interpreter).
-
-    subtle: VmHWM from /proc, not getrusage's ru_maxrss, which Linux carries over from the
-    parent across fork + exec (every child would report this benchmark's own peak)."""
-    prog = ("import sys; sys.path.insert(0, %r)\n%s\n"
-            "print([int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0] / 1024)\n"
-            ) % (str(ROOT / "py_core"), code)
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
 
 
 def tokens_per_char(encode, lines):

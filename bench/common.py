@@ -24,6 +24,40 @@ def timed(fn, *args, repeat=1, **kwargs):
     return best, result
 
 
+def clocked(fn, *args, **kwargs):
+    """(wall seconds, CPU seconds of this process, all threads, result) of one call."""
+    w, c = time.perf_counter(), time.process_time()
+    result = fn(*args, **kwargs)
+    return time.perf_counter() - w, time.process_time() - c, result
+
+
+_VMHWM = "[int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0] / 1024"
+
+
+def _last_numbers(code, n):
+    """The last ``n`` numbers printed by ``code`` run in a fresh interpreter."""
+    prog = "import sys; sys.path.insert(0, %r); sys.path.insert(0, %r)\n%s\n" % (str(ROOT / "py_core"), str(ROOT / "bench"), code)
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True)
+    return [float(x) for x in out.stdout.strip().splitlines()[-n:]]
+
+
+def max_rss_mb(code):
+    """Peak resident memory (MB) of `code` in a fresh interpreter (includes the interpreter).
+
+    subtle: VmHWM from /proc, not getrusage's ru_maxrss, which Linux carries over from the
+    parent across fork + exec (every child would report this benchmark's own peak)."""
+    return _last_numbers(code + "\nprint(%s)" % _VMHWM, 1)[0]
+
+
+def rss_growth_mb(setup, code):
+    """How much the peak resident memory (MB) of a fresh interpreter grows while `code`
+    runs, after `setup` (imports, reading the corpus) ran: the work's own memory, comparable
+    between our pure-Python trainer and a native peer. Example: ``rss_growth_mb("x = 1",
+    "y = bytearray(10**8)")`` -> about 100."""
+    before, after = _last_numbers("%s\nimport gc; gc.collect()\nprint(%s)\n%s\nprint(%s)" % (setup, _VMHWM, code, _VMHWM), 2)
+    return after - before
+
+
 def peak_memory_mb(code):
     """Peak traced Python allocations (MB) of `code` run in a fresh interpreter."""
     prog = (

@@ -88,6 +88,24 @@ class WhitespaceSplit(PreTokenizer):
         return split_white_space(text)
 
 
+# Runs of text that the built-in patterns cut into the same chunks alone as inside the
+# whole text (ByteLevel.segments): each run ends where a chunk must end.
+# - gpt2: white space then non-space; no chunk goes from a non-space to a space.
+# - cl100k: also the line breaks after punctuation (its punctuation chunk takes them).
+# - o200k: a combining mark counts as a letter or as punctuation depending on what precedes
+#   it, so a line break after a non-space may belong to the chunk before it or to the white
+#   space after it ('\u0300\n \n' -> ['\u0300', '\n \n']): no cut there. A run ends only
+#   before white space that starts with no line break (no chunk crosses a non-space then a
+#   space or tab), or after line breaks followed by a non-space other than '/' (punctuation
+#   chunks take '[\r\n/]*'); it continues over line breaks otherwise. Measured (warm cache,
+#   udhr_many): o200k encodes at the speed of gpt2, about 17 MB/s CPU, against 11 per chunk.
+_SEGMENTERS = {
+    "gpt2": r"\s*\S+|\s+",
+    "cl100k": r"\s*\S+(?:(?<=[^\s\p{L}\p{N}])[\r\n]+)?|\s+",
+    "o200k": r"\s*\S+(?:[\r\n]\s*(?:[^\S\r\n]|(?=/))\S+)*(?:[\r\n]\s*(?:(?<=[\r\n])(?=[^\s/])|\Z))?|\s+",
+}
+
+
 @component("pre_tokenizer", "ByteLevel")
 class ByteLevel(PreTokenizer):
     """Cut text with a GPT-style regex, then show each chunk's UTF-8 bytes as GPT-2
@@ -104,8 +122,7 @@ class ByteLevel(PreTokenizer):
         self.add_prefix_space = bool(add_prefix_space)
         self.regex = None
         if self.pattern_name:
-            self._segmenter = compile_pattern(
-                r"\s*\S+|\s+" if pattern == "gpt2" else r"\s*\S+(?:(?<=[^\s\p{L}\p{N}])[\r\n]+)?|\s+")
+            self._segmenter = compile_pattern(_SEGMENTERS[pattern])
         if self.pattern is not None:
             try:
                 self.regex = compile_pattern(self.pattern)
@@ -128,14 +145,12 @@ class ByteLevel(PreTokenizer):
     def segments(self, text):
         """Cut text into runs that the pattern chunks independently, or None if unknown.
 
-        For the built-in patterns no chunk crosses from a non-space to a space, except that
-        cl100k/o200k glue line breaks to a run of punctuation (".\n\n"), so ``white space +
-        non-space (+ line breaks after punctuation)`` runs can be chunked (and their ids
-        cached) one by one: a fast path for encoding. Example: 'Hi there' -> ['Hi', ' there'].
+        For the built-in patterns a chunk never goes from a non-space to a space, except a
+        run of punctuation that takes the line breaks after it (cl100k ".\n\n", o200k also
+        "/"), so such runs can be chunked (and their ids cached) one by one: a fast path for
+        encoding. Example: 'Hi there' -> ['Hi', ' there']. See ``_SEGMENTERS``.
         """
-        # subtle: o200k treats a combining mark as a letter or as punctuation depending on what
-        # precedes it, so a mark before a line break is no safe cut: chunk-level cache only
-        ok = self.pattern_name in ("gpt2", "cl100k") and not self.add_prefix_space
+        ok = self.pattern_name is not None and not self.add_prefix_space
         return self._segmenter.findall(text) if ok else None
 
     def pre_tokenize_str(self, text):

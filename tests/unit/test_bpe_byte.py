@@ -172,17 +172,20 @@ def test_training_matches_hf_tokenizers_until_tie_breaks_differ():
         assert len(tied) >= 2 and theirs[agree] in tied
 
 
-@settings(max_examples=300)
-@given(awkward, st.sampled_from(["gpt2", "cl100k"]))
-def test_segment_fast_path_chunks_like_the_whole_text(text, pattern):
-    """The encode cache works on runs that chunk independently; prove they do (o200k has
-    no such runs: a combining mark before a line break, as in '\u0300\n \n', is no safe cut)."""
-    from subwordlab.pre_tokenizers import ByteLevel as _BL
+# what the segmenters' rules turn on: marks, '/', line breaks, title case, modifier letters
+_cut_points = st.lists(st.sampled_from(["a", "Z", " ", "\n", "\r", "\t", "\x0b", "/", "!", "\u0300", "\u0301", "1",
+                                        "\u01c5", "\u02b0", "'s", "\u00a0", "e\u0301", "\u0928"]), max_size=12).map("".join)
 
-    assert _BL("o200k").segments("\u0300\n \n") is None
+
+@settings(max_examples=600)
+@given(st.one_of(awkward, _cut_points), st.sampled_from(["gpt2", "cl100k", "o200k"]))
+def test_segment_fast_path_chunks_like_the_whole_text(text, pattern):
+    """The encode cache works on runs that chunk independently; prove they do (o200k: a
+    combining mark before a line break, as in '\u0300\n \n', is no safe cut)."""
     from subwordlab.pre_tokenizers import ByteLevel
 
     pre = ByteLevel(pattern)
-    segments = pre.segments(text)
-    assert "".join(segments) == text
-    assert [c for seg in segments for c in pre.chunks(seg)] == pre.chunks(text)
+    for case in (text, "\u0300\n \n", "!!\u0301\n x", "a!\n/\nb", "x\n \n  "):
+        segments = pre.segments(case)
+        assert "".join(segments) == case
+        assert [c for seg in segments for c in pre.chunks(seg)] == pre.chunks(case)

@@ -13,11 +13,14 @@ equivalent to replaying the merges in the order they were learned.
 """
 
 import random
+from itertools import repeat
 
 from ..bytes_map import BYTE_TO_CHAR
 from ..events import drain, sliced
 from ..registry import component
 from .vocab import index_vocab, read_merges, read_vocab
+
+_NO_MERGE = (float("inf"), -1)  # the rank of a pair that has no merge: after every real rank
 
 
 class UnknownSymbolError(ValueError):
@@ -118,32 +121,40 @@ class BPE:
 
     # -- merging ------------------------------------------------------------------------
     def merge_ids(self, ids):
-        """Apply merges by rank to a list of ids (the fast path, no spans, no dropout).
+        """Apply merges by rank to a list of ids (the fast path, no spans, no dropout); the
+        list is merged in place and returned.
 
         Example: [id('a'), id('b'), id('c')] -> [id('abc')].
         """
-        ranks = self.ranks
-        while len(ids) > 1:
+        n = len(ids)
+        if n < 2:
+            return ids
+        # the (rank, merged id) of every adjacent pair, kept up to date as pairs merge: each
+        # merge is then C-level work (min, index, del) plus two look-ups, not a Python loop
+        # over every pair (udhr_many's 107k distinct GPT-2 chunks: 0.78 -> 0.65 s CPU)
+        get, none = self.ranks.get, _NO_MERGE
+        rs = list(map(get, zip(ids, ids[1:]), repeat(none, n - 1)))
+        while True:
             # step 1: the lowest-ranked pair present
-            best = None
-            for pair in zip(ids, ids[1:]):
-                r = ranks.get(pair)
-                if r is not None and (best is None or r < best):
-                    best = r
-            if best is None:
+            best = min(rs)
+            if best is none:
                 return ids
-            # step 2: merge all its occurrences, left to right
-            left, right = self.merges[best[0]]
-            new, out, i, n = best[1], [], 0, len(ids)
-            while i < n:
-                if ids[i] == left and i + 1 < n and ids[i + 1] == right:
-                    out.append(new)
-                    i += 2
-                else:
-                    out.append(ids[i])
-                    i += 1
-            ids = out
-        return ids
+            new = best[1]
+            # step 2: merge all its occurrences, left to right, without overlaps
+            i = rs.index(best)
+            while True:
+                ids[i] = new
+                del ids[i + 1], rs[i]
+                # its neighbours now pair with the new token (an overlapping occurrence is gone)
+                if i:
+                    rs[i - 1] = get((ids[i - 1], new), none)
+                if i < len(rs):
+                    rs[i] = get((new, ids[i + 1]), none)
+                if best not in rs:
+                    break
+                i = rs.index(best, i)
+            if not rs:
+                return ids
 
     def merge_spans(self, syms, dropout=0.0, rng=None):
         """Apply merges by rank to ``[(id, start, end), ...]``; spans are joined as tokens merge."""
