@@ -183,13 +183,8 @@ def _byte_level_pre(ex, p, top):
         if not top:
             raise HFExportError("ByteLevel with add_prefix_space and a custom pattern inside a Sequence has no tokenizer.json equivalent")
         ex.extra_normalizers.append(_replace_regex(r"\A(?=[^ ])", " "))
-    if p.pattern_name:
-        # the built-in patterns match every character: Isolated keeps exactly the matches
-        split = _split(to_onig(p.pattern), "Isolated")
-    else:
-        # subtle: like tiktoken we drop text a custom pattern does not match; HF's
-        # Isolated would keep it, so the matches are kept by inverting a removal
-        split = dict(_split(to_onig(p.pattern), "Removed"), invert=True)
+    # Isolated: each match a piece, and text between matches a piece of its own (as ours)
+    split = _split(to_onig(p.pattern), "Isolated")
     return {"type": "Sequence", "pretokenizers": [split, _byte_level(False, False)]}
 
 

@@ -33,6 +33,54 @@ _SEPARATORS = "\x1c\x1d\x1e\x1f"
 _NON_SPACE = re.compile("[^\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
 
 
+# A custom pattern is refused if it matches an empty string here (or matches "" itself):
+# such a pattern cuts nothing, and an empty piece is no token (a*, \b, (?=x), the empty pattern).
+_EMPTY_PROBE = "Hello, World! it's 42 \u00e9t\u00e9\n\t  x_y-z \u4e2d\u6587 \U0001F600."
+
+
+def covering_spans(regex, text):
+    r"""Spans that cover ``text``: the pattern's whole matches (``m.span()``, whatever groups
+    the pattern has) and, as pieces of their own, the runs of text between them. Empty
+    matches cut nothing. Pre-tokenization therefore never loses text.
+
+    >>> import re
+    >>> covering_spans(re.compile(r"(\w+)"), "hi, you")
+    [(0, 2), (2, 4), (4, 7)]
+    """
+    spans, prev = [], 0
+    for m in regex.finditer(text):
+        s, e = m.span()
+        if s == e:
+            continue  # an empty match cuts nothing
+        if s > prev:
+            spans.append((prev, s))  # text the pattern left unmatched: a piece of its own
+        spans.append((s, e))
+        prev = e
+    if prev < len(text):
+        spans.append((prev, len(text)))
+    return spans
+
+
+def unmatched_count(regex, text):
+    """How many characters of ``text`` no (non-empty) match of ``regex`` covers.
+
+    >>> import re
+    >>> unmatched_count(re.compile(r"[a-z]+"), "ab, cd!")
+    3
+    """
+    return len(text) - sum(e - s for s, e in (m.span() for m in regex.finditer(text)))
+
+
+def check_not_empty_matching(regex, pattern):
+    """Refuse a pattern that matches an empty string: it would cut the text nowhere (or
+    into nothing), and an empty piece is no token. Raises ValueError saying what to write."""
+    if regex.fullmatch("") is not None or any(m.start() == m.end() for m in regex.finditer(_EMPTY_PROBE)):
+        raise ValueError(
+            f"the pre-tokenization pattern {pattern!r} matches an empty string, so it cannot cut text into "
+            f"pieces; make every alternative match at least one character (e.g. '+' instead of '*', no bare "
+            f"\\b or lookaround), or use 'gpt2', 'cl100k' or 'o200k'")
+
+
 def split_white_space(text):
     """Words between runs of Unicode White_Space. Example: 'a \x1fb  c' -> ['a', '\x1fb', 'c']."""
     if not any(c in text for c in _SEPARATORS):
@@ -128,6 +176,8 @@ class ByteLevel(PreTokenizer):
                 self.regex = compile_pattern(self.pattern)
             except Exception as exc:  # noqa: BLE001 - re.error or regex.error (regex is optional)
                 raise ValueError(f"the pre-tokenization pattern does not compile: {exc}; fix the regex or use 'gpt2', 'cl100k' or 'o200k'") from None
+            if not self.pattern_name:
+                check_not_empty_matching(self.regex, self.pattern)
 
     def _prefixed(self, text):
         """The text with the prefix space, and how many characters were added (0 or 1)."""
@@ -140,7 +190,20 @@ class ByteLevel(PreTokenizer):
         text = self._prefixed(text)[0]
         if self.regex is None:
             return [text] if text else []
-        return self.regex.findall(text)
+        if not self.regex.groups:
+            # fast path: without groups findall gives the whole matches; if they add up to the
+            # text, nothing was left unmatched (always so for the built-in patterns)
+            found = self.regex.findall(text)
+            if sum(map(len, found)) == len(text):
+                return found
+        return [text[s:e] for s, e in covering_spans(self.regex, text)]
+
+    def unmatched(self, text):
+        """How many characters of ``text`` the pattern left unmatched (kept as pieces of
+        their own). Example (pattern '[a-z]+'): 'ab, cd!' -> 3."""
+        if self.regex is None:
+            return 0
+        return unmatched_count(self.regex, self._prefixed(text)[0])
 
     def segments(self, text):
         """Cut text into runs that the pattern chunks independently, or None if unknown.
@@ -155,7 +218,7 @@ class ByteLevel(PreTokenizer):
 
     def pre_tokenize_str(self, text):
         text, added = self._prefixed(text)
-        spans = [m.span() for m in self.regex.finditer(text)] if self.regex is not None else ([(0, len(text))] if text else [])
+        spans = covering_spans(self.regex, text) if self.regex is not None else ([(0, len(text))] if text else [])
         # subtle: the prefix space is zero-width in the original text
         return [(bytes_to_text(text[s:e].encode("utf-8")), (max(0, s - added), e - added)) for s, e in spans]
 

@@ -119,6 +119,19 @@ class Tokenizer:
         """The pre-tokenizer alone on (already normalized) text: ``[(piece, (start, end))]``."""
         return self.pre_tokenizer.pre_tokenize_str(text) if self.pre_tokenizer else [(text, (0, len(text)))]
 
+    def unmatched_chars(self, text):
+        """How many characters of (already normalized) ``text`` a custom pre-tokenization
+        pattern leaves unmatched. They are not lost: each run of them is a piece of its own.
+        0 for the built-in patterns and the other pre-tokenizers, which cover all text.
+
+        >>> import subwordlab
+        >>> tok = subwordlab.train("ab cd", preset="byte_bpe", pattern=r"[a-z]+", vocab_size=256)
+        >>> tok.unmatched_chars("ab, cd!"), tok.decode(tok.encode("ab, cd!"))
+        (3, 'ab, cd!')
+        """
+        unmatched = getattr(self.pre_tokenizer, "unmatched", None)
+        return unmatched(text) if unmatched else 0
+
     def _encode_piece(self, piece):
         ids = self._cache.get(piece)
         if ids is None:

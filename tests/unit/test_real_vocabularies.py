@@ -137,3 +137,53 @@ _AWKWARD = st.one_of(
 def test_ids_equal_tiktoken_on_awkward_text(vocabs, text, name):
     ours, theirs = vocabs[name]
     assert ours.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=())
+
+
+def _tiktoken_pat_strs(monkeypatch):
+    """name -> pat_str exactly as the installed tiktoken_ext/openai_public.py writes it."""
+    import tiktoken_ext.openai_public as openai_public
+
+    monkeypatch.setattr(openai_public, "load_tiktoken_bpe", lambda *a, **k: {})
+    monkeypatch.setattr(openai_public, "data_gym_to_mergeable_bpe_ranks", lambda *a, **k: {})
+    return {name: getattr(openai_public, name)()["pat_str"] for name in PATTERNS}
+
+
+def _capturing(pattern):
+    """The same pattern with every top-level alternative in a capturing group, as some
+    distributions spell them (``('s|'t|...)|...``): findall would return the groups."""
+    alternatives, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            i += pattern.startswith("^", i + 1) + pattern.startswith("]", i + 1)
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            alternatives.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    return "|".join(f"({a})" for a in alternatives + [pattern[start:]])
+
+
+@pytest.mark.parametrize("spelling", ["as tiktoken writes it", "capturing groups"])
+@pytest.mark.parametrize("name", list(PATTERNS))
+def test_tiktoken_pat_str_as_a_custom_pattern_gives_tiktokens_ids(vocabs, monkeypatch, name, spelling):
+    pat_str = _tiktoken_pat_strs(monkeypatch)[name]
+    pattern = pat_str if spelling == "as tiktoken writes it" else _capturing(pat_str)
+    assert (pattern == pat_str) == (spelling == "as tiktoken writes it")
+    folder = _load_builder().ensure()
+    tok = subwordlab.Tokenizer.from_tiktoken((folder / f"{name}.tiktoken").read_text(encoding="ascii"), pattern=pattern)
+    theirs = vocabs[name][1]
+    texts = [UDHR[0].read_text(encoding="utf-8")[:20_000], read("taylorswift.txt")[:20_000],
+             "I'LL don't  HelloWorld 1234567 \r\n\r\n x/y  !!\n", "emoji 👩‍👩‍👧 ZWJ\t\tend  "]
+    for text in texts:
+        assert tok.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=()), text[:40]
+        assert tok.unmatched_chars(text) == 0

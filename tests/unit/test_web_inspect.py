@@ -304,3 +304,17 @@ def test_dropout_and_alpha_are_explained_on_the_page():
     help_el = port.query("#inspect-sampling-help")
     assert not help_el.hidden and port.text(help_el) == SAMPLING_HELP["bpe"] and "Dropout" in port.text(help_el)
     assert "Alpha" in SAMPLING_HELP["unigram"]
+
+
+def test_the_stages_say_how_many_characters_a_custom_pattern_left_unmatched():
+    port, app = started()
+    note = port.query("#stage-pretokens-unmatched")
+    assert note.hidden
+    use(app, port, Corpus("ab cd ab cd " * 10), TrainSpec("byte_bpe", "vocab_size", 260, {"pattern": r"[a-z]+"}))
+    typed(port, "ab, cd!")
+    assert not note.hidden and "left 3 characters unmatched" in port.text(note)
+    pieces = [port.text(p) for p in port.query_all("#stage-pretokens .piece")]
+    assert len(pieces) == 4 and port.text(port.query("#stage-pretokens-count")) == "4"
+    assert port.text(port.query("#stage-decoded")) == visible("ab, cd!")
+    typed(port, "abcd")
+    assert note.hidden

@@ -45,6 +45,7 @@ class Inspection:
     sampled: bool = False
     nbest: list[tuple[list[str], float, float]] | None = None  # (labels, log P, share)
     round_trip_kind: str = ""  # "exact", "by_design" (the pipeline drops white space on purpose) or "lossy"
+    unmatched: int = 0  # characters a custom pattern left unmatched (kept as pieces of their own)
 
 
 SAMPLING_HELP = {
@@ -100,13 +101,14 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
     pieces = [text] if sample is not None else text_slices(tokenizer, text)
     normalized, pre = "", []
     merged = _Merged([], [], [], [], [])
-    chars = nbytes = 0
+    chars = nbytes = unmatched = 0
     for k, piece in enumerate(pieces):
         if k:
             yield
         norm = tokenizer.normalize_str(piece)
         normalized += norm
         pre += [token_label(p, byte_level) for p, _ in tokenizer.pre_tokenize_str(norm)]
+        unmatched += tokenizer.unmatched_chars(norm)
         if sample is None:
             enc = tokenizer.encode_full(piece, **kwargs)
             merged.ids += enc.ids
@@ -140,7 +142,7 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
             z = sum(math.exp(lp - top) for _, lp in found)
             vocab = tokenizer.model.vocab
             best = [([token_label(vocab[i], False) for i in seg], lp, math.exp(lp - top) / z) for seg, lp in found]
-    return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best, trip["kind"])
+    return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best, trip["kind"], unmatched)
 
 
 def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
@@ -168,6 +170,7 @@ class InspectPanel:
         self.roundtrip, self.mode = q("#inspect-roundtrip"), q("#inspect-mode")
         self.chips, self.detail, self.more = q("#inspect-chips"), q("#inspect-detail"), q("#inspect-more")
         self.st_norm, self.st_pre, self.st_pre_count = q("#stage-normalized"), q("#stage-pretokens"), q("#stage-pretokens-count")
+        self.st_unmatched = q("#stage-pretokens-unmatched")
         self.st_tokens, self.st_ids, self.st_decoded = q("#stage-tokens"), q("#stage-ids"), q("#stage-decoded")
         self.nbest_card, self.nbest_rows = q("#nbest-card"), q("#nbest-rows")
         self.sampling_help = q("#inspect-sampling-help")
@@ -340,6 +343,10 @@ class InspectPanel:
         port.set_text(self.st_norm, visible(r.normalized) if r else "")
         port.build_into(self.st_pre, [el("span", "piece", p) for p in (r.pre_tokens[:MAX_CHIPS] if r else [])])
         port.set_text(self.st_pre_count, f"{len(r.pre_tokens):,}" if r else "0")
+        unmatched = r.unmatched if r else 0
+        port.set_text(self.st_unmatched, f"The pattern left {unmatched:,} character{'s' * (unmatched != 1)} unmatched; "
+                      "each run of them is a pre-token of its own." if unmatched else "")
+        port.set_hidden(self.st_unmatched, not unmatched)
         port.set_text(self.st_tokens, " ".join(c.label for c in shown) if r else "")
         port.set_text(self.st_ids, " ".join(str(c.id) for c in shown) if r else "")
         port.set_text(self.st_decoded, visible(r.decoded) if r else "")
