@@ -9,6 +9,7 @@ interrupted); set SUBWORDLAB_DEBUG=1 to see the traceback.
 
 import argparse
 import inspect as _inspect
+import io
 import json
 import os
 import signal
@@ -34,11 +35,24 @@ class CliError(Exception):
 
 # -- helpers ----------------------------------------------------------------------------
 
+def _text_stream(fh):
+    """A binary stream as UTF-8 text exactly as stored: no newline translation (CRLF stays
+    CRLF), a leading UTF-8 byte-order mark dropped (as the page does)."""
+    return io.TextIOWrapper(fh, encoding="utf-8-sig", newline="")
+
+
+def _stdin_text():
+    """Standard input as text, its bytes kept (a text-only stream, e.g. under a test, as is)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    return _text_stream(buffer) if buffer is not None else sys.stdin
+
+
 def _read_text(path):
-    if path == "-":
-        return sys.stdin.read()
+    """The file's text exactly: the corpus is the user's bytes (no CRLF folded)."""
     try:
-        with open(path, encoding="utf-8") as fh:
+        if path == "-":
+            return _stdin_text().read()
+        with _text_stream(open(path, "rb")) as fh:
             return fh.read()
     except UnicodeDecodeError as exc:
         raise CliError(f"{path} is not UTF-8 text (byte {exc.start}); convert it first") from None
@@ -229,7 +243,7 @@ def cmd_encode(args):
         return 0
     # streaming: the file in blocks, ids written as soon as they are final
     try:
-        fh = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        fh = _stdin_text() if args.file == "-" else _text_stream(open(args.file, "rb"))
     except OSError as exc:
         raise CliError(f"cannot read {args.file}: {exc.strerror}") from None
     try:

@@ -13,11 +13,11 @@ import copy
 import random
 from collections import ChainMap
 from itertools import chain, islice
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
 
 from . import normalizers as N
-from .models.bpe import BPE
+from .models.bpe import BPE, UNKNOWN, UnknownSymbolError
 from .normalizers import identity_aligned
 from .pre_tokenizers import ByteLevel, Metaspace, WhitespaceMetaspace
 from .special import split_special
@@ -38,6 +38,9 @@ class Encoding:
     offsets: List[Tuple[int, int]]
     byte_offsets: List[Tuple[int, int]]
     special: List[bool]
+    # with ``keep_unknown``: True for a character outside a char-level BPE's alphabet, shown
+    # as itself (its token is the character, its id None)
+    unknown: List[bool] = field(default_factory=list)
 
 
 class Tokenizer:
@@ -265,9 +268,17 @@ class Tokenizer:
         return self.model.nbest(parts, n)
 
     def tokenize(self, text: str, **policy: Any) -> List[str]:
-        """The token strings of ``text``. Example: 'lowest' -> ['low', 'est</w>']."""
+        """The token strings of ``text``. Example: 'lowest' -> ['low', 'est</w>'].
+
+        A character a char-level BPE never saw (and no unk token) stays itself, as the
+        textbook BPE does: 'stemmed' -> ['stem', 'm', 'e', 'd', '</w>'] with no 'd' in the
+        corpus; ``encode`` has no id for it and raises (set ``unk_token`` to map it to one).
+        """
         vocab = self.model.vocab
-        return [vocab[i] for i in self.encode(text, **policy)]
+        try:
+            return [vocab[i] for i in self.encode(text, **policy)]
+        except UnknownSymbolError:
+            return self.encode_full(text, keep_unknown=True, **policy).tokens
 
     def encode_iter(self, texts: Iterable[str], allowed_special: Special = (),
                     disallowed_special: Special = "all") -> Iterator[int]:
@@ -344,8 +355,13 @@ class Tokenizer:
         return 0
 
     # -- encoding with offsets ------------------------------------------------------------
-    def encode_full(self, text: str, allowed_special: Special = (), disallowed_special: Special = "all") -> Encoding:
-        """Ids, tokens, and character and byte offsets into ``text`` for every token."""
+    def encode_full(self, text: str, allowed_special: Special = (), disallowed_special: Special = "all",
+                    keep_unknown: bool = False) -> Encoding:
+        """Ids, tokens, and character and byte offsets into ``text`` for every token.
+
+        ``keep_unknown``: a character outside a char-level BPE's alphabet (no unk token)
+        does not raise but becomes a token of its own: the character, id None, flagged in
+        ``Encoding.unknown``."""
         ids, offsets, special = [], [], []
         if self.added_vocab is not None:
             # HF-style added tokens: their own splitting (special tokens among them)
@@ -362,10 +378,13 @@ class Tokenizer:
                 offsets.append((start, start + len(self._special_ids[part])))
                 special.append(True)
                 continue
-            for tid, s, e in self._tokenize_with_offsets(part):
+            for tid, s, e in self._tokenize_with_offsets(part, keep_unknown):
                 ids.append(tid)
                 offsets.append((start + s, start + e))
                 special.append(False)
+        unknown = [i == UNKNOWN for i in ids]
+        if any(unknown):
+            ids = [None if u else i for i, u in zip(ids, unknown)]
         if self._byte_fast:
             # byte-level: tokens cover every byte in order, so byte offsets are running sums
             # (subtle: exact even when a token holds only part of a character)
@@ -381,10 +400,11 @@ class Tokenizer:
                 byte_at.append(byte_at[-1] + len(ch.encode("utf-8")))
             byte_offsets = [(byte_at[s], byte_at[e]) for s, e in offsets]
         vocab = self.model.vocab
-        return Encoding(ids, [vocab[i] for i in ids], offsets, byte_offsets, special)
+        tokens = [vocab[i] if i is not None else text[s:e] for i, (s, e) in zip(ids, offsets)]
+        return Encoding(ids, tokens, offsets, byte_offsets, special, unknown if any(unknown) else [False] * len(ids))
 
     def _tokenize_with_offsets(self, text):
-        """``[(id, start, end)]`` of ordinary text, offsets in ``text``."""
+        """``[(id, start, end)]`` of ordinary text, offsets in ``text`` (``keep_unknown``: see encode_full)."""
         if self.normalizer:
             normalized, starts, ends = self.normalizer.normalize_aligned(text)
         else:
@@ -393,7 +413,13 @@ class Tokenizer:
         for piece, span in self.pre_tokenize_str(normalized):
             char_spans = self._piece_char_spans(piece, span, normalized)
             ud = self._user_defined.get(piece)
-            for tid, ts, te in ([(ud, 0, len(piece))] if ud is not None else self.model.tokenize_piece(piece)):
+            if ud is not None:
+                found = [(ud, 0, len(piece))]
+            elif keep_unknown and isinstance(self.model, BPE):
+                found = self.model.tokenize_piece(piece, keep_unknown=True)
+            else:
+                found = self.model.tokenize_piece(piece)
+            for tid, ts, te in found:
                 if te > ts:
                     ns, ne = char_spans[ts][0], char_spans[te - 1][1]
                 else:  # a zero-width token (an end-of-word marker on its own)

@@ -80,7 +80,7 @@ def test_seed003_six_merges_with_counts_and_words():
 
 
 def test_seed003_rower_and_tired():
-    _, tok = merges_with_counts(SEED3, 6, end_of_word="_", tie_break="lex_min", unk_token="<unk>")
+    _, tok = merges_with_counts(SEED3, 6, end_of_word="_", tie_break="lex_min")  # the lesson's settings
     assert tok.tokenize("rower") == ["r", "o", "w", "er_"]
     assert tok.tokenize("tired") == ["t", "i", "r", "e", "d", "_"]
 
@@ -103,9 +103,10 @@ SEED4 = {"token": 6, "tokens": 4, "tokenize": 3, "tokenizer": 2, "stem": 4, "ste
 
 
 def test_seed004_ten_merges_words_and_new_words():
-    # "stemmed" has a 'd' the corpus never had; the seed's helper passes it through, which
-    # is what an alphabet that includes 'd' (initial_alphabet) gives here.
-    merges, tok = merges_with_counts(SEED4, 10, initial_alphabet="d")
+    # exactly the lesson's settings: "stemmed" has a 'd' the corpus never had, and it passes
+    # through tokenize as itself (the lesson's "nothing is unknown, the rare part falls back
+    # to characters"); encode has no id for it and says so
+    merges, tok = merges_with_counts(SEED4, 10)
     assert [f"{a} + {b} -> {a + b}  (count {c})" for (a, b), c in merges] == [
         "t + o -> to  (count 15)", "to + k -> tok  (count 15)", "tok + e -> toke  (count 15)",
         "toke + n -> token  (count 15)", "s + t -> st  (count 9)", "st + e -> ste  (count 9)",
@@ -119,3 +120,12 @@ def test_seed004_ten_merges_words_and_new_words():
     assert tok.tokenize("tokens") == ["token", "s</w>"]
     assert tok.tokenize("stemmed") == ["stem", "m", "e", "d", "</w>"]
     assert tok.tokenize("tokenizers") == ["tokeni", "z", "e", "r", "s</w>"]
+    assert "d" not in tok.model.token_to_id
+    enc = tok.encode_full("stemmed", keep_unknown=True)
+    assert enc.ids[1:] == [tok.token_to_id("m"), tok.token_to_id("e"), None, tok.token_to_id("</w>")]
+    assert enc.unknown == [False, False, False, True, False] and enc.offsets[3] == (6, 7)
+    with pytest.raises(ValueError, match=r"the character 'd' \(U\+0064\) is not in the vocabulary.*unk_token"):
+        tok.encode("stemmed")
+    # with an unk token the character has an id
+    with_unk = subwordlab.train(SEED4, preset="bpe", num_merges=10, unk_token="<unk>")
+    assert with_unk.tokenize("stemmed") == ["stem", "m", "e", "<unk>", "</w>"]

@@ -234,7 +234,7 @@ def test_uploading_files_replaces_or_extends_the_corpus():
     assert "Loaded a.txt, b.txt" in port.text(port.query("#corpus-status"))
     port.set_checked(port.query("#corpus-append"), True)
     upload(port, FakeFile("c.txt", "\ufeffthird".encode()))  # a byte-order mark is dropped
-    assert app.state.corpus.text.endswith("second file\nthird\n") and app.state.corpus.files[-1] == "c.txt"
+    assert app.state.corpus.text.endswith("second file\nthird") and app.state.corpus.files[-1] == "c.txt"
 
 
 def test_a_binary_file_is_refused_by_name_and_can_be_decoded_leniently():
@@ -259,7 +259,7 @@ def test_a_non_utf8_file_says_where_and_lenient_decoding_replaces_bad_bytes():
     assert app.state.corpus is before
     port.click(port.query("#corpus-lenient"))
     port.settle()
-    assert app.state.corpus.text == "caf\ufffd ol\ufffd\n"
+    assert app.state.corpus.text == "caf\ufffd ol\ufffd"
 
 
 def test_too_big_and_empty_files_are_refused(monkeypatch):
@@ -285,7 +285,7 @@ def test_dropping_files_works_like_choosing_them():
     ev = port.dispatch(zone, "drop", files=[FakeFile("dropped.txt", b"dropped text")])
     port.settle()
     assert ev.default_prevented and "dragging" not in zone.class_list
-    assert app.state.corpus.text == "dropped text\n" and app.state.corpus.name == "dropped.txt"
+    assert app.state.corpus.text == "dropped text" and app.state.corpus.name == "dropped.txt"
 
 
 def test_file_names_and_text_are_shown_as_text_never_markup():
@@ -294,7 +294,7 @@ def test_file_names_and_text_are_shown_as_text_never_markup():
     assert f"“{EVIL}.txt” is not UTF-8" in message(port)
     upload(port, FakeFile(f"{EVIL}.txt", EVIL.encode()))
     assert port.text(port.query("#corpus-source")) == f"{EVIL}.txt"
-    assert port.value(port.query("#corpus-text")) == EVIL + "\n"
+    assert port.value(port.query("#corpus-text")) == EVIL
     assert port.query_all("img") == []
 
 
@@ -357,3 +357,15 @@ def test_choosing_your_own_text_leaves_a_sample_for_an_empty_editable_text(monke
     port.input(port.query("#corpus-text"), "my own words")
     port.input(port.query("#corpus-sample"), "", event="change")  # typed text is kept
     assert app.state.corpus.text == "my own words"
+
+
+def test_a_utf16_file_with_a_byte_order_mark_is_decoded_not_called_binary():
+    port, app = started()
+    for encoding in ("utf-16", "utf-16-be", "utf-32"):
+        data = ("\ufeff" if encoding == "utf-16-be" else "") + "héllo wörld\r\nzwei"
+        upload(port, FakeFile(f"{encoding}.txt", data.encode(encoding)))
+        assert message(port) is None and app.state.corpus.text == "héllo wörld\r\nzwei"
+        assert f"decoded from {encoding.upper()[:6]}" in port.text(port.query("#corpus-status"))
+    # without a mark its NUL bytes look binary: the message says what to do
+    upload(port, FakeFile("no_bom.txt", "hello".encode("utf-16-le")))
+    assert "save it as UTF-8" in message(port) and app.state.corpus.text == "héllo wörld\r\nzwei"

@@ -132,13 +132,18 @@ def test_round_trip_differences_are_named():
     assert port.get_attr(badge, "data-ok") == "yes" and port.text(badge) == "✓ Round trip exact"
 
 
-def test_a_character_the_vocabulary_lacks_is_an_error_message_not_a_crash():
-    port, app = started()
+def test_a_character_the_vocabulary_lacks_is_shown_as_itself_with_no_id():
+    port, app = started()  # seed 000: char-level BPE, no unk token
     typed(port, "lowq")
-    error = port.query("#inspect-error")
-    assert not error.hidden and "not in the vocabulary" in port.text(error) and port.errors == []
+    assert port.query("#inspect-error").hidden and port.errors == []
+    last = chips(port)[-2]  # q, then </w>
+    assert port.text(port.query(".chip-text", last)) == "q" and port.text(port.query(".chip-id", last)) == "no id"
+    assert port.get_attr(last, "data-unk") == "" and "not in the vocabulary: no id" in port.get_attr(last, "title")
+    more = port.query("#inspect-more")
+    assert not more.hidden and "shown as themselves with no id: 'q'" in port.text(more)
+    assert port.text(port.query("#stage-ids")).split()[-2] == "?"
     typed(port, "low")
-    assert error.hidden
+    assert more.hidden
 
 
 def test_special_token_policies():

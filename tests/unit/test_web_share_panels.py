@@ -506,3 +506,19 @@ def test_a_later_load_supersedes_a_running_sliced_one(monkeypatch):
     _file_input(port, "o200k_base.tiktoken", b"IQ== 0\n")
     assert started == ["o200k_base.tiktoken"] and app.state.imported is None
     assert "Loaded" not in port.text(port.query("#files-status"))
+
+
+@pytest.mark.parametrize("error", [RecursionError("maximum recursion depth exceeded"), MemoryError()])
+def test_a_load_failing_in_any_way_leaves_a_message_and_no_reading_line(monkeypatch, error):
+    from subwordlab_web import files_panel
+
+    port, app = trained()
+
+    def failing(name, data):
+        raise error
+
+    monkeypatch.setattr(files_panel, "import_model", failing)
+    _file_input(port, "model.json", b'{"format": "subwordlab"}')
+    shown = port.text(port.query("#files-error"))
+    assert not port.query("#files-error").hidden and "'model.json' could not be loaded" in shown
+    assert port.text(port.query("#files-status")) == "" and "Reading" not in shown and port.errors == []

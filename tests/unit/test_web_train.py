@@ -365,3 +365,31 @@ def test_merge_table_and_vocabulary_download_as_csv():
     tok = app.state.tokenizer_at_step()[0]
     assert name.endswith("-vocabulary.csv") and rows[0] == ["id", "token", "shown as"]
     assert [r[1] for r in rows[1:]] == list(tok.model.vocab)
+
+
+@pytest.mark.parametrize("error", [MemoryError(), OverflowError("int too large to convert to float"),
+                                   RecursionError("maximum recursion depth exceeded"), KeyError("x")])
+def test_any_exception_in_the_training_task_ends_it_with_a_message_and_a_usable_panel(monkeypatch, error):
+    import subwordlab.recording as recording
+
+    real = recording.iter_train
+
+    def failing(*args, **kwargs):
+        for event in real(*args, **kwargs):
+            if event.kind == "merge":
+                raise error
+            yield event
+
+    port, app = started()
+    monkeypatch.setattr(recording, "iter_train", failing)
+    use(app, port, Corpus("\n".join(f"{w} {n}" for w, n in SEED4.items()), "word_counts"),
+        TrainSpec("bpe", "num_merges", 5))
+    assert app.state.training.phase == "failed" and app.state.recording is None
+    shown = text(port, "#train-error")
+    assert not port.query("#train-error").hidden and "kept" in shown and "Traceback" not in shown
+    assert app.state.corpus.text.startswith("token 6")  # the corpus is still there
+    # the panel is usable: with the cause gone, Run to end trains again
+    monkeypatch.setattr(recording, "iter_train", real)
+    click(port, "#train-end")
+    assert app.state.training.phase == "done" and port.query("#train-error").hidden
+    assert text(port, "#train-step-total") == "5"

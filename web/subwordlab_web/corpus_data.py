@@ -22,6 +22,9 @@ MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (file
 STATS_SLICE_CHARS = 1 << 18  # characters counted between two yields to the browser
 DECODE_SLICE_BYTES = 1 << 20
 TOP_WORDS = 12
+# byte-order marks of the encodings read besides UTF-8 (UTF-32 first: its LE mark starts like UTF-16's)
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 @dataclass
@@ -93,13 +96,15 @@ class Upload:
     text: str = ""
     problem: str | None = None
     detail: str = ""
+    encoding: str = "UTF-8"  # what the file was decoded from (a UTF-16/32 byte-order mark says so)
 
     def message(self) -> str:
         """What the page says about a problem, naming the file."""
         name = f"“{self.name}”"
         if self.problem == "binary":
             return (f"{name} looks like a binary file, not text ({self.detail}). Nothing was loaded; "
-                    "your corpus is unchanged. You can decode it leniently anyway (invalid bytes become �).")
+                    "your corpus is unchanged. If it is text in UTF-16 without a byte-order mark, save it as "
+                    "UTF-8; or decode it leniently anyway (invalid bytes become �).")
         if self.problem == "not_utf8":
             return (f"{name} is not UTF-8 text ({self.detail}). Nothing was loaded; your corpus is unchanged. "
                     "Decode it leniently to load it anyway (invalid bytes become �), or save it as UTF-8.")
@@ -125,17 +130,21 @@ def format_size(n: int) -> str:
 
 def decode_slices(name: str, data: bytes, lenient: bool = False) -> Generator[float, None, Upload]:
     """Decode an uploaded file as UTF-8 in slices (a generator yielding the share done,
-    returning an `Upload`). A UTF-8 byte-order mark is dropped. Binary files (NUL bytes
+    returning an `Upload`). A UTF-8 byte-order mark is dropped; a UTF-16 or UTF-32 one
+    says the file is in that encoding (it is decoded as such). Binary files (NUL bytes
     in the first 8 KB) and invalid UTF-8 come back with a problem, unless `lenient`."""
     size = len(data)
     if size == 0:
         return Upload(name, 0, problem="empty")
     if size > MAX_CORPUS_BYTES:
         return Upload(name, size, problem="too_big")
+    # a UTF-16/32 byte-order mark says how the file is encoded (Windows Notepad's "Unicode");
+    # the decoder drops the mark itself
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
     nul = data.find(b"\x00", 0, 8192)
-    if nul >= 0 and not lenient:
+    if nul >= 0 and not lenient and encoding == "utf-8":
         return Upload(name, size, problem="binary", detail=f"a NUL byte at position {nul:,}")
-    decoder = codecs.getincrementaldecoder("utf-8")("replace" if lenient else "strict")
+    decoder = codecs.getincrementaldecoder(encoding)("replace" if lenient else "strict")
     parts, view = [], memoryview(data)
     for start in range(0, size, DECODE_SLICE_BYTES):
         chunk = bytes(view[start:start + DECODE_SLICE_BYTES])
@@ -145,13 +154,14 @@ def decode_slices(name: str, data: bytes, lenient: bool = False) -> Generator[fl
         except UnicodeDecodeError as exc:
             at = start + exc.start
             bad = data[at:at + 1].hex().upper()
-            return Upload(name, size, problem="not_utf8", detail=f"byte 0x{bad} at position {at:,} is not valid UTF-8")
+            label = encoding.upper()
+            return Upload(name, size, problem="not_utf8", detail=f"byte 0x{bad} at position {at:,} is not valid {label}")
         if not final:
             yield (start + DECODE_SLICE_BYTES) / size
     text = "".join(parts)
     if text.startswith("\ufeff"):
         text = text[1:]
-    return Upload(name, size, text=text)
+    return Upload(name, size, text=text, encoding=encoding.upper())
 
 
 def decode_upload(name: str, data: bytes, lenient: bool = False) -> Upload:
@@ -159,11 +169,14 @@ def decode_upload(name: str, data: bytes, lenient: bool = False) -> Upload:
 
 
 def join_texts(texts: list[str]) -> str:
-    """Files put together as one corpus, each ending with a line break.
+    """Files put together as one corpus: the files' own text, nothing added at the end (a
+    file without a final line break trains exactly as on the command line); between two
+    files a line break only where the first lacks one, so words never fuse across files.
 
-    Example: ['a', 'b\\n'] -> 'a\\nb\\n'
+    Example: ['a', 'b'] -> 'a\\nb'; ['a\\r\\n', 'b'] -> 'a\\r\\nb'; ['b'] -> 'b'
     """
-    return "".join(t if t.endswith("\n") or not t else t + "\n" for t in texts)
+    texts = [t for t in texts if t]
+    return "".join(t if k == len(texts) - 1 or t.endswith(("\n", "\r")) else t + "\n" for k, t in enumerate(texts))
 
 
 YOUR_TEXT = "Your text"

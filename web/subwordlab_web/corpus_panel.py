@@ -208,7 +208,7 @@ class CorpusPanel:
         await self._decode_and_use(blobs, lenient=False)
 
     async def _decode_and_use(self, blobs: list[tuple[str, bytes]], lenient: bool) -> None:
-        texts = []
+        texts, encodings = [], set()
         for name, data in blobs:
             steps = decode_slices(name, data, lenient)
             while True:
@@ -224,6 +224,7 @@ class CorpusPanel:
                 self._say(self.status_text())  # the corpus in use is unchanged
                 return
             texts.append(upload.text)
+            encodings.add(upload.encoding)
         self._pending = None
         names = tuple(name for name, _ in blobs)
         text = join_texts(texts)
@@ -239,7 +240,8 @@ class CorpusPanel:
         self.state.set_corpus(Corpus(text, fmt, label, None, names, ""))
         size = sum(len(d) for _, d in blobs)
         self._say(f"Loaded {', '.join(name for name, _ in blobs)} ({format_size(size)}"
-                  f"{', decoded leniently' if lenient else ''}) as "
+                  f"{', decoded leniently' if lenient else ''}"
+                  f"{''.join(f', decoded from {e}' for e in sorted(encodings - {'UTF-8'}))}) as "
                   f"{'a word-count list' if fmt == 'word_counts' else 'running text'}.")
 
     def _on_lenient(self, _event: Any) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
-from .tasks import drive
+from .tasks import drive, failure_message
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
 
 KINDS = ("ours", "hf", "vocab")
@@ -281,6 +281,9 @@ class FilesPanel:
         except ImportFailed as exc:
             self.say(str(exc), error=True)
             return None
+        except Exception as exc:  # noqa: BLE001 - MemoryError, RecursionError...: a message, never a stuck "Reading…"
+            self.say(f"{name!r} could not be loaded. " + failure_message(exc, "Loading it"), error=True)
+            return None
 
     async def _load_in_slices(self, name: str, data: bytes, mine: int) -> Any:
         """``import_steps`` driven a slice at a time, the progress shown between slices;
@@ -304,3 +307,4 @@ class FilesPanel:
         port.set_hidden(self.error, not error)
         port.set_hidden(self.status, error)
         port.set_text(self.error if error else self.status, text)
+        port.set_text(self.status if error else self.error, "")  # no "Reading X…" left beside an error

@@ -110,7 +110,8 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
         pre += [token_label(p, byte_level) for p, _ in tokenizer.pre_tokenize_str(norm)]
         unmatched += tokenizer.unmatched_chars(norm)
         if sample is None:
-            enc = tokenizer.encode_full(piece, **kwargs)
+            # a character a char-level BPE never saw is shown as itself, with no id
+            enc = tokenizer.encode_full(piece, keep_unknown=True, **kwargs)
             merged.ids += enc.ids
             merged.tokens += enc.tokens
             merged.offsets += [(s + chars, e + chars) for s, e in enc.offsets]
@@ -131,7 +132,7 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
         chips = token_chips(merged, tokenizer)
     from subwordlab.stats import round_trip
 
-    trip = round_trip(tokenizer, text, ids)  # against the normalized text as shown, markers mapped back
+    trip = round_trip(tokenizer, text, [i for i in ids if i is not None])  # against the normalized text as shown, markers mapped back
     decoded = trip["decoded"]
     ok, message = round_trip_message(trip["expected"], decoded, trip["kind"], trip["reason"])
     best = None
@@ -336,6 +337,10 @@ class InspectPanel:
             more.append(f"Showing the first {MAX_CHIPS:,} of {len(chips):,} tokens.")
         if r and r.cut:
             more.append(f"The inspector encodes the first {len(r.text):,} characters.")
+        no_id = sorted({c.raw for c in chips if c.id is None})
+        if no_id:
+            more.append(f"Not in the vocabulary, shown as themselves with no id: {', '.join(map(repr, no_id[:10]))}. "
+                        "Encoding to ids refuses them; set an unk token (Train options) to give them one.")
         port.set_text(self.more, " ".join(more))
         port.set_hidden(self.more, not more)
         port.set_text(self.detail, "Hover or focus a token to see its id and offsets." if chips else "")
@@ -348,7 +353,7 @@ class InspectPanel:
                       "each run of them is a pre-token of its own." if unmatched else "")
         port.set_hidden(self.st_unmatched, not unmatched)
         port.set_text(self.st_tokens, " ".join(c.label for c in shown) if r else "")
-        port.set_text(self.st_ids, " ".join(str(c.id) for c in shown) if r else "")
+        port.set_text(self.st_ids, " ".join("?" if c.id is None else str(c.id) for c in shown) if r else "")
         port.set_text(self.st_decoded, visible(r.decoded) if r else "")
         # n-best
         rows = [el("tr", children=[el("td", "num", str(k)), el("td", "mono", " | ".join(labels)),

@@ -101,7 +101,7 @@ _LIST = [
            "Ten BPE merges build “token” and “stem”; switch the algorithm to WordPiece to see it "
            "prefer (##i, ##z) by score over the most frequent pair.",
            format="word_counts", text=counts_text(_SEED_004),
-           config=TrainSpec("bpe", "num_merges", 10, {"initial_alphabet": "d"}),
+           config=TrainSpec("bpe", "num_merges", 10),
            try_text="tokens stemmed tokenizers"),
     Sample("shakespeare_100k", "Shakespeare, first 100,000 characters", "Real text",
            "The opening of tinyshakespeare (Coriolanus): a quick real-text run.",

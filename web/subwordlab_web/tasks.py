@@ -89,6 +89,28 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
     return ProgressView(fraction, f"Vocabulary {now:,} → {target:,} · {what}")
 
 
+def failure_message(exc: BaseException, what: str = "Training") -> str:
+    """What the page says when a task ends with an exception (every kind, so no panel stays
+    stuck on "training…"): the core's ValueError messages are for the user as they are;
+    the others are said in plain words, with what to change.
+
+    Example: failure_message(MemoryError()) -> 'Training ran out of memory: ...'
+    """
+    if isinstance(exc, ValueError):  # CorpusError, bad options, unknown characters...
+        return str(exc)
+    if isinstance(exc, MemoryError):
+        return (f"{what} ran out of memory: the page's Python has at most a few GB. Your corpus and settings are "
+                "kept; use a smaller corpus or vocabulary, or the command line (python -m subwordlab) for big jobs.")
+    if isinstance(exc, RecursionError):
+        return (f"{what} stopped: the input is nested too deeply to process. Your corpus and settings are kept; "
+                "simplify the input (e.g. a file or pattern with fewer nested levels).")
+    if isinstance(exc, OverflowError):
+        return (f"{what} stopped: a number is too large to compute with ({exc}). Your corpus and settings are kept; "
+                "use smaller counts or sizes.")
+    return (f"{what} stopped with an internal error ({type(exc).__name__}: {exc}). Your corpus and settings are "
+            "kept; please report this with the corpus and settings that caused it.")
+
+
 async def drive(port: Any, steps: Any, slice_seconds: float = 0.0, between: Any = None,
                 max_items: int | None = None) -> Any:
     """Run a sliced generator (the core's ``(done, total)`` style) to its end, handing the
@@ -156,10 +178,10 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
             state.discard_recording(f"Training cancelled after {plural(len(rec.steps), 'step')}. "
                                     "Change the settings or press Run to end to start again.")
         raise
-    except ValueError as exc:  # CorpusError and bad options: the core's messages are for the user
+    except Exception as exc:  # every kind (MemoryError, OverflowError...): the panel must not stay stuck
         if state.recording is rec:
             state.recording = None
             state.player.reset_recording()
-            state.training = TrainingStatus(phase="failed", message=f"{exc}")
+            state.training = TrainingStatus(phase="failed", message=failure_message(exc))
             state.notify("recording")
         return

@@ -49,7 +49,7 @@ def bytes_label(data: bytes) -> str:
     return visible(data.decode("utf-8", errors="backslashreplace"))
 
 
-def assign_colors(ids: Sequence[int], palette_size: int = PALETTE_SIZE) -> list[int]:
+def assign_colors(ids: Sequence[int | None], palette_size: int = PALETTE_SIZE) -> list[int]:
     """A colour per token: the same id keeps its colour, but neighbours never share one.
 
     Example: assign_colors([3, 11, 5, 5], 8) -> [3, 4, 5, 6]
@@ -58,7 +58,7 @@ def assign_colors(ids: Sequence[int], palette_size: int = PALETTE_SIZE) -> list[
         raise ValueError(f"palette_size must be at least 2 so neighbours can differ, got {palette_size}")
     colors: list[int] = []
     for token_id in ids:
-        color = token_id % palette_size
+        color = (token_id if token_id is not None else -1) % palette_size  # None: a character with no id
         # subtle: a clash with the left neighbour moves this chip one colour on; that can
         # never clash again, because only the left neighbour is fixed at this point.
         if colors and color == colors[-1]:
@@ -77,7 +77,7 @@ class TokenChip:
 
     label: str  # what the chip shows (visible white space)
     raw: str  # the token string in the vocabulary
-    id: int
+    id: int | None  # None: a character outside the vocabulary, shown as itself
     color: int
     start: int  # character offsets into the original text
     end: int
@@ -91,6 +91,9 @@ class TokenChip:
         """Example: 'id 12 · chars 0–3 · bytes 0–3 · "low"'"""
         span = text[self.start:self.end]
         kind = " · special token" if self.special else (" · unknown" if self.unknown else "")
+        if self.id is None:
+            return (f"not in the vocabulary: no id · chars {self.start}–{self.end} · bytes {self.byte_start}–{self.byte_end}"
+                    f" · {visible(span)!r} · unknown")
         return (f"id {self.id} · chars {self.start}–{self.end} · bytes {self.byte_start}–{self.byte_end}"
                 f" · {visible(span)!r}{kind}")
 
@@ -111,7 +114,7 @@ def token_chips(encoding, tokenizer) -> list[TokenChip]:
             ids, tokens, offsets, byte_offsets, specials, assign_colors(ids)):
         label = token if special else token_label(token, byte_level)
         chips.append(TokenChip(label or "∅", token, token_id, color, s, e, bs, be, bool(special),
-                               unknown=(unk is not None and token == unk and not special),
+                               unknown=token_id is None or (unk is not None and token == unk and not special),
                                gap_before=prev_end is not None and s > prev_end))
         prev_end = e
     return chips

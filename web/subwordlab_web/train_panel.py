@@ -510,9 +510,9 @@ class TrainPanel:
             self.train_task.cancel()
         try:
             st.start_recording()
-        except ValueError as exc:  # CorpusError too: messages for the user
+        except Exception as exc:  # CorpusError and bad options (messages for the user), or anything else
             st.recording = None
-            st.training = TrainingStatus(phase="failed", message=str(exc))
+            st.training = TrainingStatus(phase="failed", message=tasks.failure_message(exc))
             st.notify("recording")
             return False
         self.train_task = self.port.spawn(tasks.train(self.port, st, st.recording))

@@ -23,6 +23,11 @@ from .vocab import index_vocab, read_merges, read_vocab
 _NO_MERGE = (float("inf"), -1)  # the rank of a pair that has no merge: after every real rank
 
 
+# The symbol of a character outside the alphabet when it passes through (``keep_unknown``):
+# not an id (ids are >= 0), so no merge rank ever matches a pair with it.
+UNKNOWN = -1
+
+
 class UnknownSymbolError(ValueError):
     """A character that is not in the vocabulary, with no unk token or byte fallback."""
 
@@ -94,10 +99,13 @@ class BPE:
             self.byte_ids = [self.token_to_id[f"<0x{b:02X}>"] for b in range(256)]
 
     # -- base symbols -------------------------------------------------------------------
-    def initial_symbols(self, piece):
+    def initial_symbols(self, piece, keep_unknown=False):
         """Base symbol ids of a piece with their spans in the piece.
 
         Example (char-level, end_of_word '</w>'): 'ab' -> [(id('a'),0,1), (id('b'),1,2), (id('</w>'),2,2)].
+        A character outside the alphabet (no unk token, no byte fallback) raises
+        UnknownSymbolError, or with ``keep_unknown`` passes through as the symbol
+        ``UNKNOWN`` (no id; no merge involves it), to be shown as itself.
         """
         t2i = self.token_to_id
         out = []
@@ -110,6 +118,8 @@ class BPE:
                 out.extend((self.byte_ids[b], i, i + 1) for b in ch.encode("utf-8"))
             elif self.unk_id is not None:
                 out.append((self.unk_id, i, i + 1))
+            elif keep_unknown:
+                out.append((UNKNOWN, i, i + 1))
             else:
                 raise UnknownSymbolError(
                     f"the character {ch!r} (U+{ord(ch):04X}) is not in the vocabulary; "
@@ -202,9 +212,10 @@ class BPE:
             raise ValueError(f"the BPE-dropout probability must be between 0 and 1, not {alpha!r}")
         return self.encode_piece(piece, dropout=alpha, rng=rng) if alpha else self.encode_piece(piece)
 
-    def tokenize_piece(self, piece, dropout=0.0, rng=None):
-        """``[(id, start, end), ...]`` of one piece, spans in the piece's characters."""
-        return self.merge_spans(self.initial_symbols(piece), dropout, rng)
+    def tokenize_piece(self, piece, dropout=0.0, rng=None, keep_unknown=False):
+        """``[(id, start, end), ...]`` of one piece, spans in the piece's characters; with
+        ``keep_unknown`` a character outside the alphabet is ``(UNKNOWN, i, i + 1)``."""
+        return self.merge_spans(self.initial_symbols(piece, keep_unknown), dropout, rng)
 
     # -- our model file (registry.py) --------------------------------------------------
 

@@ -1,0 +1,95 @@
+"""The corpus is the user's bytes: the page adds no line break to an upload and the command
+line folds no CRLF, so the same file gives the same model (and the model records the file's
+SHA-256 and size) in the page and in CPython."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import subwordlab
+from subwordlab_web.corpus_data import decode_upload, join_texts
+from subwordlab_web.fakedom import FakeFile
+from subwordlab_web.state import TrainSpec
+
+from corpora import ROOT
+from test_web_corpus import started, upload
+
+FILES = {
+    "no_final_newline.txt": b"low lower newest\nwidest low lower\nlow",
+    "crlf.txt": b"low lower\r\nnewest widest\r\n\r\nlow lower\r\n",
+    "utf8_crlf_no_end.txt": "caf\u00e9 na\u00efve\r\ncaf\u00e9 caf\u00e9\r\nna\u00efve".encode(),
+}
+SPECS = [("byte_bpe", 270), ("bpe", 20), ("sentencepiece_bpe", 20)]
+
+
+def page_model(name, data, preset, size):
+    """The model JSON the page makes from this upload (file chooser -> corpus -> training)."""
+    port, app = started()
+    upload(port, FakeFile(name, data))
+    assert app.state.corpus.text == data.decode("utf-8")  # nothing added, nothing folded
+    app.state.set_spec(TrainSpec(preset, "vocab_size", size))
+    port.settle()
+    app.state.player.to_end()
+    port.settle()
+    tok, why = app.state.tokenizer_at_step()
+    assert tok is not None, why
+    return tok.to_json()
+
+
+@pytest.mark.parametrize("preset, size", SPECS)
+@pytest.mark.parametrize("name", list(FILES))
+def test_the_page_trains_on_the_files_bytes(name, preset, size):
+    data = FILES[name]
+    model = page_model(name, data, preset, size)
+    corpus = json.loads(model)["spec"]["corpus"]
+    assert corpus["sha256"] == hashlib.sha256(data).hexdigest() and corpus["bytes"] == len(data)
+    assert model == subwordlab.train(data.decode("utf-8"), preset, vocab_size=size).to_json()
+
+
+def test_join_texts_adds_nothing_at_the_end():
+    assert join_texts(["a"]) == "a" and join_texts(["a\r\n"]) == "a\r\n"
+    assert join_texts(["a", "b"]) == "a\nb" and join_texts(["a\n", "b"]) == "a\nb" and join_texts(["a\r", "b"]) == "a\rb"
+    assert decode_upload("x.txt", b"a\r\nb").text == "a\r\nb"
+
+
+def cli(*args, stdin=b""):
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py_core"), PYTHONIOENCODING="utf-8")
+    p = subprocess.run([sys.executable, "-m", "subwordlab", *map(str, args)], input=stdin, capture_output=True,
+                       env=env, timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    return p.stdout
+
+
+@pytest.mark.cpython_only
+@pytest.mark.parametrize("preset, size", SPECS)
+@pytest.mark.parametrize("name", list(FILES))
+def test_the_command_line_gives_the_pages_model_for_the_same_file(tmp_path, name, preset, size):
+    data = FILES[name]
+    path = tmp_path / name
+    path.write_bytes(data)
+    out = tmp_path / "model.json"
+    cli("train", path, "--preset", preset, "--vocab-size", size, "-q", "-o", out)
+    from_cli = out.read_text(encoding="utf-8")
+    assert hashlib.sha256(from_cli.encode()).hexdigest() == hashlib.sha256(page_model(name, data, preset, size).encode()).hexdigest()
+    # stdin is read as bytes too
+    cli("train", "--preset", preset, "--vocab-size", size, "-q", "-o", tmp_path / "stdin.json", stdin=data)
+    assert (tmp_path / "stdin.json").read_text(encoding="utf-8") == from_cli
+
+
+@pytest.mark.cpython_only
+def test_encode_file_keeps_crlf_so_ids_decode_back_to_the_file(tmp_path):
+    data = FILES["crlf.txt"]
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(data)
+    model = tmp_path / "m.json"
+    cli("train", path, "--preset", "byte_bpe", "--vocab-size", 270, "-q", "-o", model)
+    ids = [int(i) for i in cli("encode", "-m", model, "--file", path).split()]
+    tok = subwordlab.Tokenizer.load(model)
+    assert tok.decode(ids).encode("utf-8") == data
+    assert [int(i) for i in cli("encode", "-m", model, "--file", "-", stdin=data).split()] == ids
