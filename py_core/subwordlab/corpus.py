@@ -22,9 +22,36 @@ class CorpusError(ValueError):
     """The corpus cannot be used; the message says what to fix."""
 
 
+# A word longer than this many symbols trains as consecutive runs of at most this length
+# (no merge or piece crosses a cut), so one huge "word" (a megabyte without a space) costs
+# what many ordinary words cost. SentencePiece skips such input altogether (lines longer than
+# its max_sentence_length, 4192 bytes). Encoding is unaffected: it always sees whole words.
+MAX_WORD_SYMBOLS = 4096
+
+
+def cut_long(run, limit=MAX_WORD_SYMBOLS):
+    """A sequence as consecutive parts of at most ``limit`` items. Example (limit 2): 'abcde' -> ['ab', 'cd', 'e']."""
+    if len(run) <= limit:
+        return [run]
+    return [run[i:i + limit] for i in range(0, len(run), limit)]
+
+
+# The largest count a word-frequency list may give (every algorithm computes exactly up to it).
+MAX_COUNT = 10**12
+
+
 def parse_word_counts(text):
-    """Parse a word-frequency list, one ``word count`` per line (blank lines are skipped)."""
-    counts = {}
+    """Parse a word-frequency list, one ``word count`` per line (blank lines are skipped).
+
+    A count is written with the digits 0-9, from 1 to ``MAX_COUNT`` (10**12); each word is
+    listed once. Any other line raises CorpusError naming the line and what to write.
+
+    >>> parse_word_counts("low ²")
+    Traceback (most recent call last):
+    ...
+    subwordlab.corpus.CorpusError: line 1: the count '²' of 'low' must be written with the digits 0-9, a whole number from 1 to 1,000,000,000,000 (e.g. 'low 5')
+    """
+    counts, first_line = {}, {}
     for n, line in enumerate(text.splitlines(), 1):
         parts = line.split()
         if not parts:
@@ -32,9 +59,21 @@ def parse_word_counts(text):
         if len(parts) != 2:
             raise CorpusError(f"line {n}: expected 'word count' (e.g. 'low 5'), got {line.strip()[:60]!r}")
         word, count = parts
-        if not count.isdigit() or int(count) <= 0:
-            raise CorpusError(f"line {n}: the count {count!r} of {word!r} must be a positive integer (e.g. 'low 5')")
-        counts[word] = counts.get(word, 0) + int(count)
+        shown = count if len(count) <= 20 else f"{count[:8]}… ({len(count):,} characters)"
+        # subtle: str.isdigit() also accepts '²' and other digits that int() refuses or reads
+        # as another number: only ASCII 0-9, and the length is checked before any conversion
+        if not (count.isascii() and count.isdigit()):
+            raise CorpusError(f"line {n}: the count {shown!r} of {word!r} must be written with the digits 0-9, "
+                              f"a whole number from 1 to {MAX_COUNT:,} (e.g. '{word} 5')")
+        if len(count.lstrip("0")) > len(str(MAX_COUNT)) or int(count) > MAX_COUNT:
+            raise CorpusError(f"line {n}: the count {shown!r} of {word!r} is too large; counts go up to {MAX_COUNT:,} "
+                              f"(scale all counts down alike to keep their proportions)")
+        if int(count) == 0:
+            raise CorpusError(f"line {n}: the count of {word!r} is 0; give a count of at least 1, or remove the line")
+        if word in counts:
+            raise CorpusError(f"line {n}: {word!r} is already on line {first_line[word]}; list each word once "
+                              f"(with the counts added: '{word} {counts[word] + int(count)}')")
+        counts[word], first_line[word] = int(count), n
     if not counts:
         raise CorpusError("the word-frequency list is empty: write one 'word count' per line, e.g. 'low 5'")
     return counts
@@ -56,6 +95,9 @@ def validate_word_counts(counts, end_of_word=None):
             raise CorpusError(f"the word {word!r} contains the end-of-word marker {end_of_word!r}; choose another marker (end_of_word=...) or remove it")
         if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
             raise CorpusError(f'the count of {word!r} is {n!r}; every count must be a positive integer (e.g. "low": 5)')
+        if n > MAX_COUNT:
+            raise CorpusError(f"the count of {word!r} is too large ({n:.3g}); counts go up to {MAX_COUNT:,} "
+                              "(scale all counts down alike to keep their proportions)")
     return dict(counts)
 
 

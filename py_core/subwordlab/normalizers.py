@@ -12,7 +12,7 @@ from (used by the inspector and ``encode_full`` to report offsets into the input
 """
 
 import re
-import unicodedata
+from . import unicode_data  # the core's pinned Unicode tables, never the runtime's
 
 from .regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
 from .regex_compat import compile_pattern
@@ -67,11 +67,11 @@ class Unicode(Normalizer):
         self.form = form
 
     def normalize_str(self, text):
-        return unicodedata.normalize(self.form, text)
+        return unicode_data.normalize(self.form, text)
 
     def apply(self, units):
         text = "".join(u[0] for u in units)
-        expected = unicodedata.normalize(self.form, text)
+        expected = unicode_data.normalize(self.form, text)
         if expected == text:
             return units
         # step 1: cut the text into runs that normalize independently (a starter and the
@@ -79,14 +79,14 @@ class Unicode(Normalizer):
         # (Hangul jamo, a few Indic vowel signs), so we check the result below.
         runs, start = [], 0
         for i in range(1, len(units) + 1):
-            if i == len(units) or unicodedata.combining(units[i][0]) == 0 and not 0x1160 <= ord(units[i][0]) <= 0x11FF:
+            if i == len(units) or unicode_data.combining(units[i][0]) == 0 and not 0x1160 <= ord(units[i][0]) <= 0x11FF:
                 runs.append(units[start:i])
                 start = i
         out = []
         for run in runs:
             span_start, span_end = run[0][1], run[-1][2]
             # step 2: every character of a run's output points at the whole run's span
-            out.extend((ch, span_start, span_end) for ch in unicodedata.normalize(self.form, "".join(u[0] for u in run)))
+            out.extend((ch, span_start, span_end) for ch in unicode_data.normalize(self.form, "".join(u[0] for u in run)))
         # step 3: if run-wise normalization differs from the whole text's, fall back to
         # one run (offsets become coarse, the text stays exact)
         if "".join(u[0] for u in out) != expected:
@@ -111,10 +111,10 @@ class Lowercase(Normalizer):
     def normalize_str(self, text):
         # subtle: str.lower() maps a word-final 'Σ' to 'ς' (Final_Sigma); per character,
         # as ``apply`` and HF's Lowercase do, it is always 'σ'
-        return text.lower() if "\u03a3" not in text else "".join(c.lower() for c in text)
+        return unicode_data.lower(text) if "\u03a3" not in text else "".join(unicode_data.lower(c) for c in text)
 
     def apply(self, units):
-        return [(ch, s, e) for c, s, e in units for ch in c.lower()]
+        return [(ch, s, e) for c, s, e in units for ch in unicode_data.lower(c)]
 
 
 @component("normalizer", "StripAccents")
@@ -134,11 +134,11 @@ class StripAccents(Normalizer):
 
     def normalize_str(self, text):
         drop = self._drop
-        return "".join(c for c in text if unicodedata.category(c) not in drop)
+        return "".join(c for c in text if unicode_data.category(c) not in drop)
 
     def apply(self, units):
         drop = self._drop
-        return [u for u in units if unicodedata.category(u[0]) not in drop]
+        return [u for u in units if unicode_data.category(u[0]) not in drop]
 
     def dump(self):
         return {"all_marks": self.all_marks}
@@ -358,7 +358,7 @@ class BertNormalizer(Normalizer):
     @staticmethod
     def _keep(ch):
         # subtle: tab, newline and carriage return are white space, not control characters
-        return ch in "\t\n\r" or not (ch == "\x00" or ch == "\ufffd" or unicodedata.category(ch)[0] == "C")
+        return ch in "\t\n\r" or not (ch == "\x00" or ch == "\ufffd" or unicode_data.category(ch)[0] == "C")
 
     def apply(self, units):
         if self.clean_text:

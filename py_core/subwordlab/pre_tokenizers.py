@@ -18,12 +18,12 @@ carries its own serialization (``dump``/``load``, see registry.py). Split by ori
 """
 
 import re
-import unicodedata
 
 from .bytes_map import bytes_to_text
 from .patterns import PATTERNS
 from .regex_compat import compile_pattern
 from .registry import component, dump_component
+from .unicode_data import category
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space
 _NUMERIC = ("Nd", "Nl", "No")  # what Rust's char::is_numeric accepts (HF's Digits)
@@ -293,7 +293,7 @@ class Metaspace(PreTokenizer):
                 if piece:
                     out.append((piece, (start, i)))
                 piece, start = mark, i
-            elif self.split_digits and unicodedata.category(ch) in _NUMERIC:
+            elif self.split_digits and category(ch) in _NUMERIC:
                 # step 3: a digit is a piece of its own
                 if piece:
                     out.append((piece, (start, i)))

@@ -26,6 +26,7 @@ from .options import PRESETS, check_options, preset_of
 from .pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
 from .special import alternation
 from .tokenizer import Tokenizer
+from .unicode_data import UNICODE_VERSION
 from .trainers import bpe as bpe_trainer
 from .trainers import unigram as unigram_trainer
 from .trainers import wordpiece as wordpiece_trainer
@@ -163,7 +164,7 @@ def train_bpe_family(corpus, spec):
         character_coverage=spec.get("character_coverage", 1.0), initial_alphabet=spec.get("initial_alphabet"),
         num_merges=spec["num_merges"], vocab_size=spec["vocab_size"], min_frequency=spec["min_frequency"],
         tie_break=spec["tie_break"], top_k=spec["top_k"], max_token_length=spec.get("max_piece_length"))
-    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance))
+    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=len(merges))
 
 
@@ -193,7 +194,7 @@ def train_wordpiece(corpus, spec):
         continuing_subword_prefix=spec["continuing_subword_prefix"],
         max_input_chars_per_word=spec["max_input_chars_per_word"], num_merges=spec["num_merges"], vocab_size=spec["vocab_size"],
         min_frequency=spec["min_frequency"], tie_break=spec["tie_break"], top_k=spec["top_k"])
-    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, special_ids, dict(spec, corpus=provenance))
+    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, special_ids, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=len(merges))
 
 
@@ -232,7 +233,7 @@ def train_unigram(corpus, spec):
         vocab_size=spec["vocab_size"], seed_size=spec["seed_size"], max_piece_length=spec["max_piece_length"],
         shrinking_factor=spec["shrinking_factor"], n_sub_iterations=spec["n_sub_iterations"],
         split_digits=spec.get("split_digits", False))
-    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance))
+    tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=n_steps)
 
 

@@ -1,11 +1,11 @@
 r"""Compile GPT-style pre-tokenization regexes with or without the ``regex`` module.
 
 The built-in patterns use Unicode properties (``\p{L}``, ``\p{N}``, ``[^\s\p{L}\p{N}]``)
-that the stdlib ``re`` lacks. :func:`compile_pattern` uses ``regex`` when it can be
-imported (``HAVE_REGEX``) and otherwise compiles :func:`translate`'s output with ``re``:
+that the stdlib ``re`` lacks. :func:`compile_pattern` compiles :func:`translate`'s output
+with ``re`` (``regex`` only for what the translation cannot express, when importable):
 every ``\p{..}``/``\P{..}`` general category becomes an explicit code point class read
-from ``unicodedata``, and ``\s \S \w \W \b \B`` become classes/lookarounds with
-``regex``'s meaning (``re``'s ``\s`` also matches U+001C..U+001F; ``re``'s ``\w`` lacks
+from the core's pinned Unicode tables (``subwordlab.unicode_data``), and ``\s \S \w \W
+\b \B`` become classes/lookarounds with ``regex``'s meaning (``re``'s ``\s`` also matches U+001C..U+001F; ``re``'s ``\w`` lacks
 combining marks and has No digits such as "²"). Everything else is passed through;
 ``re`` has possessive quantifiers and atomic groups since Python 3.11.
 
@@ -17,35 +17,31 @@ combining marks and has No digits such as "²"). Everything else is passed throu
 >>> translate(r"\p{Zl}|[\p{Zp}\r]+")
 '[\u2028]|[\\x0d\u2029]+'
 
-Unicode versions and determinism (measured with regex 2026.11.19): ``regex`` carries
-its own Unicode 18.0 tables; ``unicodedata`` is 14.0 in CPython 3.11, 15.0 in 3.12,
-15.1 in 3.13 and 16.0 in 3.14 (Pyodide). The two databases differ on 28,113 code points
-against 3.11 and 17,811 against 3.14 (27,045 and 17,560 of them change what the built-in
-patterns see): almost all are code points the older version leaves unassigned (CJK
-extensions, new scripts and digits, new emoji - which split the same anyway, So and Cn
-both being "other"), plus U+0295 (Ll -> Lo in 17.0) and U+1171E (Mn -> Mc after 14.0). No bundled
-corpus uses any of them, and tinyshakespeare, Taylor Swift and the six UDHR texts split
-identically on all paths, so ``regex`` stays the default when importable and the gap is
-only documented; ``UNICODE_VERSION`` names the tables the fallback uses.
+Unicode versions and determinism: the classes come from the core's tables for one pinned
+Unicode version (``UNICODE_VERSION``, 16.0), never from the runtime: ``unicodedata`` is
+14.0 in CPython 3.11, 15.0 in 3.12, 15.1 in 3.13 and 16.0 in 3.14 (Pyodide), and ``regex``
+carries its own (18.0 in regex 2026.11.19; they differ from 16.0 on the code points
+assigned since, plus U+0295, Ll -> Lo in 17.0). So the same pattern splits the same text
+identically in every Python, with or without ``regex``; ``regex`` itself only compiles what
+the translation cannot express.
 
 Not translated exactly: under IGNORECASE, re's case folding also lets U+0345 match
 letter classes and "i" match U+0131 (the built-in patterns only fold "'s", "'ll"...),
 and a negated property inside a class (``[\P{Ll}x]``) folds differently.
 
-Cost: the category table is one pass over all 0x110000 code points, built lazily on the
-first translation and cached (~0.2 s in CPython, ~0.4-0.5 s in Pyodide); re.compile of a
+Cost: the category table is read from the pinned tables on the first translation and
+cached (a few ms); re.compile of a
 translated built-in pattern takes 6-50 ms. The translated patterns run at about the
 speed of ``regex`` on English and on the six-script UDHR (7-21 MB/s for ``findall``);
 astral code points (emoji, historic scripts) cost ~1 us per class test, so emoji-heavy
 text splits 2-3x slower than with ``regex``.
 """
 
-import array
 import functools
 import itertools
 import re
-import sys
-import unicodedata
+
+from . import unicode_data
 
 from .regex_syntax import WHITE_SPACE_RANGES, WORD_EXTRA, read_escape
 
@@ -59,7 +55,7 @@ except ImportError:
 
 __all__ = ["HAVE_REGEX", "UNICODE_VERSION", "compile_pattern", "compile_stdlib", "translate"]
 
-UNICODE_VERSION = unicodedata.unidata_version
+UNICODE_VERSION = unicode_data.UNICODE_VERSION
 
 _MAX = 0x10FFFF
 _BMP_END = 0xFFFF
@@ -82,19 +78,10 @@ _GLOBAL_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*\)")
 _GROUP_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*(?:-[a-zA-Z]*)?:")
 
 
-@functools.lru_cache(maxsize=None)
 def _category_table():
-    """{two-letter category: [(first, last), ...]} from one pass over all code points (0.2 s; Pyodide 0.45 s)."""
-    # Decode all code points (surrogates included) into one str: much faster than map(chr, ...).
-    codec = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
-    everything = array.array("I", range(_MAX + 1)).tobytes().decode(codec, "surrogatepass")
-    # Group consecutive code points of equal category into ranges.
+    """{two-letter category: [(first, last), ...]}: the core's pinned Unicode tables."""
     table = {name: [] for name in _CATEGORIES}
-    start = 0
-    for name, run in itertools.groupby(map(unicodedata.category, everything)):
-        end = start + len(list(run))
-        table[name].append((start, end - 1))
-        start = end
+    table.update(unicode_data.category_ranges())
     return table
 
 
@@ -214,6 +201,9 @@ def _escape(pattern, i, in_class, ignore_case=False):
         if ignore_case and categories in (("Lu",), ("Ll",), ("Lt",)):
             categories = ("Lu", "Ll", "Lt")  # as regex does: case-insensitive Lu, Ll and Lt are all LC
         return (_property_ranges(categories), negate), nxt
+    if code and code in "dD":
+        # decimal digits from the pinned tables (re's \d reads the runtime's Unicode)
+        return (_property_ranges(("Nd",)), code == "D"), nxt
     if code and code in "sSwW":
         # regex's whitespace / word sets, complemented for the upper-case forms.
         return (WHITE_SPACE_RANGES if code in "sS" else _word_ranges(), code.isupper()), nxt
@@ -319,10 +309,18 @@ def compile_stdlib(pattern: str):
 
 @functools.lru_cache(maxsize=64)
 def compile_pattern(pattern: str):
-    """Compile a pre-tokenization pattern: ``regex.compile`` if importable, else :func:`compile_stdlib`.
+    r"""Compile a pre-tokenization pattern with the stdlib ``re`` via :func:`translate`, so its
+    Unicode classes come from the core's pinned tables and a model is the same in every
+    Python (the ``regex`` module carries its own, newer Unicode: splits would differ on
+    characters assigned since). Only a pattern the translation cannot express (a script
+    property such as ``\p{Greek}``, ``\X``...) is compiled with ``regex`` when it is
+    importable; its splits then follow that module's Unicode version.
 
     The result has ``.finditer(text)`` and ``.findall(text)``.
     """
-    if HAVE_REGEX:
+    try:
+        return compile_stdlib(pattern)
+    except ValueError:
+        if not HAVE_REGEX:
+            raise
         return _regex.compile(pattern)
-    return compile_stdlib(pattern)

@@ -30,6 +30,44 @@ TRAININGS = {
     "unigram": ("unigram", {"vocab_size": 150}),
     "sentencepiece_unigram": ("sentencepiece_unigram", {"vocab_size": 150}),
 }
+# Every preset on text with characters new in Unicode 15.0-16.0 (see unicode16_text): the
+# same hashes in CPython 3.11 (Unicode 14) and Pyodide (16) prove that the core reads its
+# own pinned tables, never the runtime's (categories, scripts, normalization, case).
+UNICODE16 = {"corpus": "unicode16"}
+TRAININGS.update({
+    "u16_bpe": ("bpe", dict(UNICODE16, num_merges=40, lowercase=True)),
+    "u16_byte_bpe": ("byte_bpe", dict(UNICODE16, vocab_size=300, pattern="o200k")),
+    "u16_byte_bpe_digits": ("byte_bpe", dict(UNICODE16, vocab_size=300, pattern=r"\p{Lu}+|\p{L}+|\d+|\S")),
+    "u16_sentencepiece_bpe": ("sentencepiece_bpe", dict(UNICODE16, vocab_size=140, split_digits=True, lowercase=True)),
+    "u16_wordpiece": ("wordpiece", dict(UNICODE16, vocab_size=140, lowercase=True, strip_accents=True)),
+    "u16_unigram": ("unigram", dict(UNICODE16, vocab_size=120, lowercase=True)),
+    "u16_sentencepiece_unigram": ("sentencepiece_unigram", dict(UNICODE16, vocab_size=120, split_digits=True)),
+    "u16_sentencepiece_unigram_nfc": ("sentencepiece_unigram", dict(UNICODE16, vocab_size=120, normalization="nfc")),
+})
+
+
+def unicode16_text():
+    """Words with characters assigned in Unicode 15.0 and 16.0: CJK Extension H (U+31350..),
+    Kawi letters and digits (U+11F04.., U+11F50..), Garay capitals and small letters
+    (U+10D50.., U+10D70..: case pairs), Tulu-Tigalari and Kirat Rai vowel pairs that NFC
+    composes (U+113C2 U+113C2 -> U+113C5, U+16D67 U+16D67 -> U+16D68), Todhri with a
+    combining dot (U+105D2 U+0307 -> U+105C9), and outlined letters NFKC folds (U+1CCD6..)."""
+    cjk = [chr(0x31350 + k) for k in range(16)]
+    kawi = [chr(0x11F04 + k) for k in range(12)]
+    kawi_digits = [chr(0x11F50 + k) for k in range(10)]
+    garay_cap, garay_small = [chr(0x10D50 + k) for k in range(10)], [chr(0x10D70 + k) for k in range(10)]
+    words = ["the", "cat", "sat"]
+    lines = []
+    for k in range(80):
+        lines.append(" ".join([
+            words[k % 3],
+            cjk[k % 16] + cjk[(k * 7) % 16] + cjk[(k * 3) % 16],
+            kawi[k % 12] + kawi[(k + 5) % 12] + kawi_digits[k % 10] + kawi_digits[(k * 3) % 10],
+            garay_cap[k % 10] + garay_small[(k + 1) % 10] + garay_small[(k * 5) % 10],
+            "\U000113C2\U000113C2" + kawi[k % 5], "\U00016D67\U00016D67", "\U000105D2\u0307" + chr(0x105D3 + k % 4),
+            chr(0x1CCD6 + k % 20) + "x", f"n{k % 7}",
+        ]))
+    return "\n".join(lines) + "\n"
 
 
 def corpus_text():
@@ -42,6 +80,8 @@ def train(name):
     preset, options = TRAININGS[name]
     options = dict(options)
     corpus = options.pop("corpus", None) or corpus_text()
+    if corpus == "unicode16":
+        corpus = unicode16_text()
     return subwordlab.train(corpus, preset=preset, **options)
 
 

@@ -30,7 +30,17 @@ def test_bad_word_counts_say_what_to_fix(bad, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("low five", "positive integer"), ("low 5 6", "expected 'word count'"), ("\n\n", "empty"),
+    ("low five", "digits 0-9"), ("low 5 6", "expected 'word count'"), ("\n\n", "empty"),
+    ("a 1\nlow \u00b2", r"^line 2: the count '\u00b2' of 'low' must be written with the digits 0-9, a whole number from 1 "
+                       r"to 1,000,000,000,000 \(e.g. 'low 5'\)$"),
+    ("low \u0665", "digits 0-9"),  # an Arabic-Indic five: int() would read it as 5
+    ("low -3", "^line 1: the count '-3' of 'low' must be written with the digits 0-9"),
+    ("low 0", "^line 1: the count of 'low' is 0; give a count of at least 1, or remove the line$"),
+    ("low 000", "is 0"),
+    ("low " + "9" * 5000, r"^line 1: the count '99999999… \(5,000 characters\)' of 'low' is too large; counts go up to "
+                          r"1,000,000,000,000"),
+    ("low 1000000000001", "too large"),
+    ("low 5\nlower 2\nlow 3", r"^line 3: 'low' is already on line 1; list each word once \(with the counts added: 'low 8'\)$"),
 ])
 def test_bad_word_count_lines(text, message):
     with pytest.raises(CorpusError, match=message):
@@ -146,3 +156,17 @@ def test_offsets_point_into_the_original_text():
     enc = tok.encode_full(text)
     assert [text[s:e] for s, e in enc.offsets if e > s] == [t.replace("</w>", "") for t in enc.tokens if t != "</w>"]
     assert tok.decode(enc.ids) == "lowest newer"
+
+
+def test_counts_up_to_the_documented_bound_train_with_every_algorithm():
+    from subwordlab.corpus import MAX_COUNT
+
+    text = f"low {MAX_COUNT}\nlower 2\nnewest {MAX_COUNT - 1}\nwidest 3\n" + "".join(f"w{i}x 7\n" for i in range(30))
+    counts = parse_word_counts(text)
+    assert parse_word_counts("low 0001000000000000") == {"low": MAX_COUNT}
+    for preset, size in [("bpe", 60), ("byte_bpe", 270), ("wordpiece", 60), ("unigram", 40),
+                         ("sentencepiece_bpe", 60), ("sentencepiece_unigram", 40)]:
+        tok = subwordlab.train(counts, preset, vocab_size=size)
+        assert tok.decode(tok.encode("low newest")).split() == ["low", "newest"], preset
+    with pytest.raises(CorpusError, match="too large"):
+        subwordlab.train({"low": MAX_COUNT + 1}, num_merges=2)

@@ -2,9 +2,11 @@ r"""regex_compat: the stdlib translation of \p{..} patterns must split exactly l
 
 Plain tests run everywhere (also inside Pyodide, which has no `regex`). Tests marked
 cpython_only compare against the `regex` module (a test dependency, imported inside the
-test) and run subprocesses. `regex` ships newer Unicode tables than this Python's
-`unicodedata`, so differential tests draw only code points on which both databases agree
-on the general category (see the module docstring of subwordlab.regex_compat).
+test) and run subprocesses. The translation's classes come from the core's pinned Unicode
+tables (16.0); they are checked against that version's own database: the `unicodedata2`
+package pinned to it (CPython) or the runtime's `unicodedata` where it is that version
+(Pyodide 3.14). `regex` ships newer Unicode tables, so differential tests draw only code
+points on which both databases agree on the general category.
 """
 
 import functools
@@ -27,6 +29,13 @@ from subwordlab.patterns import CL100K, GPT2, O200K, PATTERNS
 from subwordlab.regex_compat import compile_pattern, compile_stdlib, translate
 
 from corpora import CORPORA, UDHR, read
+
+try:
+    import unicodedata2 as _pinned_source  # requirements-dev.txt pins it to the core's Unicode
+except ImportError:
+    _pinned_source = unicodedata
+# the database of the core's pinned Unicode version, to check the tables against
+REFERENCE = _pinned_source if _pinned_source.unidata_version == regex_compat.UNICODE_VERSION else unicodedata
 
 # Every code point any Unicode version assigns so far (planes 0-3 and 14), plus the edges of
 # the unassigned planes 4-13 and the private-use planes 15-16: exhaustive, but 4x shorter
@@ -75,8 +84,15 @@ def test_compile_is_cached_and_has_finditer():
 
 
 def test_translate_leaves_other_syntax_alone():
-    for pattern in [r"a+?(?=b)(?!c)\d\r\n(?i:'s|x)", r"(?>ab)c++d?+e*+f{1,3}+", r"\x41\u00e9\N{BULLET}[a-z\]]$"]:
+    for pattern in [r"a+?(?=b)(?!c)\r\n(?i:'s|x)", r"(?>ab)c++d?+e*+f{1,3}+", r"\x41\u00e9\N{BULLET}[a-z\]]$"]:
         assert translate(pattern) == pattern
+
+
+def test_decimal_digits_come_from_the_pinned_tables():
+    # re's \d would read the runtime's Unicode: KAWI DIGIT ZERO (U+11F50, Unicode 15.0) is a
+    # digit in every Python once \d is translated
+    assert translate(r"\d") != r"\d" and compile_stdlib(r"\d+").fullmatch("12\U00011F50\u0663")
+    assert compile_stdlib(r"[\D]+").fullmatch("ab") and not compile_stdlib(r"\D").match("\U00011F51")
 
 
 def test_translate_small_classes():
@@ -136,7 +152,7 @@ def test_stdlib_s_differs_from_regex_s_so_it_is_translated():
 
 @functools.lru_cache(maxsize=None)
 def all_categories():
-    return list(map(unicodedata.category, ALL_CODE_POINTS))
+    return list(map(REFERENCE.category, ALL_CODE_POINTS))
 
 
 @pytest.mark.parametrize("name", ["L", "N", "M", "P", "S", "Z", "C", "Lu", "Ll", "Cn"])
@@ -203,7 +219,7 @@ def disagreeing_code_points():
     for cat in CATEGORIES:
         for m in regex.finditer(rf"\p{{{cat}}}+", everything):
             by_regex.update(dict.fromkeys(range(m.start(), m.end()), cat))
-    return frozenset(cp for cp in range(0x110000) if by_regex.get(cp) != unicodedata.category(chr(cp)))
+    return frozenset(cp for cp in range(0x110000) if by_regex.get(cp) != REFERENCE.category(chr(cp)))
 
 
 @functools.lru_cache(maxsize=None)

@@ -33,6 +33,7 @@ Ties between equally frequent pairs are broken by ``tie_break``:
 import heapq
 
 from ..bytes_map import BYTE_TO_CHAR, text_to_bytes
+from ..corpus import cut_long
 from ..events import AlphabetReady, MergeStep, progress_events, sliced
 from ..models.bpe import BPE
 from .alphabet import covered_characters
@@ -104,17 +105,21 @@ def symbol_runs(counts, alphabet, token_to_id, eow):
 
     def add(item):
         word, n = item
-        run = []
+        runs, run = [], []
         for ch in word:
             if ch in alphabet:
                 run.append(token_to_id[ch])
             elif run:
-                words.append(run), freqs.append(n)
+                runs.append(run)
                 run = []
         if eow and run and word[-1] in alphabet:
             run.append(token_to_id[eow])
         if run:
-            words.append(run), freqs.append(n)
+            runs.append(run)
+        for run in runs:
+            # subtle: a huge word (a megabyte without a space) trains as runs of bounded length
+            for part in cut_long(run):
+                words.append(part), freqs.append(n)
 
     items = list(counts.items())
 

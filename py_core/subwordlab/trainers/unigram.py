@@ -24,8 +24,8 @@ whose steps share the lattices; ``train`` at the bottom reads top to bottom as t
 
 A piece never mixes Unicode scripts (letters with punctuation or digits: ``d,`` is not a
 piece), never contains ▁ except as its first character, and with ``split_digits`` is never
-a digit next to anything (SentencePiece's ``IsValidSentencePiece``). Scripts are read from
-character names (``unicodedata``), an approximation of Unicode's Scripts.txt.
+a digit next to anything (SentencePiece's ``IsValidSentencePiece``). Scripts are Unicode's
+Scripts.txt from the core's pinned tables (``subwordlab.unicode_data``).
 
 One deliberate difference from SentencePiece 0.2's seeds: it takes the right-maximal
 substrings of the running text, on UTF-8 bytes, so a frequent word that is always followed
@@ -51,10 +51,11 @@ words up to 30 characters, where no product can underflow, and in log space beyo
 """
 
 import math
-import unicodedata
 from itertools import compress
 
+from ..corpus import cut_long
 from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events, sliced
+from ..unicode_data import category, script
 from ..models.unigram import Unigram
 from .alphabet import covered_characters
 
@@ -81,31 +82,22 @@ def digamma(x):
     return result + math.log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
 
 
+# Scripts as SentencePiece groups them: Hiragana and Katakana count as Han (so Japanese
+# words mix them), and the unassigned "Zzzz" as Common.
+_SCRIPT_GROUPS = {"Hira": "Hani", "Kana": "Hani", "Zyyy": "Common", "Zzzz": "Common", "Zinh": "Inherited"}
 _SCRIPT_CACHE: dict = {}
 
 
 def script_of(ch):
-    """An approximate Unicode script of a character, from its name: 'LATIN', 'CYRILLIC',
-    'Han' (CJK, kana), 'Common' (punctuation, symbols, ASCII digits, spaces) or 'Inherited'
-    (combining marks). Example: 'é' -> 'LATIN', ',' -> 'Common'."""
+    """The Unicode script of a character (Scripts.txt, from the core's pinned tables) as
+    SentencePiece groups them: 'Latn', 'Cyrl', 'Hani' (also kana), 'Common' (punctuation,
+    symbols, digits, spaces) or 'Inherited' (combining marks). Example: 'é' -> 'Latn',
+    ',' -> 'Common', 'カ' -> 'Hani'."""
     got = _SCRIPT_CACHE.get(ch)
-    if got is not None:
-        return got
-    cat = unicodedata.category(ch)
-    script = "Common"
-    if cat[0] in "LM" or (cat[0] == "N" and not ch.isascii()):
-        name = unicodedata.name(ch, "")
-        words = name.split(" ")
-        if words[0] in ("FULLWIDTH", "HALFWIDTH") and len(words) > 1:
-            words = words[1:]
-        if cat[0] == "M" and (not name or words[0] == "COMBINING"):
-            script = _INHERITED
-        elif words[0] in ("CJK", "HIRAGANA", "KATAKANA", "IDEOGRAPHIC", "KANGXI"):
-            script = "Han"
-        elif words[0]:
-            script = words[0]
-    _SCRIPT_CACHE[ch] = script
-    return script
+    if got is None:
+        s = "Hani" if ch == "\u30fc" else script(ch)  # (ー, a Common mark, counts as Han too)
+        got = _SCRIPT_CACHE[ch] = _SCRIPT_GROUPS.get(s, s)
+    return got
 
 
 def is_valid_piece(piece, max_piece_length=16, split_digits=False):
@@ -125,7 +117,7 @@ def is_valid_piece(piece, max_piece_length=16, split_digits=False):
         s = script_of(c)
         if s == _INHERITED:
             s = prev
-        if split_digits and len(piece) > 1 and unicodedata.category(c) == "Nd":
+        if split_digits and len(piece) > 1 and category(c) == "Nd":
             return False
         if s != _ANY and prev != _ANY and s != prev:
             return False
@@ -302,6 +294,17 @@ def _words_in_alphabet(counts, alphabet):
     """``(words, freqs, char_freq)``: the words cut at characters outside ``alphabet`` (None:
     keep all), their counts, and each character's weighted count; in slices."""
     words, freqs, char_freq = [], [], {}
+    at = {}  # a cut-up huge word's parts repeat: each distinct part is one word, counts added
+
+    def add(run, f):
+        for part in cut_long("".join(run)):
+            k = at.get(part)
+            if k is None:
+                at[part] = len(words)
+                words.append(part), freqs.append(f)
+            else:
+                freqs[k] += f
+
     for k, (word, f) in enumerate(counts.items()):
         run = []
         for ch in word:
@@ -309,10 +312,10 @@ def _words_in_alphabet(counts, alphabet):
                 run.append(ch)
                 char_freq[ch] = char_freq.get(ch, 0) + f
             elif run:
-                words.append("".join(run)), freqs.append(f)
+                add(run, f)
                 run = []
         if run:
-            words.append("".join(run)), freqs.append(f)
+            add(run, f)
         if not (k + 1) % _SLICE_WORDS:
             yield k + 1, len(counts)
     return words, freqs, char_freq
