@@ -40,6 +40,30 @@ def cut_long(run, limit=MAX_WORD_SYMBOLS):
 MAX_COUNT = 10**12
 
 
+def _count_value(count):
+    """The number a count field holds, without converting a huge one: None unless it is all
+    ASCII digits; MAX_COUNT + 1 for anything longer than MAX_COUNT's digits (zeros aside)."""
+    if not (count.isascii() and count.isdigit()):
+        return None
+    digits = count.lstrip("0") or "0"
+    return MAX_COUNT + 1 if len(digits) > len(str(MAX_COUNT)) else int(digits)
+
+
+def _count_error(n, word, count, value, first_line, counts):
+    """The one CorpusError that says what is wrong with line ``n`` and what to write."""
+    shown = count if len(count) <= 20 else f"{count[:8]}… ({len(count):,} characters)"
+    if value is None:
+        return CorpusError(f"line {n}: the count {shown!r} of {word!r} must be written with the digits 0-9, "
+                           f"a whole number from 1 to {MAX_COUNT:,} (e.g. '{word} 5')")
+    if value > MAX_COUNT:
+        return CorpusError(f"line {n}: the count {shown!r} of {word!r} is too large; counts go up to {MAX_COUNT:,} "
+                           f"(scale all counts down alike to keep their proportions)")
+    if value == 0:
+        return CorpusError(f"line {n}: the count of {word!r} is 0; give a count of at least 1, or remove the line")
+    return CorpusError(f"line {n}: {word!r} is already on line {first_line[word]}; list each word once "
+                       f"(with the counts added: '{word} {counts[word] + value}')")
+
+
 def parse_word_counts(text):
     """Parse a word-frequency list, one ``word count`` per line (blank lines are skipped).
 
@@ -59,21 +83,12 @@ def parse_word_counts(text):
         if len(parts) != 2:
             raise CorpusError(f"line {n}: expected 'word count' (e.g. 'low 5'), got {line.strip()[:60]!r}")
         word, count = parts
-        shown = count if len(count) <= 20 else f"{count[:8]}… ({len(count):,} characters)"
         # subtle: str.isdigit() also accepts '²' and other digits that int() refuses or reads
         # as another number: only ASCII 0-9, and the length is checked before any conversion
-        if not (count.isascii() and count.isdigit()):
-            raise CorpusError(f"line {n}: the count {shown!r} of {word!r} must be written with the digits 0-9, "
-                              f"a whole number from 1 to {MAX_COUNT:,} (e.g. '{word} 5')")
-        if len(count.lstrip("0")) > len(str(MAX_COUNT)) or int(count) > MAX_COUNT:
-            raise CorpusError(f"line {n}: the count {shown!r} of {word!r} is too large; counts go up to {MAX_COUNT:,} "
-                              f"(scale all counts down alike to keep their proportions)")
-        if int(count) == 0:
-            raise CorpusError(f"line {n}: the count of {word!r} is 0; give a count of at least 1, or remove the line")
-        if word in counts:
-            raise CorpusError(f"line {n}: {word!r} is already on line {first_line[word]}; list each word once "
-                              f"(with the counts added: '{word} {counts[word] + int(count)}')")
-        counts[word], first_line[word] = int(count), n
+        value = _count_value(count)
+        if value is None or not 0 < value <= MAX_COUNT or word in counts:
+            raise _count_error(n, word, count, value, first_line, counts)
+        counts[word], first_line[word] = value, n
     if not counts:
         raise CorpusError("the word-frequency list is empty: write one 'word count' per line, e.g. 'low 5'")
     return counts

@@ -40,6 +40,7 @@ text splits 2-3x slower than with ``regex``.
 import functools
 import itertools
 import re
+import sys
 
 from . import unicode_data
 
@@ -73,6 +74,10 @@ _LONG_NAMES = {
 }
 # One-letter escapes that stand for one character inside a class (\b is a backspace there).
 _CLASS_ESCAPES = {"a": 0x07, "b": 0x08, "t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x0C, "r": 0x0D}
+# What an error may suggest besides rewriting the pattern: the 'regex' module can be
+# installed for the command line, never in the page (Pyodide has no build of it).
+_REGEX_ADVICE = ("" if sys.platform == "emscripten" else
+                 ", or install the 'regex' module (pip install regex; the web page cannot use it)")
 # Inline flags that switch IGNORECASE on for the whole pattern, or for one group.
 _GLOBAL_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*\)")
 _GROUP_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*(?:-[a-zA-Z]*)?:")
@@ -122,7 +127,7 @@ def _categories(name):
                     "S, Sm, Sc, Sk, So, Z, Zs, Zl, Zp, C, Cc, Cf, Cs, Co, Cn (or long names such as Letter)"
         raise ValueError(
             f"unsupported Unicode property \\p{{{name}}}: the stdlib fallback knows only general "
-            f"categories: {supported}. Rewrite the pattern with those, or install the 'regex' module.")
+            f"categories: {supported}. Rewrite the pattern with those{_REGEX_ADVICE}.")
     return tuple(wanted)
 
 
@@ -304,7 +309,7 @@ def compile_stdlib(pattern: str):
     except re.error as exc:
         raise ValueError(
             f"pattern {pattern!r} uses syntax the stdlib 're' fallback cannot compile ({exc}); "
-            f"simplify the pattern or install the 'regex' module") from exc
+            f"simplify the pattern{_REGEX_ADVICE}") from exc
 
 
 @functools.lru_cache(maxsize=64)

@@ -324,3 +324,19 @@ def test_damaged_text_loads_or_raises_model_file_error(key, data):
     end = data.draw(st.integers(start, min(len(text), start + 40)))
     junk = data.draw(st.text(max_size=6))
     _must_load_or_refuse(key.split(":")[0], text[:start] + junk + text[end:])
+
+
+def test_an_unterminated_string_of_escaped_quotes_is_refused_as_invalid_json():
+    # 128 KB: the bracket scan once restarted at every escaped quote (71 s); now one pass
+    text = '{"format": "subwordlab", "a": "' + '\\"' * 65_536
+    fails("ours", text, "not valid JSON")
+    fails("hf", text, "not valid JSON")
+
+
+def test_the_depth_scan_counts_brackets_outside_strings_only():
+    from subwordlab.jsonio import check_size_and_depth
+
+    check_size_and_depth('[' * 64 + '"]]]]{{{{\\\\\\"[[["' + ']' * 64)  # brackets inside a string do not count
+    with pytest.raises(ModelFileError, match="nested more than 64 levels"):
+        check_size_and_depth('{"a":' * 65 + '1' + '}' * 65)
+    check_size_and_depth('{"a": "unterminated [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[')

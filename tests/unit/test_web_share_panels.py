@@ -522,3 +522,46 @@ def test_a_load_failing_in_any_way_leaves_a_message_and_no_reading_line(monkeypa
     shown = port.text(port.query("#files-error"))
     assert not port.query("#files-error").hidden and "'model.json' could not be loaded" in shown
     assert port.text(port.query("#files-status")) == "" and "Reading" not in shown and port.errors == []
+
+
+def test_a_newer_link_supersedes_a_pending_file_request_and_stale_banners_clear():
+    from subwordlab_web.state import Corpus
+
+    text = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(30_000))  # too big to inline
+    old = share.encode_fragment(share.Experiment(share.CorpusRef.file("big.txt", text),
+                                                 share.Config("bpe", {"num_merges": 5}), step=2))
+    port, app = started(hash="#" + old)
+    banner = port.query("#link-banner")
+    assert port.get_attr(port.query("body"), "data-share") == "waiting-file" and "big.txt" in port.text(banner)
+    # a newer, inline link applies; the old request and its banner are gone
+    new = share.encode_fragment(share.Experiment(share.CorpusRef.inline("low lower newest"),
+                                                 share.Config("bpe", {"num_merges": 3}), step=1))
+    port.href = PAGE + "#" + new
+    port.fire_window("hashchange")
+    port.settle()
+    assert port.get_attr(port.query("body"), "data-share") == "applied" and banner.hidden
+    assert app.state.spec.size == 3 and app.state.corpus.text == "low lower newest"
+    # uploading the old link's file later no longer applies the old settings
+    app.state.set_corpus(Corpus(text, name="big.txt"))
+    port.settle()
+    assert app.state.spec.size == 3 and banner.hidden
+    # an error banner clears when a later good link applies
+    port.href = PAGE + "#v1.AAAA"
+    port.fire_window("hashchange")
+    assert not banner.hidden and "damaged" in port.text(banner)
+    port.href = PAGE + "#" + new
+    port.fire_window("hashchange")
+    port.settle()
+    assert banner.hidden and port.get_attr(port.query("body"), "data-share") == "applied"
+
+
+def test_a_lone_surrogate_gives_a_message_on_copy_link_not_an_exception():
+    from subwordlab_web.state import Corpus
+
+    port, app = trained()
+    app.state.set_corpus(Corpus("low lower \ud83d newest"))
+    port.settle()
+    port.click(port.query("#share-copy"))
+    port.settle()
+    status = port.text(port.query("#share-status"))
+    assert "lone surrogate U+D83D" in status and "character 11" in status and port.errors == []

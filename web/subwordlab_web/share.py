@@ -84,9 +84,25 @@ class ShareLinkError(ValueError):
 
 # -- the experiment ----------------------------------------------------------------------
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_unicode(what: str, text: str) -> None:
+    """Raise ShareLinkError if ``text`` holds a lone surrogate (half of a character, e.g. an
+    emoji cut in two by a paste), which no link, file or hash can hold: it says where.
+
+    Example: check_unicode("the corpus", "ok") -> None."""
+    bad = _SURROGATE.search(text or "")
+    if bad is not None:
+        raise ShareLinkError(f"{what} holds half of a character (the lone surrogate U+{ord(bad.group()):04X}) at "
+                             f"character {bad.start() + 1:,}, which is not valid Unicode text; delete it (it is often "
+                             "half of an emoji cut in two) and copy the link again")
+
+
 def sha256_text(text: str) -> str:
     """Example: sha256_text('') -> 'e3b0c442…' (the SHA-256 of the UTF-8 bytes)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    # (surrogatepass: a lone surrogate never makes hashing fail; no link can hold one anyway)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)

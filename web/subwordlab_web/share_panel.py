@@ -174,7 +174,9 @@ class SharePanel:
         return exp, fallback
 
     def make_link(self) -> tuple[str, CorpusRef]:
-        """The full URL of the share link and the corpus reference it carries."""
+        """The full URL of the share link and the corpus reference it carries. Raises
+        ShareLinkError, saying where, for text that is not valid Unicode."""
+        self.check_texts()
         exp, fallback = self.experiment()
         fragment = share.encode_fragment(exp, fallback=fallback)
         ref = share.decode_fragment(fragment).corpus
@@ -198,7 +200,17 @@ class SharePanel:
         self._status(self.status, what)
         return url
 
+    def check_texts(self) -> None:
+        """Text that is not valid Unicode (a lone surrogate) can be in no link: say where."""
+        st, app = self.state, self.app
+        share.check_unicode("the corpus", st.corpus.text)
+        share.check_unicode("the Inspect text", st.inspect.text)
+        cmp = getattr(app, "panels", {}).get("compare") if app is not None else None
+        if cmp is not None:
+            share.check_unicode("the Compare text", cmp.setup()[1])
+
     def embed_snippet(self) -> str:
+        self.check_texts()
         exp, fallback = self.experiment()
         panel = self.port.value(self.embed_panel) or "train"
         try:
@@ -254,6 +266,12 @@ class SharePanel:
         fragment = port.location_hash()
         if not LINK_FRAGMENT.match(fragment):
             return False  # an ordinary anchor (the skip link's #app), not a share link
+        # a newer link supersedes whatever an older one was doing or waiting for: its run,
+        # its request for a file (which must not apply the old settings later) and its banner
+        self.pending = None
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        port.set_hidden(self.banner, True)
         try:
             exp = share.decode_fragment(fragment)
         except ShareLinkError as exc:
@@ -261,8 +279,6 @@ class SharePanel:
             self.show_banner(f"This link could not be opened: {exc}. Showing the default page instead.",
                              error=True)
             return False
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
         self.task = port.spawn(self.apply(exp))
         return True
 

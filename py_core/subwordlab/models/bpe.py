@@ -91,6 +91,12 @@ class BPE:
         self.base_size = next((i for i in range(len(self.vocab)) if i in results), len(self.vocab))
         self.byte_ids = None
         if byte_level:
+            missing = [(b, ch) for b, ch in enumerate(BYTE_TO_CHAR) if ch not in self.token_to_id]
+            if missing:
+                b, ch = missing[0]
+                raise ValueError(f"a byte-level vocabulary needs all 256 byte tokens; the token {ch!r} (byte 0x{b:02X}) "
+                                 f"is missing{f' (and {len(missing) - 1} more)' if len(missing) > 1 else ''}: the file "
+                                 "was edited or is damaged; export the model again")
             self.byte_ids = [self.token_to_id[ch] for ch in BYTE_TO_CHAR]
         elif byte_fallback:
             missing = [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in self.token_to_id]

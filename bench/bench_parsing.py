@@ -1,0 +1,94 @@
+"""Parsing cost of crafted worst cases, for every kind of file or link a user can hand the
+page: model files (our JSON, a tokenizer.json) through the Files panel's ``import_model``,
+tiktoken rank files, word-count lists (``parse_word_counts``) and share-link fragments
+(``decode_fragment``). Each case is built at 0.1, 1 and 10 MB (a share link at most its own
+limits); the time should grow linearly (10x per step), and none may take more than a few
+seconds at the size limit. Every case must be refused (or read) with one message.
+
+    .venv/bin/python bench/bench_parsing.py [--sizes 0.1 1 10]
+"""
+
+import argparse
+import base64
+import sys
+import time
+import zlib
+
+from common import ROOT
+
+sys.path.insert(0, str(ROOT / "web"))
+
+from subwordlab import CorpusError, parse_word_counts  # noqa: E402
+from subwordlab_web.exports import ImportFailed, import_model  # noqa: E402
+from subwordlab_web.share import ShareLinkError, decode_fragment  # noqa: E402
+
+
+def model_cases(n):
+    """name -> bytes of about n bytes: JSON documents crafted against a parser."""
+    return {
+        "json: unterminated string of \\\"": ('{"format": "subwordlab", "a": "' + '\\"' * (n // 2)).encode(),
+        "json: terminated string of \\\\": ('{"format": "subwordlab", "a": "' + "\\\\" * (n // 2) + '"}').encode(),
+        "json: deep nesting [[[[": b"[" * n,
+        "json: nesting [[..]] at the limit": (b"[" * 60 + b"1" + b"]" * 60) * max(1, n // 121),
+        "json: many tiny strings": b'["' + b'","'.join([b"a"] * (n // 4)) + b'"]',
+        "tokenizer.json: huge vocab of escapes": (
+            '{"model": {"type": "BPE", "vocab": {' + ",".join(f'"\\u00{k % 100:02d}{k}": {k}' for k in range(n // 16))
+            + '}, "merges": []}, "added_tokens": []}').encode(),
+        "tiktoken: one long line": b"QQ==" * (n // 4),
+        "tiktoken: short lines, bad rank": b"".join(base64.b64encode(bytes([k % 256, k // 256 % 256])) + b" x\n"
+                                                    for k in range(n // 8)),
+    }
+
+
+def count_cases(n):
+    return {
+        "word counts: one long line": "a" * n,
+        "word counts: 5,000-digit counts": "".join(f"w{k} {'9' * 5000}\n" for k in range(max(1, n // 5010))),
+        "word counts: many good lines, last bad": "".join(f"w{k} 5\n" for k in range(n // 8)) + "bad ²\n",
+        "word counts: one word repeated": "low 5\n" * (n // 6),
+    }
+
+
+def link_cases(n):
+    """Share-link fragments: the payload inflates to about n bytes (a link may inflate to 1 MB)."""
+    def link(raw):
+        return "v1." + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+    return {
+        "link: inflates to a run of \\\"": link(b'{"v": 1, "a": "' + b'\\"' * (n // 2)),
+        "link: inflates to deep nesting": link(b"[" * n),
+        "link: long garbage": "v1." + "A" * min(n, 40_000),
+    }
+
+
+def measure(fn, data):
+    t = time.perf_counter()
+    try:
+        fn(data)
+        outcome = "read"
+    except (ImportFailed, CorpusError, ShareLinkError, ValueError) as exc:
+        outcome = "refused: " + str(exc).splitlines()[0][:70]
+    return time.perf_counter() - t, outcome
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", nargs="*", type=float, default=[0.1, 1, 10], help="sizes in MB")
+    args = ap.parse_args()
+    rows = {}
+    for mb in args.sizes:
+        n = int(mb * 1_000_000)
+        for name, data in model_cases(n).items():
+            file_name = "crafted.tiktoken" if name.startswith("tiktoken") else "crafted.json"
+            rows.setdefault(name, []).append((mb, *measure(lambda d: import_model(file_name, d), data)))
+        for name, data in count_cases(n).items():
+            rows.setdefault(name, []).append((mb, *measure(parse_word_counts, data)))
+        for name, data in link_cases(n).items():
+            rows.setdefault(name, []).append((mb, *measure(decode_fragment, data)))
+    width = max(map(len, rows))
+    print(f"{'case':<{width}}  " + "  ".join(f"{mb:>6g} MB" for mb in args.sizes) + "   outcome at the largest size")
+    for name, got in rows.items():
+        print(f"{name:<{width}}  " + "  ".join(f"{t:7.3f} s" for _, t, _ in got) + f"   {got[-1][2]}")
+
+
+if __name__ == "__main__":
+    main()
