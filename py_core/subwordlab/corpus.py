@@ -53,8 +53,8 @@ def _count_error(n, word, count, value, first_line, counts):
     """The one CorpusError that says what is wrong with line ``n`` and what to write."""
     shown = count if len(count) <= 20 else f"{count[:8]}… ({len(count):,} characters)"
     if value is None:
-        return CorpusError(f"line {n}: the count {shown!r} of {word!r} must be written with the digits 0-9, "
-                           f"a whole number from 1 to {MAX_COUNT:,} (e.g. '{word} 5')")
+        return CorpusError(f"line {n}: the count {shown!r} of {word!r} must be a positive integer written with the digits "
+                           f"0-9, from 1 to {MAX_COUNT:,} (e.g. '{word} 5')")
     if value > MAX_COUNT:
         return CorpusError(f"line {n}: the count {shown!r} of {word!r} is too large; counts go up to {MAX_COUNT:,} "
                            f"(scale all counts down alike to keep their proportions)")
@@ -73,7 +73,7 @@ def parse_word_counts(text):
     >>> parse_word_counts("low ²")
     Traceback (most recent call last):
     ...
-    subwordlab.corpus.CorpusError: line 1: the count '²' of 'low' must be written with the digits 0-9, a whole number from 1 to 1,000,000,000,000 (e.g. 'low 5')
+    subwordlab.corpus.CorpusError: line 1: the count '²' of 'low' must be a positive integer written with the digits 0-9, from 1 to 1,000,000,000,000 (e.g. 'low 5')
     """
     counts, first_line = {}, {}
     for n, line in enumerate(text.splitlines(), 1):

@@ -30,11 +30,11 @@ def test_bad_word_counts_say_what_to_fix(bad, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("low five", "digits 0-9"), ("low 5 6", "expected 'word count'"), ("\n\n", "empty"),
-    ("a 1\nlow \u00b2", r"^line 2: the count '\u00b2' of 'low' must be written with the digits 0-9, a whole number from 1 "
-                       r"to 1,000,000,000,000 \(e.g. 'low 5'\)$"),
+    ("low five", "positive integer written with the digits 0-9"), ("low 5 6", "expected 'word count'"), ("\n\n", "empty"),
+    ("a 1\nlow \u00b2", r"^line 2: the count '\u00b2' of 'low' must be a positive integer written with the digits 0-9, "
+                       r"from 1 to 1,000,000,000,000 \(e.g. 'low 5'\)$"),
     ("low \u0665", "digits 0-9"),  # an Arabic-Indic five: int() would read it as 5
-    ("low -3", "^line 1: the count '-3' of 'low' must be written with the digits 0-9"),
+    ("low -3", "^line 1: the count '-3' of 'low' must be a positive integer written with the digits 0-9"),
     ("low 0", "^line 1: the count of 'low' is 0; give a count of at least 1, or remove the line$"),
     ("low 000", "is 0"),
     ("low " + "9" * 5000, r"^line 1: the count '99999999… \(5,000 characters\)' of 'low' is too large; counts go up to "

@@ -209,7 +209,7 @@ def test_detect_format():
     assert detect_format("low 5\nlower 2") == ("word_counts", "")
     assert detect_format("the cat sat") == ("text", "")
     assert detect_format("") == ("text", "")
-    fmt, hint = detect_format("low 5\n" * 30 + "lower two")
+    fmt, hint = detect_format("".join(f"w{k} 5\n" for k in range(30)) + "lower two")
     assert fmt == "text" and hint.startswith("line 31")
 
 
