@@ -43,6 +43,7 @@ So CPython and Pyodide choose the same pair, ties included. Equal scores are bro
 """
 
 
+from ..corpus import CorpusError
 from ..events import AlphabetReady, MergeStep, progress_events
 from ..models.wordpiece import WordPiece
 from .bpe import TIE_BREAKS, Ranking
@@ -67,6 +68,12 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
     # then every character that starts a word and every ##character that continues one
     specials = ([unk] if unk and unk not in special_tokens else []) + list(special_tokens)
     kept = [(w, n) for w, n in counts.items() if len(w) <= max_chars]  # longer words are always unk
+    if not kept:
+        # a training that would end with no tokens (every word unknown) is refused
+        longest = max(map(len, counts))
+        raise CorpusError(f"every word of the corpus is longer than max_input_chars_per_word={max_chars} (the longest "
+                          f"has {longest:,} characters), so WordPiece would learn no token; raise that option or use "
+                          "text with shorter words")
     alphabet = set()
     for w, _ in kept:
         alphabet.add(w[0])
