@@ -111,7 +111,7 @@ def validate_word_counts(counts, end_of_word=None):
         if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
             raise CorpusError(f'the count of {word!r} is {n!r}; every count must be a positive integer (e.g. "low": 5)')
         if n > MAX_COUNT:
-            raise CorpusError(f"the count of {word!r} is too large ({n:.3g}); counts go up to {MAX_COUNT:,} "
+            raise CorpusError(f"the count of {word!r} is too large ({len(str(n)):,} digits); counts go up to {MAX_COUNT:,} "
                               "(scale all counts down alike to keep their proportions)")
     return dict(counts)
 

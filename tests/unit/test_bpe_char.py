@@ -170,3 +170,5 @@ def test_counts_up_to_the_documented_bound_train_with_every_algorithm():
         assert tok.decode(tok.encode("low newest")).split() == ["low", "newest"], preset
     with pytest.raises(CorpusError, match="too large"):
         subwordlab.train({"low": MAX_COUNT + 1}, num_merges=2)
+    with pytest.raises(CorpusError, match=r"too large \(401 digits\)"):  # (once an OverflowError in Unigram)
+        subwordlab.train({"low": 10**400, "lower": 2}, "unigram", vocab_size=10)
