@@ -18,9 +18,9 @@ from common import ROOT
 
 sys.path.insert(0, str(ROOT / "web"))
 
-from subwordlab import CorpusError, parse_word_counts  # noqa: E402
-from subwordlab_web.exports import ImportFailed, import_model  # noqa: E402
-from subwordlab_web.share import ShareLinkError, decode_fragment  # noqa: E402
+from subwordlab import CorpusError, parse_word_counts
+from subwordlab_web.exports import ImportFailed, import_model
+from subwordlab_web.share import ShareLinkError, decode_fragment
 
 
 def model_cases(n):
@@ -79,7 +79,7 @@ def main():
         n = int(mb * 1_000_000)
         for name, data in model_cases(n).items():
             file_name = "crafted.tiktoken" if name.startswith("tiktoken") else "crafted.json"
-            rows.setdefault(name, []).append((mb, *measure(lambda d: import_model(file_name, d), data)))
+            rows.setdefault(name, []).append((mb, *measure(lambda d, f=file_name: import_model(f, d), data)))
         for name, data in count_cases(n).items():
             rows.setdefault(name, []).append((mb, *measure(parse_word_counts, data)))
         for name, data in link_cases(n).items():

@@ -122,7 +122,7 @@ class Tokenizer:
         """The pre-tokenizer alone on (already normalized) text: ``[(piece, (start, end))]``."""
         return self.pre_tokenizer.pre_tokenize_str(text) if self.pre_tokenizer else [(text, (0, len(text)))]
 
-    def unmatched_chars(self, text):
+    def unmatched_chars(self, text: str) -> int:
         """How many characters of (already normalized) ``text`` a custom pre-tokenization
         pattern leaves unmatched. They are not lost: each run of them is a piece of its own.
         0 for the built-in patterns and the other pre-tokenizers, which cover all text.
@@ -403,7 +403,7 @@ class Tokenizer:
         tokens = [vocab[i] if i is not None else text[s:e] for i, (s, e) in zip(ids, offsets)]
         return Encoding(ids, tokens, offsets, byte_offsets, special, unknown if any(unknown) else [False] * len(ids))
 
-    def _tokenize_with_offsets(self, text):
+    def _tokenize_with_offsets(self, text, keep_unknown=False):
         """``[(id, start, end)]`` of ordinary text, offsets in ``text`` (``keep_unknown``: see encode_full)."""
         if self.normalizer:
             normalized, starts, ends = self.normalizer.normalize_aligned(text)

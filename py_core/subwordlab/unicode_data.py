@@ -52,7 +52,7 @@ def _runs(name):
     return starts, values
 
 
-_CATEGORY_CACHE = {}
+_CATEGORY_CACHE: dict[str, str] = {}
 
 
 def category(ch):
@@ -176,7 +176,7 @@ def _compose_pair(a, b):
 
 
 # Canonical composites among the newer characters that NFC never produces (none in 15.0-16.0).
-_EXCLUDED = frozenset()
+_EXCLUDED: frozenset[str] = frozenset()
 
 
 def _normalize_with_newer(form, text):

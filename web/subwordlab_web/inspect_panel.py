@@ -370,7 +370,7 @@ def chip_spec(chip: TokenChip, text: str, sampled: bool = False, index: int = 0)
     title = f"id {chip.id} · {chip.raw!r}" if sampled else chip.title(text)
     attrs = {"data-color": chip.color, "tabindex": roving_tabindex(index), "role": "option",
              # the name starts with what the chip shows (token, id), then its details
-             "title": title, "aria-label": f"{chip.label} {chip.id}: {title}",
+             "title": title, "aria-label": f"{chip.label} {'no id' if chip.id is None else chip.id}: {title}",
              "data-id": chip.id, "data-start": chip.start, "data-end": chip.end,
              "data-bytes": f"{chip.byte_start}-{chip.byte_end}",
              "data-unk": "" if chip.unknown else None, "data-special": "" if chip.special else None,

@@ -178,7 +178,7 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
             state.discard_recording(f"Training cancelled after {plural(len(rec.steps), 'step')}. "
                                     "Change the settings or press Run to end to start again.")
         raise
-    except Exception as exc:  # every kind (MemoryError, OverflowError...): the panel must not stay stuck
+    except Exception as exc:  # noqa: BLE001 - every kind (MemoryError, OverflowError...): the panel must not stay stuck
         if state.recording is rec:
             state.recording = None
             state.player.reset_recording()

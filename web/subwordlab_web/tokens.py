@@ -153,4 +153,5 @@ def chip_children(chip: TokenChip) -> list[Any]:
     is not drawn (the chip is a flex box) but makes the chip's text "low 5", which its
     accessible name starts with (a name must contain the visible text: WCAG 2.5.3, axe's
     label-content-name-mismatch). Used by Inspect and Compare."""
-    return [el("span", "chip-text", chip.label), " ", el("span", "chip-id", str(chip.id))]
+    return [el("span", "chip-text", chip.label), " ",
+            el("span", "chip-id", "no id" if chip.id is None else str(chip.id))]

@@ -510,7 +510,7 @@ class TrainPanel:
             self.train_task.cancel()
         try:
             st.start_recording()
-        except Exception as exc:  # CorpusError and bad options (messages for the user), or anything else
+        except Exception as exc:  # noqa: BLE001 - CorpusError and bad options (messages for the user), or anything else
             st.recording = None
             st.training = TrainingStatus(phase="failed", message=tasks.failure_message(exc))
             st.notify("recording")
