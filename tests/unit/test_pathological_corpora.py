@@ -57,3 +57,43 @@ def test_a_training_that_would_learn_no_token_is_refused():
         subwordlab.train("a" * 300, "wordpiece", vocab_size=100)
     with pytest.raises(CorpusError, match="empty"):
         subwordlab.train("<s>", "bpe", vocab_size=100, special_tokens=["<s>"])
+
+
+def _reference_log_space(edges, n, scores, f):
+    """The textbook forward-backward in log space: (expected counts by piece, log Z)."""
+    import math
+
+    def logaddexp(a, b):
+        a, b = max(a, b), min(a, b)
+        return a if b == -math.inf else a + math.log1p(math.exp(b - a))
+
+    fwd = [-math.inf] * (n + 1)
+    fwd[0] = 0.0
+    for s, e, i in edges:
+        fwd[e] = logaddexp(fwd[e], fwd[s] + scores[i])
+    bwd = [-math.inf] * (n + 1)
+    bwd[n] = 0.0
+    expected = [0.0] * len(scores)
+    for s, e, i in reversed(edges):
+        v = scores[i] + bwd[e]
+        bwd[s] = logaddexp(bwd[s], v)
+        expected[i] += f * math.exp(fwd[s] + v - fwd[n])
+    return expected, fwd[n]
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-30])
+def test_the_scaled_forward_backward_of_a_long_word_equals_the_log_space_one(scale):
+    import math
+
+    from subwordlab.trainers.unigram import _forward_backward_scaled
+
+    rng = random.Random(5)
+    pieces = ["a", "b", "ab", "ba", "aab", "abab", "bbbbbbbb"]
+    probs = [rng.uniform(0.01, 0.3) * scale for _ in pieces]  # 1e-30: underflows within a dozen characters
+    word = "".join(rng.choice("ab") for _ in range(600))
+    edges = sorted((s, s + len(p), k) for s in range(len(word)) for k, p in enumerate(pieces) if word.startswith(p, s))
+    expected = [0.0] * len(pieces)
+    log_z = _forward_backward_scaled(edges, len(word), probs, 3, expected)
+    want, want_z = _reference_log_space(edges, len(word), [math.log(p) for p in probs], 3)
+    assert math.isclose(log_z, want_z, rel_tol=1e-9)
+    assert all(math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9) for a, b in zip(expected, want))

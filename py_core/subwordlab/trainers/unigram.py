@@ -383,19 +383,8 @@ def _e_step(lattices, lengths, freqs, scores, alive):
                     expected[i] += fwd[s] * pb * scale
                 total += f * log(z)
             else:
-                # the same in log space (a long word's probability could underflow)
-                fwd = [-math.inf] * (n + 1)
-                fwd[0] = 0.0
-                for s, e, i in edges:
-                    fwd[e] = _logaddexp(fwd[e], fwd[s] + scores[i])
-                z = fwd[n]
-                bwd = [-math.inf] * (n + 1)
-                bwd[n] = 0.0
-                for s, e, i in reversed(edges):
-                    v = scores[i] + bwd[e]
-                    bwd[s] = _logaddexp(bwd[s], v)
-                    expected[i] += f * exp(fwd[s] + v - z)
-                total += f * z
+                # a long word (a cut-up huge one): its probability could underflow
+                total += f * _forward_backward_scaled(edges, n, probs, f, expected)
         loglik[0] = total
 
     yield from sliced(len(lattices), words)
@@ -403,13 +392,54 @@ def _e_step(lattices, lengths, freqs, scores, alive):
     return expected, loglik[0]
 
 
-def _logaddexp(a, b):
-    """log(exp(a) + exp(b)) without overflow. Example: (0.0, 0.0) -> log 2."""
-    if a < b:
-        a, b = b, a
-    if b == -math.inf:
-        return a
-    return a + math.log1p(math.exp(b - a))
+_TINY = 1e-30  # rescale a window of forward/backward values once they fall below this (keeps
+# the stored values and the per-position factors well inside the range of floats)
+
+
+def _forward_backward_scaled(edges, n, probs, f, expected):
+    """Forward-backward over a long word's lattice in probability space with rescaling (no
+    underflow, no logs per edge): adds each edge's posterior times ``f`` to ``expected`` and
+    returns log Z. ``edges`` are sorted by start; no edge spans more than ``span`` characters,
+    so when the pass reaches a position only the next ``span`` values are still being summed:
+    those are divided by a small value together and its log is kept (``cum``).
+
+    Example: a 1-character word with one piece of probability 0.5 -> log 0.5.
+    """
+    log, exp = math.log, math.exp
+    span = max(e - s for s, e, _ in edges)
+    # forward: fwd[t] * exp(fcum[t]) is the total probability of the first t characters
+    fwd = [0.0] * (n + 1)
+    fwd[0] = 1.0
+    fcum = [0.0] * (n + 1)
+    cum, at = 0.0, -1
+    for s, e, i in edges:
+        if s != at:
+            # fwd[s] is final: rescale the window s..s+span if it became tiny
+            v = fwd[s]
+            if 0.0 < v < _TINY:
+                for t in range(s, min(n, s + span) + 1):
+                    fwd[t] /= v
+                cum += log(v)
+            fcum[s], at = cum, s
+        fwd[e] += fwd[s] * probs[i]
+    log_z = log(fwd[n]) + cum
+    # backward, collecting each edge's posterior fwd[s] * p * bwd[e] / Z (all rescaled)
+    bwd = [0.0] * (n + 1)
+    bwd[n] = 1.0
+    bcum, at, scale = 0.0, -1, 0.0
+    for s, e, i in reversed(edges):
+        if s != at:
+            # the values after s are final: rescale the window s+1..s+span if it became tiny
+            m = max(bwd[s + 1:s + span + 1])
+            if 0.0 < m < _TINY:
+                for t in range(s + 1, min(n, s + span) + 1):
+                    bwd[t] /= m
+                bcum += log(m)
+            scale, at = f * exp(fcum[s] + bcum - log_z), s
+        pb = probs[i] * bwd[e]
+        bwd[s] += pb
+        expected[i] += fwd[s] * pb * scale
+    return log_z
 
 
 def _viterbi(edges, n, scores):
