@@ -361,7 +361,7 @@ def _e_step(lattices, lengths, freqs, scores, alive):
     probs = [math.exp(s) if a else 0.0 for s, a in zip(scores, alive)]
     expected = [0.0] * len(scores)
     loglik = [0.0]  # (a cell the slices add to, word by word in corpus order)
-    log, exp = math.log, math.exp
+    log = math.log
 
     def words(lo, hi):
         total = loglik[0]
