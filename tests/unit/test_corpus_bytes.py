@@ -14,7 +14,7 @@ import pytest
 
 import subwordlab
 from subwordlab_web.corpus_data import decode_upload, join_texts
-from subwordlab_web.fakedom import FakeFile
+from fakedom import FakeFile
 from subwordlab_web.state import TrainSpec
 
 from corpora import ROOT
