@@ -105,7 +105,7 @@ def test_parity_takes_the_users_own_texts_one_file_per_language():
     panel = app.panels["compare"]
     fra = "Tous les êtres humains naissent libres et égaux en dignité et en droits."
     files = port.query("#cmp-parity-files")
-    files.files = [FakeFile("français.txt", fra.encode()), FakeFile("broken.txt", b"\xff\xfe\x00bad")]
+    files.files = [FakeFile("français.txt", fra.encode()), FakeFile("broken.txt", b"\xff\xfd\x00bad")]
     port.input(files, "", event="change")
     port.settle()
     rows = port.query_all("#cmp-parity-table tr")[1:]
