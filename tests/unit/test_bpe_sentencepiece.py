@@ -137,3 +137,17 @@ def test_leading_spaces_export_to_tokenizer_json_exactly(preset):
     hf = HF.from_str(tok.to_hf_json())
     for text in [" Taylor", "   Swift  sings ", "Taylor Swift", "  a  b  "]:
         assert hf.encode(text).ids == tok.encode(text), text
+
+
+@pytest.mark.parametrize("preset, special", [("sentencepiece_bpe", "▁the"), ("bpe", "the</w>")])
+def test_a_special_token_the_merges_would_build_is_refused(preset, special):
+    # before: training succeeded and "the" encoded as the unk token's id
+    corpus = "the cat the dog the end " * 20
+    with pytest.raises(ValueError, match=r"is a piece the merges build from the corpus .*choose a special token"):
+        subwordlab.train(corpus, preset=preset, vocab_size=60, unk_token=special)
+
+
+def test_a_special_token_the_corpus_never_builds_is_kept():
+    tok = subwordlab.train("the cat the dog the end " * 20, preset="sentencepiece_bpe", vocab_size=40,
+                           unk_token="<unk>")
+    assert tok.encode("the") != tok.encode("zzz")[:1]

@@ -72,6 +72,7 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
         if end_of_word and end_of_word not in vocab:
             vocab.append(end_of_word)
     token_to_id = {t: i for i, t in enumerate(vocab)}
+    reserved = {token_to_id[s]: s for s in [unk, *special_tokens] if s}  # no merge may build these
     if len(token_to_id) != len(vocab):
         raise ValueError("a special token collides with a base symbol; rename the special token")
     if vocab_size is not None and vocab_size < len(vocab):
@@ -89,7 +90,7 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
     merges = yield from merge_steps(
         index, vocab, token_to_id, num_merges=num_merges, vocab_size=vocab_size, min_frequency=min_frequency,
         tie_break=tie_break, top_k=top_k, token_key=text_to_bytes if byte_level else None,
-        max_token_length=max_token_length)
+        max_token_length=max_token_length, reserved=reserved)
     model = BPE(vocab, merges, unk_token=unk, end_of_word=end_of_word, byte_level=byte_level, byte_fallback=byte_fallback)
     return model, specials, merges
 
@@ -132,11 +133,14 @@ def symbol_runs(counts, alphabet, token_to_id, eow):
 
 
 def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=None,
-                min_frequency=1, tie_break="first", top_k=10, token_key=None, max_token_length=None):
+                min_frequency=1, tie_break="first", top_k=10, token_key=None, max_token_length=None,
+                reserved=None):
     """Run the merge loop on ``index``, appending new tokens to ``vocab`` (a list, grown in
     place) and yielding one ``MergeStep`` per merge. Stops after ``num_merges`` merges, when
     ``vocab`` reaches ``vocab_size`` entries, or when no pair reaches ``min_frequency``.
     The merges, as ``(left_id, right_id)`` in rank order, are the generator's return value.
+    ``reserved`` maps the ids of special tokens to their text: a merge that builds one of
+    them is refused (the text and the special token would share an id).
     """
     if token_to_id is None:
         token_to_id = {t: i for i, t in enumerate(vocab)}
@@ -156,6 +160,12 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
         # step 2: the new token (reusing the id if the string already exists)
         new_tok = vocab[a] + vocab[b]
         new = token_to_id.get(new_tok)
+        if reserved and new in reserved:
+            # subtle: reusing the id would make this corpus text encode as the special token
+            raise ValueError(
+                f"the special token {new_tok!r} is a piece the merges build from the corpus (merge "
+                f"#{len(merges) + 1}: {vocab[a]!r} + {vocab[b]!r}), so BPE would give that text and the "
+                f"special token the same id; choose a special token that is not in the text, such as '<unk>'")
         if new is None:
             new = token_to_id[new_tok] = len(vocab)
             vocab.append(new_tok)
