@@ -105,13 +105,18 @@ def launch(request, engine: str, tmp_path_factory, page_guard_class) -> Iterator
                 pytest.fail("Firefox is missing: apt-get install firefox-esr", pytrace=False)
             playwright = request.getfixturevalue("playwright")
             # Playwright's own Firefox build cannot be downloaded here; Debian's firefox-esr
-            # speaks WebDriver BiDi, which Playwright reaches through the moz-firefox channel
+            # speaks WebDriver BiDi, which Playwright reaches through the moz-firefox channel.
+            # Off-host requests are also sent to the recording proxy, as in WebKitGTK: it sees
+            # what Playwright's BiDi routing might not (requests of workers, of the browser)
+            proxy, seen = request.getfixturevalue("off_host_recorder")
             browser = playwright.firefox.launch(channel="moz-firefox", executable_path=str(FIREFOX),
-                                                headless=True, downloads_path=str(downloads))
+                                                headless=True, downloads_path=str(downloads),
+                                                proxy={"server": proxy, "bypass": "127.0.0.1"})
 
         def make() -> Session:
             context = browser.new_context(accept_downloads=True, viewport={"width": WINDOW[0], "height": WINDOW[1]})
-            return PlaywrightSession(engine, context, downloads, page_guard_class)
+            return PlaywrightSession(engine, context, downloads, page_guard_class,
+                                     proxy_log=seen if engine == "firefox" else None)
 
         yield Launcher(make, f"{engine} {browser.version}")
         if engine == "firefox":

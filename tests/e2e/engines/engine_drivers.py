@@ -38,6 +38,23 @@ class EngineTimeout(AssertionError):
     pass
 
 
+class ProxyLog:
+    """This session's share of the off-host recorder (a proxy every non-127.0.0.1 request
+    goes to, see conftest.off_host_recorder): the request lines it saw since the session began."""
+
+    def __init__(self, lines: list[str] | None) -> None:
+        self.lines, self.start = lines, len(lines) if lines is not None else 0
+
+    def seen(self) -> list[str]:
+        return [f"request off 127.0.0.1: {line}" for line in (self.lines or [])[self.start:]]
+
+    def forget(self) -> None:
+        # subtle: the list is shared by every session; only the session that made these
+        # requests is open after `start`, so removing them hides nothing from the others
+        if self.lines is not None:
+            del self.lines[self.start:]
+
+
 class Session:
     """The verbs every engine implements, and the checks built on them."""
 
@@ -56,6 +73,7 @@ class Session:
     def frame(self, selector: str) -> contextlib.AbstractContextManager[Session]: raise NotImplementedError
     def js(self, body: str, *args: Any) -> Any: raise NotImplementedError
     def problems(self) -> list[str]: raise NotImplementedError
+    def forget_problems(self) -> None: raise NotImplementedError
     def close(self) -> None: raise NotImplementedError
 
     # --- waiting ------------------------------------------------------------------------
@@ -170,8 +188,9 @@ class PlaywrightSession(Session):
     """A Playwright page (or one of its frames) in its own browser context."""
 
     def __init__(self, engine: str, context: Any, download_dir: Path, guard_class: Any,
-                 target: Any = None, guard: Any = None) -> None:
+                 target: Any = None, guard: Any = None, proxy_log: list[str] | None = None) -> None:
         self.engine = engine
+        self.proxy = ProxyLog(proxy_log)  # Firefox: Playwright's request routing misses some requests
         self.context = context
         self.download_dir = download_dir
         if target is None:
@@ -210,7 +229,9 @@ class PlaywrightSession(Session):
         handle = self.target.wait_for_selector(selector, state="attached")
         handle.scroll_into_view_if_needed()
         frame = handle.content_frame()
-        yield PlaywrightSession(self.engine, self.context, self.download_dir, None, target=frame, guard=self.guard)
+        inner = PlaywrightSession(self.engine, self.context, self.download_dir, None, target=frame, guard=self.guard)
+        inner.proxy = self.proxy
+        yield inner
 
     def js(self, body: str, *args: Any) -> Any:
         return self.target.evaluate(f"async (args) => {{ {body} }}", list(args))
@@ -223,7 +244,11 @@ class PlaywrightSession(Session):
         return info.value.suggested_filename, Path(info.value.path()).read_bytes()
 
     def problems(self) -> list[str]:
-        return list(self.guard.problems)
+        return list(self.guard.problems) + self.proxy.seen()
+
+    def forget_problems(self) -> None:
+        self.guard.problems.clear()
+        self.proxy.forget()
 
     def close(self) -> None:
         if not self.closed:
@@ -250,7 +275,7 @@ class SeleniumSession(Session):
         from selenium.webdriver.common.keys import Keys
 
         self.engine, self.driver, self.download_dir = engine, driver, download_dir
-        self._proxy_log, self._proxy_seen = proxy_log, len(proxy_log)
+        self.proxy = ProxyLog(proxy_log)
         self._by, self._keys = By, Keys
         self._errors: list[str] = []
 
@@ -337,8 +362,12 @@ class SeleniumSession(Session):
 
     def problems(self) -> list[str]:
         self._collect_errors()
-        off_host = [f"request off 127.0.0.1: {line}" for line in self._proxy_log[self._proxy_seen:]]
-        return self._errors + off_host
+        return self._errors + self.proxy.seen()
+
+    def forget_problems(self) -> None:
+        self._collect_errors()
+        self._errors.clear()
+        self.proxy.forget()
 
     def close(self) -> None:
         if not self.closed:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import statistics
+import time
 from pathlib import Path
 
 import subwordlab
@@ -291,6 +292,21 @@ def test_hostile_links_are_rejected_cleanly(new_session, site_url):
         s.wait("return document.querySelector('#link-banner').hidden", what="the banner closed")
     s.click("#tab-inspect")
     s.wait_visible("#panel-inspect")
+
+
+def test_a_request_off_127_0_0_1_is_caught(new_session, site_url, engine):
+    """The off-host check can fail: a page's request to another host is recorded (and
+    refused) in every engine, so 'no request left 127.0.0.1' in the journeys means something."""
+    s = new_session()
+    s.goto(site_url + "samples/README.md")  # any page of the site; no app boot needed
+    s.js("await fetch('http://off-host-self-test.example/probe', {mode: 'no-cors'}).catch(() => null); return null")
+    deadline = time.monotonic() + 10
+    while not any("off-host-self-test.example" in p for p in s.problems()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    caught = [p for p in s.problems() if "off-host-self-test.example" in p]
+    assert caught and caught[0].startswith("request off 127.0.0.1"), f"[{engine}] not caught: {s.problems()}"
+    time.sleep(0.5)  # late console echoes of the refused request belong to this probe too
+    s.forget_problems()
 
 
 # --- the training time --------------------------------------------------------------------------------
