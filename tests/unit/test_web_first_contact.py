@@ -266,3 +266,16 @@ def test_a_corpus_too_long_for_a_link_is_not_compressed_at_every_key(monkeypatch
     app.state.set_corpus(Corpus("a short text " * 10))
     assert kinds and set(kinds) == {"inline"}
     port.settle()  # the small corpus trains by itself
+
+
+def test_the_start_of_a_run_is_written_at_once():
+    # before: the first write while training waited for the 0.4 s throttle, so a reload
+    # right after "Run to end" found no run in the address and offered nothing (seen in e2e)
+    port, app = started(None)
+    app.state.set_spec(TrainSpec("byte_bpe", "vocab_size", 400))
+    app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000], name="tiny.txt"))
+    port.settle()
+    port.click(port.query("#train-end"))
+    while not app.state.training.running:
+        port.drive()
+    assert share.decode_fragment(port.href.split("#", 1)[1]).running

@@ -64,6 +64,7 @@ class Persist:
     def __init__(self, port: Any, state: Any, app: Any) -> None:
         self.port, self.state, self.app = port, state, app
         self.saved_at = -SAVE_EVERY
+        self._moving = False  # playing or training at the last state change
         self.body = port.query("body")
         self._corpus: Any = None  # the corpus the cache below is about
         self._sha = ""
@@ -77,8 +78,10 @@ class Persist:
             return
         st = self.state
         moving = st.player.playing or st.training.running
-        if moving and self.port.now() - self.saved_at < SAVE_EVERY:
-            return  # the stop (pause, the run's end) is written in any case
+        started, self._moving = moving and not self._moving, moving
+        if moving and not started and self.port.now() - self.saved_at < SAVE_EVERY:
+            return  # the start and the stop (pause, the run's end) are written in any case
+        # subtle: the start is written at once, so a reload right after "Run" knows a run was going
         self.save()
 
     def busy(self) -> bool:
