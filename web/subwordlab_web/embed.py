@@ -13,8 +13,10 @@ The same parameters work without ``embed=1`` too: the full page then opens that 
 Parameters (all optional but ``embed``): ``panel`` (corpus, train, inspect, compare),
 ``preset`` (any of ``subwordlab.OPTIONS``), ``sample`` (a bundled sample's id), ``vocab``
 (vocabulary size) or ``merges`` (number of merges), ``step`` (the training step shown),
-``text`` (the inspector's text). Unknown parameters are ignored (pages add their own);
-a known one with a bad value is reported with its name.
+``text`` (the inspector's text), ``lesson`` (a guided lesson by its number in the picker,
+1-based: ``?lesson=3&step=4`` opens lesson 3 at its step 4; the lesson sets the sample and
+the algorithm, lessons.py). Unknown parameters are ignored (pages add their own); a known
+one with a bad value is reported with its name.
 
 >>> p = parse_query("?embed=1&panel=train&preset=bpe&sample=seed_000&merges=10&step=3")
 >>> (p.embed, p.panel, p.preset, p.sample, p.num_merges, p.step)
@@ -55,12 +57,14 @@ class EmbedParams:
     num_merges: int | None = None
     step: int | None = None
     text: str | None = None
+    lesson: int | None = None
     problems: tuple[str, ...] = field(default=())
 
     @property
     def picks_experiment(self) -> bool:
         """Does the query choose a corpus or an algorithm (not just a panel)?"""
-        return any(v is not None for v in (self.preset, self.sample, self.vocab_size, self.num_merges, self.step))
+        return any(v is not None for v in (self.preset, self.sample, self.vocab_size, self.num_merges, self.step,
+                                            self.lesson))
 
 
 def _int(name: str, value: str, lo: int, hi: int) -> int:
@@ -75,8 +79,9 @@ def _int(name: str, value: str, lo: int, hi: int) -> int:
     return n
 
 
-def parse_query(query: str, presets: tuple[str, ...] | None = None) -> EmbedParams:
+def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int | None = None) -> EmbedParams:
     """The embed parameters of ``location.search`` (with or without the leading ``?``).
+    ``lessons``: how many guided lessons there are (lessons.LESSONS by default).
 
     Never raises: a bad value is dropped and explained in ``problems`` (the page shows them),
     so a typo in a course page still shows a working playground.
@@ -85,6 +90,10 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None) -> EmbedPara
         import subwordlab
 
         presets = tuple(subwordlab.OPTIONS)
+    if lessons is None:
+        from .lessons import LESSONS
+
+        lessons = len(LESSONS)
     query = (query or "")[1:] if (query or "").startswith("?") else (query or "")
     if len(query) > MAX_QUERY_CHARS:
         return EmbedParams(problems=(f"the page address's query is {len(query):,} characters long; "
@@ -115,11 +124,17 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None) -> EmbedPara
                 values["step"] = _int(name, value, 0, 10_000_000)
             elif name == "text":
                 values["text"] = value[:MAX_TEXT_CHARS]
+            elif name == "lesson":
+                values["lesson"] = _int(name, value, 1, lessons)
         except EmbedParamError as exc:
             problems.append(str(exc))
     if "vocab_size" in values and "num_merges" in values:
         problems.append("give vocab= or merges=, not both; merges= was ignored")
         del values["num_merges"]
+    if "lesson" in values:  # the lesson sets the corpus and the algorithm
+        for key, name in (("sample", "sample"), ("preset", "preset"), ("vocab_size", "vocab"), ("num_merges", "merges")):
+            if values.pop(key, None) is not None:
+                problems.append(f"lesson= sets the corpus and the algorithm; {name}= was ignored")
     return EmbedParams(**values, problems=tuple(problems))
 
 
@@ -163,3 +178,22 @@ def snippet(src: str, *, title: str = "Subword Lab", width: str | int = DEFAULT_
     ]
     inner = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attrs)
     return f"<iframe {inner}></iframe>"
+
+
+LESSON_KEYS = ("lesson", "step", "sample", "preset", "vocab", "merges")  # what a lesson's address replaces
+
+
+def lesson_address(page_url: str, lesson: int | None, step: int | None = None) -> str:
+    """The page's address for a guided lesson at a step (no fragment: the query is the
+    experiment), or with ``lesson=None`` the address with the lesson and its step removed.
+    Other parameters (``embed``, ``panel``, a course page's own) stay.
+
+    Example: lesson_address("https://x.org/lab/?embed=1&lesson=2&step=1#v1.abc", 3, 4)
+    -> "https://x.org/lab/?embed=1&lesson=3&step=4"
+    """
+    parts = urlsplit(page_url)
+    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in LESSON_KEYS]
+    if lesson is not None:
+        params += [("lesson", str(lesson))] + ([("step", str(step))] if step is not None else [])
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params),
+                       "" if lesson is not None else parts.fragment))

@@ -1,0 +1,209 @@
+"""Guided lessons (subwordlab_web.lessons): the lessons' worked examples are acceptance tests.
+
+Every lesson is trained with its own settings; every number its steps state is the
+recording's, and equals what the lesson text in lessons/ prints. The lessons' sentences are
+quoted verbatim. The lessons' own merge loop (written here from their code) reproduces
+every recorded merge, so the explanations' "where the count comes from" adds up."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from subwordlab.recording import Recording
+from subwordlab_web.embed import lesson_address, parse_query
+from subwordlab_web.lessons import (LESSONS, SOURCES, explain, label, lesson_by_number, lesson_for,
+                                    words_at)
+from subwordlab_web.samples import SAMPLES
+
+LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
+
+
+def flat(text: str) -> str:
+    """White space runs as one space (the lesson files wrap and indent their printouts)."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def source_text(key: str) -> str:
+    return flat((LESSON_DIR / SOURCES[key].file).read_text(encoding="utf-8"))
+
+
+def recorded(lesson):
+    rec = Recording(lesson.words(), lesson.spec.preset, **lesson.spec.kwargs())
+    rec.run()
+    return rec
+
+
+RECORDINGS = {le.number: recorded(le) for le in LESSONS}
+
+
+def lesson_loop(lesson, step, rec):
+    """The lessons' own loop: count every adjacent pair weighted by word counts, before merge `step`."""
+    words = words_at(lesson, [tuple(s.pair) for s in rec.steps[: step - 1]])
+    pairs: Counter = Counter()
+    for word, symbols in words.items():
+        for pair in zip(symbols, symbols[1:]):
+            pairs[pair] += lesson.words()[word]
+    return pairs
+
+
+def test_five_lessons_numbered_in_picker_order_from_the_bundled_worked_examples():
+    assert [le.number for le in LESSONS] == [1, 2, 3, 4, 5]
+    assert lesson_by_number(3) is LESSONS[2] and lesson_by_number(0) is None and lesson_by_number(6) is None
+    for le in LESSONS:
+        assert le.sample in SAMPLES and SAMPLES[le.sample].format == "word_counts"
+        assert lesson_for(le.sample, le.spec) is le
+    # the four BPE lessons use exactly their sample's settings (the textbook numbers)
+    assert all(le.spec == SAMPLES[le.sample].config for le in LESSONS[:4])
+
+
+def test_sources_are_the_lesson_files_and_their_titles_are_in_them():
+    assert sorted(s.file for s in SOURCES.values()) == sorted(p.name for p in LESSON_DIR.glob("*.txt"))
+    for key, src in SOURCES.items():
+        assert src.title in source_text(key), key
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda le: f"lesson{le.number}")
+def test_every_quote_is_the_lessons_own_words(lesson):
+    quotes = list(lesson.intro) + [lesson.rule] + ([lesson.tie_rule] if lesson.tie_rule else [])
+    quotes += [q for qs in lesson.notes.values() for q in qs]
+    for q in quotes:
+        assert flat(q.text) in source_text(q.source), q.text
+    for printed in lesson.printed.values():
+        assert flat(printed.text) in source_text(lesson.source), printed.text
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda le: f"lesson{le.number}")
+def test_the_recording_equals_what_the_lesson_prints(lesson):
+    rec = RECORDINGS[lesson.number]
+    assert len(rec.steps) == lesson.steps
+    assert lesson.printed, "a lesson without a printed result is no acceptance test"
+    for step, printed in lesson.printed.items():
+        e = rec.steps[step - 1]
+        assert tuple(e.pair) == printed.pair, (step, printed.text)
+        if printed.count is not None:
+            assert e.count == printed.count
+        if printed.score is not None:
+            assert round(e.score, 4) == printed.score
+        # and the printed text really names that pair (and count) — not just a label of ours
+        text = printed.text
+        assert repr(printed.pair) in text or f"{printed.pair[0]} + {printed.pair[1]}" in text
+        if printed.count is not None:
+            assert re.search(rf"\bcount {printed.count}\b", text) or f"), {printed.count})" in text
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda le: f"lesson{le.number}")
+def test_each_step_states_the_recorded_numbers(lesson):
+    rec = RECORDINGS[lesson.number]
+    wordpiece = lesson.spec.preset == "wordpiece"
+    start = explain(lesson, rec, 0)
+    assert start.heading == "Step 0: the starting vocabulary" and start.quotes == lesson.intro
+    assert f"starts with {rec.alphabet.vocab_size} entries" in " ".join(start.facts)
+    assert f"makes {len(rec.steps)} merges" in " ".join(start.facts)
+    for k, e in enumerate(rec.steps, 1):
+        card = explain(lesson, rec, k)
+        said = " ".join(card.facts)
+        assert card.heading == f"Merge {k}: {label(e.pair)} → {e.new_token}"
+        assert f"{e.count} times" in said
+        assert f"The vocabulary has {e.vocab_size} entries" in said
+        pairs = lesson_loop(lesson, k, rec)
+        assert pairs[tuple(e.pair)] == e.count  # the lessons' own count of the pair
+        # the words the count comes from add up to it: "(newest ×6, widest ×3)"
+        where = re.search(rf"{re.escape(str(e.count))} times \(([^)]*)\)", said).group(1)
+        assert sum(int(n) for n in re.findall(r"×(\d+)", where)) == e.count
+        if wordpiece:
+            a, b = e.part_counts
+            assert f"{e.count} / ({a} × {b}) = {e.score:.4f}" in said
+            units: Counter = Counter()
+            for word, symbols in words_at(lesson, [tuple(s.pair) for s in rec.steps[: k - 1]]).items():
+                for s in symbols:
+                    units[s] += lesson.words()[word]
+            assert (units[e.pair[0]], units[e.pair[1]]) == (a, b)
+        else:  # BPE: nothing counts more, by the lessons' own loop
+            assert max(pairs.values()) == e.count
+        if k in lesson.printed:
+            assert card.printed is lesson.printed[k]
+
+
+def test_ties_are_named_with_their_rule():
+    # lesson 1, merge 1: three pairs tie at 9 and the first met wins (lesson 000's rule)
+    one = explain(LESSONS[0], RECORDINGS[1], 1)
+    assert "3 pairs tie at 9: e + s, s + t, t + </w>. The tie-break rule: the pair met first in the corpus wins, " \
+           "so e + s is merged." in one.facts
+    assert LESSONS[0].tie_rule in one.quotes
+    # lesson 3, merge 1: (e, r) and (r, _) tie at 9; the alphabetically smaller wins — what the lesson says
+    three = explain(LESSONS[2], RECORDINGS[3], 1)
+    assert ("2 pairs tie at 9: e + r, r + _. The tie-break rule: the alphabetically smallest pair wins, "
+            "so e + r is merged.") in three.facts
+    # lesson 4, merge 1: four pairs tie at 15 (t o k e n)
+    four = explain(LESSONS[3], RECORDINGS[4], 1)
+    assert any(f.startswith("4 pairs tie at 15: t + o, o + k, k + e, e + n.") for f in four.facts)
+    # no tie, no tie sentence and the lesson's general rule instead
+    two = explain(LESSONS[1], RECORDINGS[2], 2)
+    assert not any("tie" in f for f in two.facts) and two.quotes == (LESSONS[1].rule,)
+
+
+def test_lesson_3_step_4_is_what_a_course_page_links_to():
+    card = explain(lesson_by_number(3), RECORDINGS[3], 4)
+    assert card.heading == "Merge 4: lo + w → low"
+    assert card.facts[0] == ("lo + w is the most frequent adjacent pair: 7 times (low ×5, lowest ×2). "
+                             "The next best count is 6 (e + w).")
+    assert card.facts[-1] == "Now: low → low _; lowest → low e s t _. The vocabulary has 15 entries."
+    assert card.printed.text == "(('lo', 'w'), 7)"
+
+
+def test_wordpiece_lesson_compares_with_the_most_frequent_pair():
+    card = explain(LESSONS[4], RECORDINGS[5], 1)
+    # lesson 004 prints: best WordPiece pair ('##i', '##z') count 5 score 0.1429; most frequent ('t', '##o') 15, 0.0667
+    assert card.facts[0].startswith("##i + ##z has the highest score: 5 / (7 × 5) = 0.1429.")
+    assert "The most frequent pair, t + ##o (15 times), scores only 0.0667" in card.facts[1]
+    last = explain(LESSONS[4], RECORDINGS[5], 5)
+    assert last.heading == "Merge 5: t + ##o → to" and last.printed.count == 15
+
+
+def test_the_last_steps_claims_hold_for_the_trained_tokenizers():
+    """What the quoted sentences at the last steps say the tokenizer does, it does."""
+    assert RECORDINGS[1].tokenizer.tokenize("lowest") == ["low", "est</w>"]
+    assert RECORDINGS[2].tokenizer.tokenize("bugs") == ["b", "ug", "s"]
+    assert RECORDINGS[2].tokenizer.tokenize("mug") == ["<unk>", "ug"]
+    assert RECORDINGS[3].tokenizer.tokenize("lower") == ["low", "er_"]
+    assert RECORDINGS[4].tokenizer.tokenize("stemmed") == ["stem", "m", "e", "d", "</w>"]
+    assert RECORDINGS[4].tokenizer.tokenize("tokenizers") == ["tokeni", "z", "e", "r", "s</w>"]
+
+
+# --- the address: ?lesson=3&step=4 -------------------------------------------------------------
+def test_lesson_and_step_parameters():
+    p = parse_query("?lesson=3&step=4")
+    assert (p.lesson, p.step, p.embed, p.problems) == (3, 4, False, ())
+    assert p.picks_experiment
+    p = parse_query("?embed=1&panel=train&lesson=5")
+    assert (p.embed, p.panel, p.lesson, p.step) == (True, "train", 5, None)
+
+
+@pytest.mark.parametrize("query, problem", [
+    ("lesson=0", "the parameter lesson=0 must be between 1 and 5"),
+    ("lesson=6&step=1", "the parameter lesson=6 must be between 1 and 5"),
+    ("lesson=three", "the parameter lesson='three' must be a whole number from 1 to 5"),
+    ("lesson=-2", "the parameter lesson='-2' must be a whole number"),
+])
+def test_a_bad_lesson_is_reported_by_name_and_dropped(query, problem):
+    p = parse_query(query)
+    assert p.lesson is None and len(p.problems) == 1 and problem in p.problems[0]
+
+
+def test_a_lesson_sets_corpus_and_algorithm_so_those_parameters_are_ignored_and_said():
+    p = parse_query("?lesson=2&sample=udhr_eng&merges=40&step=1")
+    assert (p.lesson, p.sample, p.num_merges, p.step) == (2, None, None, 1)
+    assert p.problems == ("lesson= sets the corpus and the algorithm; sample= was ignored",
+                          "lesson= sets the corpus and the algorithm; merges= was ignored")
+
+
+def test_lesson_address_keeps_other_parameters_and_drops_the_fragment():
+    url = "https://x.org/lab/index.html?embed=1&panel=train&lesson=2&step=1&utm=c#v1.abc"
+    assert lesson_address(url, 3, 4) == "https://x.org/lab/index.html?embed=1&panel=train&utm=c&lesson=3&step=4"
+    assert lesson_address(url, None) == "https://x.org/lab/index.html?embed=1&panel=train&utm=c#v1.abc"
+    assert parse_query(urlsplit(lesson_address("http://h/?x=1", 5, 0)).query).lesson == 5
