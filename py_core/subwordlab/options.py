@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .trainers.bpe import TIE_BREAKS
+from .trainers.wordpiece import SCORINGS
 
 KINDS = ("bool", "int", "float", "choice", "list", "text")
 FAMILIES = ("bpe", "wordpiece", "unigram")
@@ -307,9 +308,14 @@ _USER_SYMBOLS = Option("user_defined_symbols", "list", (),
                        "(given ids after the special tokens)")
 _SPLIT_DIGITS = Option("split_digits", "bool", False, "every digit is a token of its own")
 
-_WORDPIECE_RULE = ("; each merge joins the pair with the highest score count(ab)/(count(a)*count(b)), the rule of "
-                   "the original papers and the HF course, not the HF tokenizers library's trainer (BPE with a "
-                   "## prefix)")
+_WORDPIECE_RULE = ("; each merge joins the pair chosen by 'scoring': by default the highest score "
+                   "count(ab)/(count(a)*count(b)), the rule of the original papers and the HF course, not the HF "
+                   "tokenizers library's trainer (BPE with a ## prefix, scoring 'frequency')")
+_SCORING = Option("scoring", "choice", "likelihood",
+                  "how a merge is chosen: 'likelihood' merges the pair with the highest count(ab)/(count(a)*count(b)) "
+                  "(the original papers, the HF course); 'frequency' merges the most frequent pair, as the HF "
+                  "tokenizers library's WordPieceTrainer does (BPE with ## pieces; every character also starts the "
+                  "vocabulary without ##)", choices=SCORINGS)
 
 _UNIGRAM_TRAINING = (
     Option("vocab_size", "int", None, "vocabulary size to prune down to, counting every piece (unk, special tokens, "
@@ -367,10 +373,12 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                 _SPLIT_DIGITS, _COVERAGE, _MAX_PIECE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS,
             )),
     _preset("wordpiece", "wordpiece", "WordPiece (BERT)", "WordPiece",
-            "BERT's algorithm: merge the pair with the highest score count(ab) / (count(a) × count(b)); "
+            "BERT's algorithm: merge the pair with the highest score count(ab) / (count(a) × count(b)) "
+            "(or, with scoring 'frequency', the most frequent pair, as HF tokenizers trains it); "
             "pieces inside a word start with ##.",
             "optional lower-casing and accent stripping, BERT pre-tokenizer, WordPiece merges by score, ## decoder",
             _common("score", _WORDPIECE_RULE) + (
+                _SCORING,
                 Option("lowercase", "bool", False, "lower-case the text first (BERT uncased)"),
                 Option("strip_accents", "bool", False, "decompose (NFD) and drop combining marks: 'é' -> 'e' "
                        "(BERT uncased)"),

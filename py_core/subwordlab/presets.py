@@ -174,8 +174,9 @@ TRAINERS = {"bpe": train_bpe_family, "byte_bpe": train_bpe_family, "sentencepiec
 # -- WordPiece --------------------------------------------------------------------------
 # ``wordpiece``: BERT's pipeline (white space + punctuation pre-tokenizer, optional lower-
 # casing and accent stripping) and WordPiece merges chosen by the score
-# count(ab) / (count(a) * count(b)) of the original papers and the Hugging Face course,
-# not by the Hugging Face tokenizers library's trainer (which is BPE with a ## prefix).
+# count(ab) / (count(a) * count(b)) of the original papers and the Hugging Face course
+# (scoring="likelihood"), or by count as the Hugging Face tokenizers library's trainer
+# does (scoring="frequency": BPE with a ## prefix).
 
 
 def wordpiece_pipeline(spec):
@@ -193,7 +194,7 @@ def train_wordpiece(corpus, spec):
         counts, special_tokens=spec["special_tokens"], unk_token=spec["unk_token"],
         continuing_subword_prefix=spec["continuing_subword_prefix"],
         max_input_chars_per_word=spec["max_input_chars_per_word"], num_merges=spec["num_merges"], vocab_size=spec["vocab_size"],
-        min_frequency=spec["min_frequency"], tie_break=spec["tie_break"], top_k=spec["top_k"])
+        min_frequency=spec["min_frequency"], tie_break=spec["tie_break"], top_k=spec["top_k"], scoring=spec["scoring"])
     tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, special_ids, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=len(merges))
 

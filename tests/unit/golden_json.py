@@ -27,6 +27,7 @@ TRAININGS = {
     "byte_bpe": ("byte_bpe", {"vocab_size": 320, "pattern": "cl100k", "special_tokens": ["<|endoftext|>"]}),
     "sentencepiece_bpe": ("sentencepiece_bpe", {"vocab_size": 150, "split_digits": True}),
     "wordpiece": ("wordpiece", {"vocab_size": 150, "lowercase": True}),
+    "wordpiece_frequency": ("wordpiece", {"vocab_size": 150, "scoring": "frequency"}),
     "unigram": ("unigram", {"vocab_size": 150}),
     "sentencepiece_unigram": ("sentencepiece_unigram", {"vocab_size": 150}),
 }

@@ -29,6 +29,14 @@ def test_wordpiece_equals_the_textbook_loop(corpus, n, tie_break):
     assert fast(corpus, "wordpiece", n, tie_break=tie_break, special_tokens=["[UNK]"]) == expected
 
 
+@settings(max_examples=150, deadline=None)
+@given(corpora, st.integers(0, 14), tie_breaks)
+def test_frequency_wordpiece_equals_the_textbook_loop(corpus, n, tie_break):
+    expected = textbook.wordpiece(corpus, n, tie_break=tie_break, scoring="frequency")
+    assert fast(corpus, "wordpiece", n, tie_break=tie_break, special_tokens=["[UNK]"], scoring="frequency") == expected
+
+
 def test_the_textbook_loops_stop_when_nothing_is_left():
     assert textbook.bpe({"ab": 1}, 5) == [(("a", "b"), 1, "ab")]
     assert textbook.wordpiece({"a": 3}, 5) == []
+    assert textbook.wordpiece({"a": 3}, 5, scoring="frequency") == []

@@ -137,3 +137,21 @@ def test_parity_bars_are_pale_by_their_share_of_unknown_tokens():
     assert cm.unknown_shade(0.0) == 1.0 and cm.unknown_shade(1.0) == 0.2
     assert cm.unknown_shade(0.5) > cm.unknown_shade(0.9)
     assert panel.parity_unknown[0]["udhr_hin"] > 0.5
+
+
+def test_two_wordpiece_configurations_differing_by_scoring_compare_side_by_side():
+    port, app = trained()
+    app.state.set_corpus(Corpus(CMP_CORPUS, name="UDHR excerpt"))
+    port.settle()
+    panel = app.panels["compare"]
+    panel.configs = [("wordpiece", {}), ("wordpiece", {"scoring": "frequency"})]
+    panel.render_configs()
+    app.show_panel("compare")
+    port.set_value(port.query("#cmp-vocab"), "120")
+    port.click(port.query("#cmp-run"))
+    port.settle()
+    assert port.errors == []
+    assert panel.labels == ["WordPiece", "WordPiece · scoring=frequency"]
+    a, b = (c.recording.tokenizer for c in panel.run_state.columns)
+    assert a.spec["scoring"] == "likelihood" and b.spec["scoring"] == "frequency"
+    assert a.model.vocab != b.model.vocab  # the two rules learn different pieces

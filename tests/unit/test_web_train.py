@@ -163,6 +163,25 @@ def test_wordpiece_candidates_are_ranked_by_score_with_their_parts():
     assert text(port, "#curve-title") == "Score of each merge"
 
 
+def test_wordpiece_frequency_scoring_is_chosen_in_the_form_and_ranks_by_count():
+    port, app = started()
+    use(app, port, Corpus("\n".join(f"{w} {n}" for w, n in SEED4.items()), "word_counts"),
+        TrainSpec("wordpiece", "num_merges", 5))
+    scoring = port.query('#train-options .option[data-option="scoring"]')
+    assert "HF tokenizers" in port.text(port.query(".option-help", scoring))
+    assert port.value(port.query("#opt-scoring")) == "likelihood"
+    port.input(port.query("#opt-scoring"), "frequency", event="change")
+    port.settle()
+    assert dict(app.state.spec.options) == {"scoring": "frequency"}
+    click(port, "#train-step")
+    first = port.query_all("#candidates-chart g.bar")[0]
+    # the most frequent pair wins (t + ##o, 15 times), not the best score (##i + ##z)
+    assert port.text(port.query("title", first)) == "t + ##o: count 15 (chosen)"
+    assert "most frequent pair" in text(port, "#candidates-help")
+    assert cells(port, "#merges-rows")[0] == ["1", "t + ##o", "15", "–", "to"]
+    assert text(port, "#curve-title") == "Count of each merge"
+
+
 def test_unigram_shows_pruned_pieces_and_the_likelihood_curve():
     port, app = started()
     use(app, port, Corpus(read("udhr/udhr_eng.txt")), TrainSpec("unigram", "vocab_size", 300))

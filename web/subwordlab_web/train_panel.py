@@ -210,7 +210,7 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, li
     e = steps[k - 1]
     before = "Before merge 1: the pairs competing" if position == 0 else f"Merge {k:,}: the winner and its competitors"
     bars = []
-    if preset.family == "wordpiece":
+    if preset.family == "wordpiece" and e.score is not None:  # scoring="frequency" ranks by count, as BPE
         for pair, count, score in e.candidates[:limit]:
             chosen = pair == e.pair
             detail = f"{pair_label(pair, False)}: score {charts.short_number(score)}, count {count:,}"
@@ -226,7 +226,9 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, li
         label = pair_label(pair, byte_level)
         bars.append(charts.Bar(label, count, f"{label}: count {count:,}" + (" (chosen)" if chosen else ""), chosen))
     ties = tie_note([count for _, count in e.candidates], tie_break)
-    return (before, "The most frequent adjacent pairs (counts weighted by word frequency); the winner is starred."
+    how = ("WordPiece scoring 'frequency' (as HF tokenizers trains it) picks the most frequent pair, not the highest "
+           "count(ab) / (count(a) × count(b)). " if preset.family == "wordpiece" else "")
+    return (before, how + "The most frequent adjacent pairs (counts weighted by word frequency); the winner is starred."
             + (" " + ties if ties else ""), _with_ties(bars))
 
 
@@ -270,7 +272,7 @@ def curve_of(steps: Sequence[Any], preset: str | Preset) -> Curve:
                      lambda i: (f"step {em[i][0]}: EM round {em[i][1].round + 1}.{em[i][1].iteration + 1}, log-likelihood "
                                 f"{charts.short_number(em[i][1].log_likelihood)}, vocabulary {em[i][1].vocab_size:,}"))
     at = list(range(1, len(steps) + 1))
-    if preset.family == "wordpiece":
+    if preset.family == "wordpiece" and steps and steps[0].score is not None:
         return Curve("Score of each merge", "merge", "score", at, [e.score or 0.0 for e in steps], at,
                      lambda i: (f"merge {i + 1}: {pair_label(steps[i].pair, False)} score "
                                 f"{charts.short_number(steps[i].score or 0.0)}, count {steps[i].count:,}"))

@@ -63,10 +63,11 @@ def bpe(counts, num_merges, end_of_word=None, tie_break="first"):
     return merges
 
 
-def wordpiece(counts, num_merges, prefix="##", tie_break="first"):
+def wordpiece(counts, num_merges, prefix="##", tie_break="first", scoring="likelihood"):
     """WordPiece by score, full recount: ``[(pair, count, new_token), ...]`` in merge order.
 
-    score(a, b) = count(ab) / (count(a) * count(b)), compared exactly (as fractions).
+    score(a, b) = count(ab) / (count(a) * count(b)), compared exactly (as fractions);
+    ``scoring="frequency"`` (HF tokenizers' trainer): score(a, b) = count(ab), as in BPE.
     """
     # step 1: every word as its first character and ##-prefixed continuing characters
     words = [([w[0]] + [prefix + c for c in w[1:]], n) for w, n in counts.items()]
@@ -81,8 +82,11 @@ def wordpiece(counts, num_merges, prefix="##", tie_break="first"):
                 pairs[pair] = pairs.get(pair, 0) + n
         if not pairs:
             break
-        # step 3: the pair with the highest score
-        best = best_pair({p: Fraction(c, units[p[0]] * units[p[1]]) for p, c in pairs.items()}, tie_break)
+        # step 3: the pair with the highest score (or the highest count)
+        if scoring == "frequency":
+            best = best_pair(pairs, tie_break)
+        else:
+            best = best_pair({p: Fraction(c, units[p[0]] * units[p[1]]) for p, c in pairs.items()}, tie_break)
         # step 4: a + ##b -> ab, ##a + ##b -> ##ab; merge it in every word
         new = best[0] + best[1][len(prefix):]
         merges.append((best, pairs[best], new))

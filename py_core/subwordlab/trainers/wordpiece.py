@@ -17,9 +17,14 @@ where every count is weighted by word frequency and ``count(a)`` is how often th
 when it is merely frequent.
 
 This is the score rule of the original papers (Schuster & Nakajima 2012, as reconstructed
-in the Hugging Face course's WordPiece chapter). It is *not* what the Hugging Face
-``tokenizers`` library's ``WordPieceTrainer`` does: that trainer is BPE (highest count)
-with a ``##`` prefix.
+in the Hugging Face course's WordPiece chapter): ``scoring="likelihood"``, the default.
+It is *not* what the Hugging Face ``tokenizers`` library's ``WordPieceTrainer`` does:
+that trainer is BPE (highest count) with a ``##`` prefix, and writes the vocabulary as a
+WordPiece model. ``scoring="frequency"`` trains that way, so the two can be compared:
+
+- each merge joins the most frequent pair (ties by ``tie_break``, as in BPE);
+- the starting vocabulary is HF's: every character of the corpus also as a word-initial
+  token (``e`` even if ``e`` never starts a word), besides the ``##`` continuing ones.
 
 Bookkeeping is incremental: pair counts come from the same ``PairIndex`` as BPE; unit
 counts are updated from the merged occurrences. A merge changes ``count(a)``,
@@ -49,16 +54,25 @@ from ..models.wordpiece import WordPiece
 from .bpe import TIE_BREAKS, Ranking
 from .pairs import PairIndex
 
+SCORINGS = ("likelihood", "frequency")  # count(ab)/(count(a)*count(b)), or count(ab) as HF's trainer
+
 
 def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_subword_prefix="##",
-          max_input_chars_per_word=100, num_merges=None, vocab_size=None, min_frequency=1, tie_break="first", top_k=10):
+          max_input_chars_per_word=100, num_merges=None, vocab_size=None, min_frequency=1, tie_break="first", top_k=10,
+          scoring="likelihood"):
     """Train WordPiece on word counts: yields events, returns ``(model, special_ids, merges)``.
+    ``scoring``: ``"likelihood"`` (the papers' score) or ``"frequency"`` (HF's trainer).
 
     >>> events = list(train({"hug": 10, "pug": 5, "hugs": 5}, num_merges=1))
     >>> [e.pair for e in events if e.kind == "merge"]
     [('h', '##u')]
+    >>> events = list(train({"hug": 10, "pug": 5, "hugs": 5}, num_merges=1, scoring="frequency"))
+    >>> [e.pair for e in events if e.kind == "merge"]
+    [('##u', '##g')]
     """
     prefix, unk, max_chars = continuing_subword_prefix, unk_token, max_input_chars_per_word
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
     if not isinstance(prefix, str):
         raise ValueError(f"continuing_subword_prefix must be a string such as '##', not {prefix!r}")
     if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
@@ -76,7 +90,8 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
                           "text with shorter words")
     alphabet = set()
     for w, _ in kept:
-        alphabet.add(w[0])
+        # HF's trainer (frequency scoring) has every character word-initially too
+        alphabet.update(w if scoring == "frequency" else w[0])
         alphabet.update(prefix + c for c in w[1:])
     clash = sorted(alphabet & set(specials))
     if clash:
@@ -104,10 +119,10 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
     index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab)))
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
 
-    # step 4: the merge loop, by score
+    # step 4: the merge loop, by score (or by count: scoring="frequency")
     merges = yield from wordpiece_steps(index, vocab, token_to_id, prefix=prefix, num_merges=num_merges,
                                         vocab_size=vocab_size, min_frequency=min_frequency, tie_break=tie_break,
-                                        top_k=top_k)
+                                        top_k=top_k, scoring=scoring)
 
     # the model: the vocabulary alone decides how words are split (the merges are not kept)
     model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
@@ -125,19 +140,22 @@ def _word_that_builds(token, words, prefix):
 
 
 def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=None, vocab_size=None,
-                    min_frequency=1, tie_break="first", top_k=10):
+                    min_frequency=1, tie_break="first", top_k=10, scoring="likelihood"):
     """Run the WordPiece merge loop on ``index`` (a ``PairIndex`` over the words' unit ids),
     appending new tokens to ``vocab`` and yielding one ``MergeStep`` per merge. Stops after
     ``num_merges`` merges, when ``vocab`` reaches ``vocab_size`` entries, or when no pair
     occurring at least ``min_frequency`` times is left. Returns the merges made, as
-    ``(left_id, right_id)``.
+    ``(left_id, right_id)``. ``scoring="frequency"`` ranks pairs by count (as BPE): its
+    events then carry ``((left, right), count)`` candidates and no score.
     """
     if tie_break not in TIE_BREAKS:
         raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, not {tie_break!r}")
     if token_to_id is None:
         token_to_id = {t: i for i, t in enumerate(vocab)}
+    by_score = scoring == "likelihood"
     unit = unit_counts(index, len(vocab))
-    ranking = _ScoreRanking(index, vocab, tie_break, unit, max(1, min_frequency))
+    ranking = (_ScoreRanking(index, vocab, tie_break, unit, max(1, min_frequency)) if by_score
+               else _CountRanking(index, vocab, tie_break, max(1, min_frequency)))
     # unit -> the pairs it is the left / right part of (to re-score when its count changes)
     as_left, as_right = {}, {}
     for a, b in index.counts:
@@ -147,11 +165,11 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
     words, freqs, where = index.words, index.freqs, index.where
     merges = []
     while (num_merges is None or len(merges) < num_merges) and (vocab_size is None or len(vocab) < vocab_size):
-        # step 1: the best pairs by score (exact fractions; ties by the tie-break rule)
+        # step 1: the best pairs by score (exact fractions) or by count; ties by the tie-break rule
         top = ranking.top(max(1, top_k))
         if not top:
             break
-        (a, b), count, score = top[0]
+        (a, b), count = top[0][:2]
         parts = (unit[a], unit[b])
         # step 2: the new token: a + ##b -> ab, ##a + ##b -> ##ab (reusing an existing id)
         new_tok = vocab[a] + (vocab[b][cut:] if vocab[b].startswith(prefix) else vocab[b])
@@ -171,7 +189,8 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
         unit[a] -= merged
         unit[b] -= merged
         unit[new] += merged
-        # step 4: re-score every pair next to a changed unit, and the pairs the merge touched
+        # step 4: re-rank the pairs the merge touched and (by score) every pair next to a
+        # unit whose count changed
         ranking.current.pop((a, b), None)
         as_left.get(a, set()).discard((a, b))
         as_right.get(b, set()).discard((a, b))
@@ -184,7 +203,7 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
                 as_left.get(p[0], set()).discard(p)
                 as_right.get(p[1], set()).discard(p)
         affected = set(touched)
-        for u in (a, b, new):
+        for u in (a, b, new) if by_score else ():
             affected.update(as_left.get(u, ()))
             affected.update(as_right.get(u, ()))
         ranking.update(affected)
@@ -193,10 +212,10 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
             pair=(vocab[a], vocab[b]),
             count=count,
             new_token=new_tok,
-            candidates=[((vocab[p[0]], vocab[p[1]]), c, s) for p, c, s in top],
+            candidates=[((vocab[c[0][0]], vocab[c[0][1]]),) + tuple(c[1:]) for c in top],
             vocab_size=len(vocab),
-            score=score,
-            part_counts=parts,
+            score=top[0][2] if by_score else None,
+            part_counts=parts if by_score else None,
         )
     return merges
 
@@ -236,6 +255,18 @@ class _ScoreRanking(Ranking):
         """The ``k`` best live pairs as ``(pair, count, score)``, best first."""
         counts = self.index.counts
         return [(p, counts[p], -key[0]) for key, _, p in self.best(k)]
+
+
+class _CountRanking(Ranking):
+    """BPE's heap of pairs by count (``scoring="frequency"``), without the pairs occurring
+    fewer than ``min_frequency`` times."""
+
+    def __init__(self, index, vocab, tie_break, min_frequency):
+        self.min_frequency = min_frequency
+        super().__init__(index, vocab, tie_break, None)
+
+    def live(self, pair):
+        return self.index.counts.get(pair, 0) >= self.min_frequency
 
 
 def unit_counts(index, size):
