@@ -26,7 +26,7 @@ def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):
     return drain(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec))
 
 
-def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec):
+def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec, indexed=None):
     present = set(vocab)
     missing = [ch for ch in BYTE_TO_CHAR if ch not in present]
     if missing:
@@ -37,7 +37,7 @@ def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec):
     yield 0, 1
     try:
         pre = ByteLevel(pattern)
-        model = yield from BPE.in_slices(vocab, merges, byte_level=True)
+        model = yield from BPE.in_slices(vocab, merges, byte_level=True, indexed=indexed)
     except ValueError as exc:
         raise ModelFileError(str(exc)) from None
     return Tokenizer(model, None, pre, ByteLevelDecoder(), specials, spec)
@@ -139,20 +139,36 @@ def tiktoken_merges(ranks):
     return drain(_tiktoken_merge_steps(ranks, sorted(ranks, key=ranks.__getitem__)))
 
 
-def _tiktoken_merge_steps(ranks, by_rank, as_ids=False):
+def _tiktoken_merge_steps(ranks, by_rank, as_ids=False, table=None):
     """``tiktoken_merges`` in slices (``events.sliced``: yields ``(done, total)`` every few
-    milliseconds); ``by_rank``: the tokens in rank order; ``as_ids``: the merges as rank pairs."""
+    milliseconds); ``by_rank``: the tokens in rank order; ``as_ids``: the merges as rank pairs.
+    ``table``: a dict to fill, as the merges are found, with the BPE model's rank table
+    ``{(left id, right id): (merge number, merged id)}`` (ids are the ranks), so the model
+    need not index the merges again."""
     merges = []
+    get = ranks.get
 
     def split(lo, hi):
         for token in by_rank[lo:hi]:
             if len(token) < 2:
                 continue
-            # every split into two tokens, ordered by the ranks of its parts
-            local = [(ranks[token[:k]], ranks[token[k:]], k) for k in range(1, len(token))
-                     if token[:k] in ranks and token[k:] in ranks]
+            # every split into two tokens (one look-up per half, the left half first: most
+            # prefixes of a long token are tokens, fewer suffixes), ordered by the ranks of its parts
+            local = []
+            for k in range(1, len(token)):
+                a = get(token[:k])
+                if a is not None:
+                    b = get(token[k:])
+                    if b is not None:
+                        local.append((a, b, k))
+            if not local:
+                continue
             if len(local) > 1:
                 local.sort()
+            if table is not None:
+                merged, number = ranks[token], len(merges)
+                for i, (a, b, _) in enumerate(local):
+                    table.setdefault((a, b), (number + i, merged))
             merges.extend([(a, b) for a, b, _ in local] if as_ids else [(token[:k], token[k:]) for _, _, k in local])
 
     yield from sliced(len(by_rank), split)
@@ -256,13 +272,15 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     for _ in sliced(len(tokens), as_text):
         yield len(lines), total
     # (ids are the ranks)
-    merges = yield from _scaled(_tiktoken_merge_steps(ranks, tokens, as_ids=True), len(lines), len(lines), total)
+    table = {}
+    merges = yield from _scaled(_tiktoken_merge_steps(ranks, tokens, as_ids=True, table=table),
+                                len(lines), len(lines), total)
     yield 2 * len(lines), total
     specials = _add_specials(vocab, special_tokens, "rank file")
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
             "source_sha256": sha256}
     yield 2 * len(lines), total
-    tok = yield from _scaled(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec),
+    tok = yield from _scaled(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec, table),
                              2 * len(lines), 2 * len(lines), total)
     yield total, total
     return tok
