@@ -207,3 +207,119 @@ def test_lesson_address_keeps_other_parameters_and_drops_the_fragment():
     assert lesson_address(url, 3, 4) == "https://x.org/lab/index.html?embed=1&panel=train&utm=c&lesson=3&step=4"
     assert lesson_address(url, None) == "https://x.org/lab/index.html?embed=1&panel=train&utm=c#v1.abc"
     assert parse_query(urlsplit(lesson_address("http://h/?x=1", 5, 0)).query).lesson == 5
+
+
+# --- the lesson card on the real index.html, through the fake port ---------------------------
+INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
+
+
+def page(href="http://127.0.0.1:8000/index.html"):
+    from fakedom import FakePort
+    from subwordlab_web.app import App
+
+    port = FakePort.from_html(INDEX_HTML)
+    port.href = href
+    app = App(port, warm=False)
+    app.start()
+    port.settle()
+    return port, app
+
+
+def card_text(port):
+    q = port.query
+    return {"where": port.text(q("#lesson-where")), "heading": port.text(q("#lesson-heading")),
+            "facts": [port.text(li) for li in port.query_all("#lesson-facts li")],
+            "quotes": [port.text(p) for p in port.query_all("#lesson-quotes p")],
+            "printed": port.text(q("#lesson-printed")), "step": port.text(q("#train-step-now"))}
+
+
+def test_the_address_opens_lesson_3_at_step_4_and_the_player_follows():
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=3&step=4")
+    st = app.state
+    assert (st.lesson, st.step, st.corpus.sample, st.spec) == (3, 4, "seed003", LESSONS[2].spec)
+    card = card_text(port)
+    assert card["where"] == "Lesson 3 · step 4 of 6" and card["step"] == "4"
+    assert card["heading"] == "Merge 4: lo + w → low"
+    assert card["facts"] == list(explain(LESSONS[2], st.recording, 4).facts)
+    assert card["printed"] == "(('lo', 'w'), 7)"
+    assert port.get_attr(port.query("#lesson-card"), "data-lesson") == "3"
+    assert port.value(port.query("#lesson-pick")) == "3"
+    assert not port.query("#lesson-body").hidden and port.query("#lesson-intro").hidden
+    # the merges table and the candidates chart are at merge 4 too
+    assert port.text(port.query("#merges-rows tr.current td")) == "4"
+    assert port.text(port.query("#candidates-title")).startswith("Merge 4")
+    # the address keeps the lesson and the step, not a fragment
+    assert port.href == "http://127.0.0.1:8000/index.html?lesson=3&step=4"
+
+
+def test_next_previous_and_replay_move_the_player_and_the_address():
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=3&step=4")
+    port.click(port.query("#lesson-next"))
+    port.settle()
+    assert app.state.step == 5 and card_text(port)["where"] == "Lesson 3 · step 5 of 6"
+    assert port.href.endswith("?lesson=3&step=5")
+    port.click(port.query("#lesson-next"))
+    port.settle()
+    assert app.state.step == 6 and port.query("#lesson-next").attrs.get("disabled") is not None
+    port.click(port.query("#lesson-prev"))
+    port.settle()
+    assert app.state.step == 5 and port.href.endswith("?lesson=3&step=5")
+    # the player's own Step button moves the lesson too
+    port.click(port.query("#train-back"))
+    port.settle()
+    assert card_text(port)["heading"] == "Merge 4: lo + w → low"
+    port.click(port.query("#lesson-replay"))
+    assert app.state.player.playing and app.state.step == 0
+    port.settle()  # plays to the end
+    assert app.state.step == 6 and not app.state.player.playing
+    assert card_text(port)["where"] == "Lesson 3 · step 6 of 6"
+
+
+def test_picking_a_lesson_then_changing_the_settings_leaves_it():
+    port, app = page()
+    assert port.query("#lesson-body").hidden and app.state.lesson is None
+    options = [port.text(o) for o in port.query_all("#lesson-pick option")]
+    assert options[0] == "Choose a lesson…" and options[1:] == [f"{le.number}. {le.title}" for le in LESSONS]
+    port.input(port.query("#lesson-pick"), "5", event="change")
+    port.settle()
+    st = app.state
+    assert (st.lesson, st.step, st.spec.preset) == (5, 0, "wordpiece")
+    assert card_text(port)["where"] == "Lesson 5 · step 0 of 5"
+    assert port.href.endswith("index.html?lesson=5&step=0")
+    port.click(port.query("#lesson-next"))
+    port.settle()
+    card = card_text(port)
+    assert card["heading"] == "Merge 1: ##i + ##z → ##iz"
+    assert card["printed"] == "best WordPiece pair: ('##i', '##z') count 5 score 0.1429"
+    assert any("##z never appears without ##i before it" in q for q in card["quotes"])
+    # the learner changes the algorithm: the lesson is left, said, and the address is a share fragment again
+    app.panels["train"].state.set_spec(LESSONS[3].spec.with_preset("bpe"))
+    port.settle()
+    assert st.lesson is None and port.query("#lesson-body").hidden
+    assert "lesson 5 was left" in port.text(port.query("#lesson-intro"))
+    assert "lesson=" not in port.href and "#v1." in port.href
+
+
+def test_a_bad_lesson_in_the_address_is_reported_by_name():
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=9&step=2")
+    assert app.state.lesson is None
+    assert "lesson=9 must be between 1 and 5" in port.text(port.query("#link-banner-text"))
+
+
+def test_an_embed_of_a_lesson_step():
+    port, app = page("http://127.0.0.1:8000/index.html?embed=1&lesson=1&step=3")
+    assert port.get_attr(port.query("body"), "data-embed") == "1"
+    assert (app.state.lesson, app.state.step) == (1, 3) and app.current == "train"
+    assert card_text(port)["heading"] == "Merge 3: est + </w> → est</w>"
+    assert port.href.endswith("?embed=1&lesson=1&step=3")
+    assert port.get_attr(port.query("#embed-open"), "href").endswith("?lesson=1&step=3")
+
+
+def test_share_link_and_embed_snippet_of_a_lesson_step_are_its_address():
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=2&step=1")
+    share = app.panels["share"]
+    url, _ref = share.make_link()
+    assert url == "http://127.0.0.1:8000/index.html?lesson=2&step=1"
+    code = share.embed_snippet()
+    assert 'src="http://127.0.0.1:8000/index.html?embed=1&amp;panel=train&amp;lesson=2&amp;step=1"' in code
+    assert 'title="Subword Lab: lesson 2, step 1"' in code

@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 import subwordlab
 
+from .lesson_view import LessonCard
 from .persist import Persist
 from .shortcuts import Shortcuts
 from .samples import DEFAULT_SAMPLE
@@ -114,6 +115,7 @@ class App:
         self.ctx_spec = port.query("#context-spec")
         self.ctx_step = port.query("#context-step")
         self.state.subscribe(self._on_state)
+        self.lessons = LessonCard(port, self.state, self)  # guided lessons on Train (lesson_view.py)
         self.persist = Persist(port, self.state, self)  # the address keeps the experiment (persist.py)
         self.shortcuts = Shortcuts(port, self)  # Space, ←/→, Home/End drive the step player (shortcuts.py)
         self.render_header()

@@ -185,14 +185,16 @@ LESSON_KEYS = ("lesson", "step", "sample", "preset", "vocab", "merges")  # what 
 
 def lesson_address(page_url: str, lesson: int | None, step: int | None = None) -> str:
     """The page's address for a guided lesson at a step (no fragment: the query is the
-    experiment), or with ``lesson=None`` the address with the lesson and its step removed.
+    experiment; a lesson replaces any sample=/preset=/vocab=/merges=), or with
+    ``lesson=None`` the address with the lesson and its step removed.
     Other parameters (``embed``, ``panel``, a course page's own) stay.
 
     Example: lesson_address("https://x.org/lab/?embed=1&lesson=2&step=1#v1.abc", 3, 4)
     -> "https://x.org/lab/?embed=1&lesson=3&step=4"
     """
     parts = urlsplit(page_url)
-    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in LESSON_KEYS]
+    drop = LESSON_KEYS if lesson is not None else ("lesson", "step")
+    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in drop]
     if lesson is not None:
         params += [("lesson", str(lesson))] + ([("step", str(step))] if step is not None else [])
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params),

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from subwordlab.trainers.textbook import merge_pair  # the textbook loop's merge (left to right, no overlaps)
+
 from .samples import SAMPLES
 from .state import TrainSpec
 from .train_panel import TIE_RULES  # the card names a tie's rule as the candidates chart does
@@ -152,8 +154,7 @@ LESSONS: tuple[Lesson, ...] = (
         rule=Quote("Merge the single most frequent pair into one new symbol, and record that merge as a "
                    "numbered rule.", "003"),
         tie_rule=Quote("Real BPE implementations resolve ties with a fixed, deterministic rule; this worked example "
-                       "breaks ties by choosing the lexicographically smaller pair (exactly what the code below "
-                       "does), which picks (e, r).", "003"),
+                       "breaks ties by choosing the lexicographically smaller pair", "003"),
         notes={1: _q("003", "The pair (e, r) occurs in \"newer_\" (weight 6) and \"wider_\" (weight 3), totalling 9. "
                      "The pair (r, _) occurs in the same two words, also totalling 9 — a genuine tie."),
                2: _q("003", "Meanwhile \"er_\", which crosses what a linguist would consider a word-boundary-adjacent "
@@ -245,15 +246,7 @@ def merge_symbols(symbols: Sequence[str], pair: tuple[str, str], wordpiece: bool
     """Glue every adjacent copy of `pair`, left to right, without overlaps (a WordPiece
     continuation keeps one ``##``: ##m + ##i -> ##mi)."""
     glued = pair[0] + (pair[1][2:] if wordpiece and pair[1].startswith("##") else pair[1])
-    out, i = [], 0
-    while i < len(symbols):
-        if i + 1 < len(symbols) and (symbols[i], symbols[i + 1]) == pair:
-            out.append(glued)
-            i += 2
-        else:
-            out.append(symbols[i])
-            i += 1
-    return tuple(out)
+    return tuple(merge_pair(symbols, pair, glued))
 
 
 def words_at(lesson: Lesson, merges: Sequence[tuple[str, str]]) -> dict[str, tuple[str, ...]]:

@@ -2,7 +2,8 @@
 
 Where it is kept, and why there: the address fragment, written with
 ``history.replaceState`` (``port.replace_address``) in the same ``#v1.…`` form a share link
-has (share.py), plus two things only a reload needs: whether a run was going
+has (share.py) — or, while a guided lesson is followed, the query ``?lesson=N&step=K``
+(the address a course page links to; lesson_view.py) — plus two things only a reload needs: whether a run was going
 (``running``) and the name of a tokenizer file loaded on Files (``imported``). So:
 
 - a reload *is* opening a share link: the same code restores the corpus (with its name),
@@ -30,13 +31,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from . import share
-from .embed import full_page_url
+from .embed import full_page_url, lesson_address
 from .share import ShareLinkError
 
 SAVE_EVERY = 0.4  # seconds between two writes while playing or training
-SAVE_TOPICS = frozenset({"corpus", "spec", "recording", "progress", "step", "inspect", "tokenizer", "panel"})
+SAVE_TOPICS = frozenset({"corpus", "spec", "recording", "progress", "step", "inspect", "tokenizer", "panel", "lesson"})
 LONG_RUN_SECONDS = 2.0  # a run going this long (or a corpus too big to train by itself) asks before leaving
 # longer texts cannot compress into a link (prose compresses about 3:1): not even tried, so
 # typing in a big corpus does not compress it at every key
@@ -112,6 +114,21 @@ class Persist:
         except ShareLinkError:
             return None  # e.g. a lone surrogate in the inspector's text: keep the last address
 
+    def address(self) -> str | None:
+        """The address to write: during a guided lesson its query (``?lesson=3&step=4``, what
+        a course page links to), else the page's address with the experiment's fragment."""
+        href, st = self.port.location_href(), self.state
+        if st.lesson is not None:
+            rec = st.recording
+            return lesson_address(href, st.lesson, st.step if rec is not None and rec.done else None)
+        fragment = self.fragment()
+        if fragment is None:
+            return None
+        base = href.split("#", 1)[0]
+        if "lesson" in dict(parse_qsl(urlsplit(base).query)):
+            base = lesson_address(base, None)  # the lesson was left: the fragment holds the experiment now
+        return base + "#" + fragment
+
     def _keep_text(self, text: str) -> None:
         """Keep a big corpus of the user's own in sessionStorage (once per corpus)."""
         import json
@@ -125,11 +142,10 @@ class Persist:
     def save(self) -> None:
         if self.busy() or self.state.corpus.is_empty:
             return
-        fragment = self.fragment()
-        if fragment is None:
+        url = self.address()
+        if url is None:
             return
         self.saved_at = self.port.now()
-        url = self.port.location_href().split("#", 1)[0] + "#" + fragment
         if url != self.port.location_href():
             self.port.replace_address(url)
         share_panel = self.app.panels.get("share")

@@ -178,6 +178,8 @@ class SharePanel:
         ShareLinkError, saying where, for text that is not valid Unicode."""
         self.check_texts()
         exp, fallback = self.experiment()
+        if self.state.lesson is not None:  # a guided lesson: its address is the link (?lesson=3&step=4)
+            return embed_mod.lesson_address(self.port.location_href(), self.state.lesson, exp.step), fallback
         fragment = share.encode_fragment(exp, fallback=fallback)
         ref = share.decode_fragment(fragment).corpus
         base = self.port.location_href().split("#", 1)[0]
@@ -220,6 +222,10 @@ class SharePanel:
         fragment = share.encode_fragment(replace(exp, panel=panel), fallback=fallback)
         src = embed_mod.embed_url(self.port.location_href(), panel=panel, fragment=fragment)
         title = f"Subword Lab: {self.state.spec.describe()}"
+        if self.state.lesson is not None:  # a guided lesson at its step, by its address
+            href = embed_mod.lesson_address(self.port.location_href(), self.state.lesson, exp.step)
+            src = embed_mod.embed_url(href, panel=panel, fragment="")
+            title = f"Subword Lab: lesson {self.state.lesson}, step {exp.step}"
         return embed_mod.snippet(src, title=title, height=height)
 
     async def copy_embed(self) -> str | None:
@@ -252,11 +258,11 @@ class SharePanel:
         port.on_window("hashchange", lambda _e: self.open_hash())
         if LINK_FRAGMENT.match(port.location_hash()):
             return self.open_hash()
+        if params.problems and not params.embed:  # (an embed said them on entering)
+            self.show_banner("Some of the page's address parameters were ignored: " + "; ".join(params.problems) + ".")
         if params.picks_experiment:  # ?sample=…&preset=… (an embed's query, or a hand-made link)
             self.task = port.spawn(self.apply_query(params))
             return True
-        if params.problems:
-            self.show_banner("Some of the page's address parameters were ignored: " + "; ".join(params.problems) + ".")
         return False
 
     def open_hash(self) -> bool:
@@ -306,6 +312,14 @@ class SharePanel:
         port, st, app = self.port, self.state, self.app
         started = port.now()
         port.set_attr(self.body, "data-share", "applying")
+        lessons = getattr(app, "lessons", None)
+        if params.lesson is not None and lessons is not None:  # ?lesson=3&step=4: the lesson sets the rest
+            await lessons.open(params.lesson, params.step)
+            if params.text is not None:
+                st.set_inspect(text=params.text, sampled=False)
+            app.show_panel(params.panel or "train")
+            self._applied(started)
+            return
         corpus_panel = app.panels.get("corpus") if app is not None else None
         if params.sample:
             if params.sample not in SAMPLES:

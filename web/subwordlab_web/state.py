@@ -13,7 +13,8 @@ Panels read it and subscribe to changes; they change it only through its methods
 notify the subscribers with a topic: "corpus", "spec", "recording" (a new or discarded
 run), "progress" (training moved on), "step" (the player moved), "stats" (the corpus's
 statistics are ready), "inspect" (the inspector's text or settings), "tokenizer" (one was
-imported or dropped), "pending" (the corpus the page waits for), "panel" (a tab was shown). No DOM here: everything is testable on CPython.
+imported or dropped), "pending" (the corpus the page waits for), "panel" (a tab was shown),
+"lesson" (a guided lesson was opened or left). No DOM here: everything is testable on CPython.
 
 >>> state = AppState()
 >>> seen = []
@@ -171,6 +172,7 @@ class AppState:
         self.imported: Any = None  # a tokenizer loaded on the Files tab; Inspect and Compare use it
         self.imported_name = ""
         self.corpus_pending = ""  # what the page waits for instead of a corpus (a fetch, a link's file)
+        self.lesson: int | None = None  # the guided lesson being followed (its 1-based number), lessons.py
         self._subscribers: list[Callable[[str], None]] = []
 
     # --- observers -----------------------------------------------------------------
@@ -219,6 +221,12 @@ class AppState:
         self.spec = spec
         self.notify("spec")
         self.discard_recording()
+
+    def set_lesson(self, number: int | None) -> None:
+        """Follow guided lesson `number` (1-based), or none; the player's step is the lesson's step."""
+        if number != self.lesson:
+            self.lesson = number
+            self.notify("lesson")
 
     def set_inspect(self, **changes: Any) -> None:
         self.inspect = replace(self.inspect, **changes)

@@ -1,0 +1,117 @@
+"""Guided lessons in headless Chromium: a course page's link ``?lesson=3&step=4`` opens the
+lesson card at that step in a fresh browser context, Next moves the card and the player, the
+address follows, and a reload keeps the step; the same as an embed; the card fits a 375 px
+phone without sideways overflow and axe finds no serious violation on it.
+
+A screenshot of a lesson step goes to tests/e2e/screenshots/lesson-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from test_layout_a11y import FAILING_IMPACTS, axe_path, measure, run_axe  # noqa: F401 - axe_path is a fixture
+
+LESSON_3_STEP_4 = "Merge 4: lo + w → low"
+
+
+def applied(page, timeout=120_000):
+    page.wait_for_selector("body[data-share='applied'], body[data-share='error']", state="attached", timeout=timeout)
+    assert page.get_attribute("body", "data-share") == "applied", page.text_content("#link-banner")
+
+
+def open_lesson(fresh_page, site_url, query, viewport=None):
+    page, guard = fresh_page(viewport=viewport or {"width": 1366, "height": 900})
+    page.goto(site_url + "index.html" + query)
+    guard.wait_ready()
+    applied(page)
+    return page, guard
+
+
+def test_a_course_link_opens_lesson_3_at_step_4_steps_on_and_survives_a_reload(fresh_page, site_url, screenshots_dir):
+    page, guard = open_lesson(fresh_page, site_url, "?lesson=3&step=4")
+    card = page.locator("#lesson-card")
+    expect(card).to_be_visible()
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 4 of 6")
+    expect(page.locator("#lesson-heading")).to_have_text(LESSON_3_STEP_4)
+    expect(page.locator("#lesson-facts li").first).to_have_text(
+        "lo + w is the most frequent adjacent pair: 7 times (low ×5, lowest ×2). The next best count is 6 (e + w).")
+    expect(page.locator("#lesson-printed")).to_have_text("(('lo', 'w'), 7)")
+    expect(page.locator("#lesson-pick")).to_have_value("3")
+    # the player, the header and the merges table are at step 4
+    expect(page.locator("#train-step-now")).to_have_text("4")
+    expect(page.locator("#context-step")).to_have_text("step 4 of 6")
+    expect(page.locator("#merges-rows tr.current td").first).to_have_text("4")
+    page.screenshot(path=str(screenshots_dir / "lesson-3-step-4-1366.png"), full_page=False)
+
+    # Next (by keyboard: focus the button, press Enter) moves the card, the player and the address
+    page.focus("#lesson-next")
+    page.keyboard.press("Enter")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 5 of 6")
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 5: e + w → ew")
+    expect(page.locator("#train-step-now")).to_have_text("5")
+    expect(page.locator("#lesson-facts")).to_contain_text(
+        "3 pairs tie at 6: e + w, n + e, w + er_. The tie-break rule: the alphabetically smallest pair wins")
+    page.wait_for_function("location.search === '?lesson=3&step=5'")
+    assert page.evaluate("location.hash") == ""
+
+    # a reload keeps the lesson and its step
+    page.reload()
+    guard.wait_ready()
+    applied(page)
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 5 of 6")
+    expect(page.locator("#train-step-now")).to_have_text("5")
+
+    # Previous, and the page-wide ← shortcut, move it back; the player's buttons move it too
+    page.click("#lesson-prev")
+    expect(page.locator("#lesson-heading")).to_have_text(LESSON_3_STEP_4)
+    page.click("#train-back")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 3 of 6")
+    page.wait_for_function("location.search === '?lesson=3&step=3'")
+
+
+def test_picking_a_lesson_and_replaying_it(fresh_page, site_url):
+    page, guard = fresh_page(viewport={"width": 1366, "height": 900})
+    page.goto(site_url)
+    guard.wait_ready()
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
+    expect(page.locator("#lesson-body")).to_be_hidden()
+    page.select_option("#lesson-pick", "5")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 5 · step 0 of 5", timeout=60_000)
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 1: ##i + ##z → ##iz")
+    expect(page.locator("#lesson-printed")).to_have_text("best WordPiece pair: ('##i', '##z') count 5 score 0.1429")
+    page.select_option("#train-speed", "25")
+    page.click("#lesson-replay")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 5 · step 5 of 5", timeout=30_000)
+    page.wait_for_function("location.search === '?lesson=5&step=5'")
+    # changing the settings leaves the lesson, and says so
+    page.select_option("#train-preset", "bpe")
+    expect(page.locator("#lesson-intro")).to_contain_text("lesson 5 was left")
+    expect(page.locator("#lesson-body")).to_be_hidden()
+    page.wait_for_function("!location.search.includes('lesson=') && location.hash.startsWith('#v1.')")
+
+
+def test_an_embedded_lesson_step(fresh_page, site_url, screenshots_dir):
+    page, guard = open_lesson(fresh_page, site_url, "?embed=1&lesson=3&step=4", {"width": 375, "height": 740})
+    assert page.get_attribute("body", "data-embed") == "1"
+    expect(page.locator("#lesson-heading")).to_have_text(LESSON_3_STEP_4)
+    expect(page.locator("#train-step-now")).to_have_text("4")
+    assert page.get_attribute("#embed-open", "href").endswith("index.html?lesson=3&step=4")
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 5 of 6")
+    page.wait_for_function("location.search === '?embed=1&lesson=3&step=5'")
+    page.screenshot(path=str(screenshots_dir / "lesson-embed-375.png"), full_page=False)
+
+
+@pytest.mark.parametrize("width", [1366, 768, 375])
+def test_the_lesson_card_fits_and_passes_axe(fresh_page, site_url, axe_path, width):  # noqa: F811 - the fixture
+    page, guard = open_lesson(fresh_page, site_url, "?lesson=4&step=10", {"width": width, "height": 900})
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 10: token + i → tokeni")
+    m = measure(page)
+    assert m["scroll_width"] <= m["viewport"], f"the lesson page is {m['scroll_width']}px wide at {width}px ({m['widest']})"
+    assert m["widest_right"] <= m["viewport"] + 0.5, m
+    failures = [f"{v['impact']} {v['id']} ({v['help']}): " + "; ".join(v["nodes"][:3])
+                for v in run_axe(page, axe_path) if v["impact"] in FAILING_IMPACTS]
+    assert not failures, "\n".join(failures)
