@@ -8,6 +8,8 @@
   and untrained: no serious or critical violation.
 - Keyboard: the token chips and a chart's dots are one Tab stop each, walked with the arrows.
 - On a phone the tab bar scrolls, shows that it does, and keeps the selected tab in view.
+- A guided lesson's card (``?lesson=4&step=10``, the longest step text) fits at 1366, 768
+  and 375 px and passes axe, on the page and embedded.
 
 Screenshots of every panel (desktop 1366, phone 390, both states) go to tests/e2e/screenshots/.
 """
@@ -133,6 +135,22 @@ def run_axe(page, axe_path: Path) -> list[dict]:
     return page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
         .map(v => ({id: v.id, impact: v.impact, help: v.help,
                     nodes: v.nodes.map(n => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\\n').slice(1, 2).join(' ').trim())}))""")
+
+
+@pytest.mark.parametrize("query", ["?lesson=4&step=10", "?embed=1&lesson=4&step=10"])
+@pytest.mark.parametrize("width", [1366, 768, 375])
+def test_a_lesson_step_fits_and_passes_axe(fresh_page, site_url, screenshots_dir, axe_path, width, query):
+    page, guard = fresh_page(viewport={"width": width, "height": 900})
+    page.goto(site_url + "index.html" + query)
+    guard.wait_ready()
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 10: token + i → tokeni", timeout=60_000)
+    m = measure(page)
+    assert m["scroll_width"] <= m["viewport"], f"{query} is {m['scroll_width']}px wide at {width}px ({m['widest']})"
+    assert m["widest_right"] <= m["viewport"] + 0.5, m
+    failures = [f"{v['impact']} {v['id']} ({v['help']}): " + "; ".join(v["nodes"][:3])
+                for v in run_axe(page, axe_path) if v["impact"] in FAILING_IMPACTS]
+    assert not failures, "\n".join(failures)
+    page.screenshot(path=str(screenshots_dir / f"lesson{'-embed' if 'embed' in query else ''}-{width}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])

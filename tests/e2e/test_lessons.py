@@ -1,17 +1,14 @@
 """Guided lessons in headless Chromium: a course page's link ``?lesson=3&step=4`` opens the
 lesson card at that step in a fresh browser context, Next moves the card and the player, the
-address follows, and a reload keeps the step; the same as an embed; the card fits a 375 px
-phone without sideways overflow and axe finds no serious violation on it.
+address follows, and a reload keeps the step; the same as an embed. (That the card fits a
+375 px phone and passes axe is in test_layout_a11y.py.)
 
 A screenshot of a lesson step goes to tests/e2e/screenshots/lesson-*.png.
 """
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
-
-from test_layout_a11y import FAILING_IMPACTS, axe_path, measure, run_axe  # noqa: F401 - axe_path is a fixture
 
 LESSON_3_STEP_4 = "Merge 4: lo + w → low"
 
@@ -103,15 +100,3 @@ def test_an_embedded_lesson_step(fresh_page, site_url, screenshots_dir):
     expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 5 of 6")
     page.wait_for_function("location.search === '?embed=1&lesson=3&step=5'")
     page.screenshot(path=str(screenshots_dir / "lesson-embed-375.png"), full_page=False)
-
-
-@pytest.mark.parametrize("width", [1366, 768, 375])
-def test_the_lesson_card_fits_and_passes_axe(fresh_page, site_url, axe_path, width):  # noqa: F811 - the fixture
-    page, guard = open_lesson(fresh_page, site_url, "?lesson=4&step=10", {"width": width, "height": 900})
-    expect(page.locator("#lesson-heading")).to_have_text("Merge 10: token + i → tokeni")
-    m = measure(page)
-    assert m["scroll_width"] <= m["viewport"], f"the lesson page is {m['scroll_width']}px wide at {width}px ({m['widest']})"
-    assert m["widest_right"] <= m["viewport"] + 0.5, m
-    failures = [f"{v['impact']} {v['id']} ({v['help']}): " + "; ".join(v["nodes"][:3])
-                for v in run_axe(page, axe_path) if v["impact"] in FAILING_IMPACTS]
-    assert not failures, "\n".join(failures)
