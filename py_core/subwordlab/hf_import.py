@@ -1,5 +1,8 @@
 """Import a Hugging Face ``tokenizer.json``: ``from_hf_json(text)`` -> Tokenizer.
 
+(Why one module of ~510 lines: one small reader per HF component type, each registered
+beside the others so the list of what imports is one page; the export is hf_export.py.)
+
 Each tokenizer.json component type has a reader here, registered with
 ``@hf_reader(stage, type, ...)`` in the one component registry (``registry.py``): it gets
 the importer, a ``jsonio.Fields`` reader of the object and its path, and returns our

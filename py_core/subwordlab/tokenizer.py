@@ -1,5 +1,9 @@
 """The Tokenizer: normalizer -> pre-tokenizer -> model -> special tokens -> decoder.
 
+(Why one module of ~570 lines: it is one class, the public API, whose encode, offset and
+decode paths share its special-token split and chunk caches; the stages themselves live in
+their own modules.)
+
 >>> import subwordlab
 >>> tok = subwordlab.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
 ...                        preset="bpe", num_merges=3, end_of_word=None, unk_token="<unk>")

@@ -21,7 +21,8 @@ from subwordlab.recording import Recording
 from subwordlab.stats import text_stats
 from subwordlab_web import compare as cm
 from subwordlab_web import share
-from subwordlab_web.compare_panel import DEFAULT_CONFIGS, parity_cell
+from subwordlab_web.compare_panel import DEFAULT_CONFIGS
+from subwordlab_web.compare_results import parity_cell
 from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"

@@ -32,6 +32,23 @@ def test_no_panel_imports_another_panel():
         assert not others, f"{path.name} imports {others}: share the code through a non-panel module"
 
 
+
+# a panel's parts, named for what they hold; each belongs to one panel
+PANEL_PARTS = {"train_views.py": "train_panel", "train_sections.py": "train_panel",
+               "compare_results.py": "compare_panel"}
+
+
+def test_only_the_app_imports_panels_and_a_panels_parts_serve_only_their_panel():
+    for path in WEB.glob("*.py"):
+        if path.name.endswith("_panel.py") or path.name == "app.py":
+            continue
+        panels = {i for i in _imports(path) if i.rsplit(".", 1)[-1].endswith("_panel")}
+        assert not panels, f"{path.name} imports {panels}: only app.py imports panels"
+    for part, owner in PANEL_PARTS.items():
+        assert (WEB / part).exists(), part
+        users = {p.name for p in WEB.glob("*.py") if "." + part[:-3] in _imports(p)}
+        assert users <= {owner + ".py"} | set(PANEL_PARTS), f"{part} is {owner}'s, but {users} import it"
+
 def test_the_fake_port_implements_the_protocol_with_the_same_async_methods():
     for name, proto in port_protocol.methods().items():
         fake = getattr(FakePort, name, None)

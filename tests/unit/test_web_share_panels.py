@@ -378,7 +378,7 @@ def test_compare_parity_table_and_chart():
 
 
 def test_parity_cells_mention_unknown_tokens():
-    from subwordlab_web.compare_panel import parity_cell
+    from subwordlab_web.compare_results import parity_cell
 
     assert parity_cell(2292, 0.352, 0.41) == "2,292 · 0.35× · 41% unknown"
     assert parity_cell(100, 1.0, 0.01) == "100 · 1.00×"

@@ -16,7 +16,7 @@ from fakedom import FakePort
 from subwordlab_web.state import Corpus, TrainSpec
 from subwordlab.options import PRESETS
 from subwordlab_web.options_form import changed_options, field_kind, parse_field, value_text
-from subwordlab_web.train_panel import (
+from subwordlab_web.train_views import (
     candidate_bars, current_point, curve_of, merge_rows, now_text, vocab_items, vocabulary_at,
 )
 
@@ -334,7 +334,7 @@ def test_an_imported_tokenizer_is_not_replaced_by_an_automatic_run():
 
 
 def test_ties_at_the_top_of_the_candidates_are_named_with_their_rule():
-    from subwordlab_web.train_panel import tie_note
+    from subwordlab_web.train_views import tie_note
 
     assert tie_note([6, 6, 6, 6, 5]) == "4 pairs tie at 6: the pair met first in the corpus wins."
     assert tie_note([6, 5, 5]) == "" and tie_note([6]) == ""
@@ -362,7 +362,7 @@ def test_merge_table_and_vocabulary_download_as_csv():
     import csv
     import io
 
-    from subwordlab_web.train_panel import csv_text
+    from subwordlab_web.train_views import csv_text
 
     assert csv_text(("a", "b"), [(1, "x,y")]) == 'a,b\r\n1,"x,y"\r\n'
     port = FakePort.from_html((Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8"))

@@ -1,5 +1,9 @@
 """The share-link codec: a whole experiment in a URL fragment, compressed and versioned.
 
+(Why one module of ~570 lines: the link's format, its writer and its checking reader must
+agree field by field, so a reader sees them side by side; the checks take the option
+kinds from the schema, options.py.)
+
 A link looks like ``https://…/index.html#v1.<payload>``. The payload is the experiment
 as canonical JSON (sorted keys, no spaces), compressed with zlib (level 9) and written in
 base64url without padding. Pure Python (stdlib only), so it runs under CPython tests and

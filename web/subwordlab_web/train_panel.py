@@ -1,309 +1,29 @@
 """The Train panel: the algorithm and its options, the player (step, back, play/pause,
-run to end, reset, scrub), a progress bar with cancel, and what training looks like at the
-current step: candidates, merges so far, vocabulary, the most frequent words' segmentation,
-and a curve over the whole run (merge counts, WordPiece scores, Unigram log-likelihood).
+run to end, reset, scrub), a progress bar with cancel, the status line, and the sentence
+saying what the current step did. Below the player, what training looks like at this step
+(candidates, merges, vocabulary, segmentation, the curve) is drawn by train_sections.py
+from the pure view models of train_views.py.
 
-The view models (`merge_rows`, `vocabulary_at`, `candidate_bars`, `now_text`, ...) are pure
-functions of the recording and are tested on CPython; the view only draws them.
+Example: ``TrainPanel(port, state).start_training()`` records a run of the current corpus
+and spec in the background; the player then steps through it.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import subwordlab
-from subwordlab.events import EmStep, MergeStep, PruneStep
-from subwordlab.options import Preset
 
-from . import charts, tasks
-from .build import el
+from . import tasks
 from .options_form import changed_options, option_field, preset_items, read_field, schema
 from .player import SPEEDS
-from .roving import RovingFocus, roving_tabindex
 from .state import AppState, TrainingStatus, TrainSpec
-from .tokens import assign_colors, is_byte_level, token_label, visible
+from .train_sections import TrainSections
+from .train_views import now_text, rate_text
 from .wording import plural
 
 AUTO_TRAIN_CHARS = 200_000  # smaller corpora train as soon as they (or the settings) change
 AUTO_TRAIN_DELAY = 0.25  # seconds of quiet before an automatic run (typing)
-MERGE_ROWS = 40  # merges table: this many rows up to the current step
-VOCAB_ITEMS = 160
-SEGMENT_WORDS = 12
-CANDIDATE_BARS = 12
-HEAVY_RENDER_SECONDS = 0.6  # while a long run is followed, redraw tables and charts this often
-
-
-# --- view models (pure) --------------------------------------------------------------
-def pair_label(pair: Sequence[str], byte_level: bool) -> str:
-    """Example: ('e', 's') -> 'e + s'."""
-    return f"{token_label(pair[0], byte_level)} + {token_label(pair[1], byte_level)}"
-
-
-@dataclass(frozen=True)
-class Row:
-    cells: tuple[str, ...]
-    current: bool = False
-
-
-def merge_header(preset: str | Preset) -> tuple[str, ...]:
-    preset = schema(preset)
-    if preset.is_unigram:
-        return ("Step", "What happened", "Vocabulary")
-    if preset.family == "wordpiece":
-        return ("Step", "Pair", "Count", "Score", "New token")
-    return ("Step", "Pair", "Count", "New token")
-
-
-def merge_rows(steps: Sequence[Any], position: int, preset: str | Preset, limit: int = MERGE_ROWS) -> list[Row]:
-    """The table rows of steps 1..position, the newest (current) first, at most `limit`."""
-    preset = schema(preset)
-    byte_level = preset.byte_level
-    rows = []
-    for k in range(position, max(0, position - limit), -1):
-        e = steps[k - 1]
-        if isinstance(e, MergeStep):
-            cells = [f"{k:,}", pair_label(e.pair, byte_level), f"{e.count:,}"]
-            if preset.family == "wordpiece":
-                cells.append(charts.short_number(e.score) if e.score is not None else "–")
-            cells.append(token_label(e.new_token, byte_level))
-        else:
-            cells = [f"{k:,}", unigram_event_text(e), f"{e.vocab_size:,}"]
-        rows.append(Row(tuple(cells), current=k == position))
-    return rows
-
-
-def csv_text(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as CSV (RFC 4180, quoted where needed), for slides and spreadsheets.
-
-    Example: csv_text(("a", "b"), [(1, "x,y")]) -> 'a,b\\r\\n1,"x,y"\\r\\n'
-    """
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
-
-
-def merges_csv(steps: Sequence[Any], position: int, preset: str | Preset) -> str:
-    """Every step up to `position`, oldest first, as the merge table shows it."""
-    rows = merge_rows(steps, position, preset, limit=max(1, position))
-    return csv_text(merge_header(preset), [r.cells for r in reversed(rows)])
-
-
-def vocabulary_csv(tokenizer: Any) -> str:
-    """id, the token as stored, and as a chip shows it (white space and bytes visible)."""
-    byte_level = is_byte_level(tokenizer)
-    vocab = tokenizer.model.vocab
-    return csv_text(("id", "token", "shown as"), [(i, t, token_label(t, byte_level)) for i, t in enumerate(vocab)])
-
-
-def unigram_event_text(e: Any) -> str:
-    if isinstance(e, EmStep):
-        return f"EM round {e.round + 1}, iteration {e.iteration + 1}: log-likelihood {charts.short_number(e.log_likelihood)}"
-    if isinstance(e, PruneStep):
-        return f"Pruning round {e.round + 1}: {plural(len(e.dropped), 'piece')} dropped"
-    return type(e).__name__
-
-
-def vocabulary_at(recording: Any, position: int) -> list[str]:
-    """The vocabulary (by id) after `position` merges, from the events alone (BPE, WordPiece):
-    the starting alphabet, then each merge's new token (a merge whose token already
-    existed adds none)."""
-    vocab = list(recording.alphabet.alphabet)
-    for e in recording.steps[:position]:
-        if isinstance(e, MergeStep) and e.vocab_size > len(vocab):
-            vocab.append(e.new_token)
-    return vocab
-
-
-@dataclass(frozen=True)
-class VocabItem:
-    id: int
-    label: str
-    raw: str
-    new: bool  # made by the current step
-
-
-def vocab_items(vocab: Sequence[str], byte_level: bool, query: str = "", newest_first: bool = True,
-                newest_id: int | None = None, limit: int = VOCAB_ITEMS,
-                labels: dict[str, str] | None = None) -> tuple[list[VocabItem], int]:
-    """The vocabulary list to show (filtered by `query`: a substring of the token as shown
-    or as stored, or an id) and how many items match in all. `labels` caches token_label."""
-    labels = {} if labels is None else labels
-
-    def label_of(raw: str) -> str:
-        got = labels.get(raw)
-        if got is None:
-            got = labels[raw] = token_label(raw, byte_level)
-        return got
-
-    q = query.strip()
-    ids = range(len(vocab) - 1, -1, -1) if newest_first else range(len(vocab))
-    if not q:
-        # subtle: no filter: only the shown tokens need a label
-        shown = list(ids)[:limit]
-        return [VocabItem(i, label_of(vocab[i]), vocab[i], new=i == newest_id) for i in shown], len(vocab)
-    q_fold = q.casefold()
-    out, matched = [], 0
-    for i in ids:
-        raw = vocab[i]
-        label = label_of(raw)
-        if not (q_fold in label.casefold() or q_fold in raw.casefold() or q == str(i)):
-            continue
-        matched += 1
-        if len(out) < limit:
-            out.append(VocabItem(i, label, raw, new=i == newest_id))
-    return out, matched
-
-
-TIE_RULES = {"first": "the pair met first in the corpus wins", "lex_min": "the alphabetically smallest pair wins",
-             "lex_max": "the alphabetically largest pair wins"}
-
-
-def tie_note(values: Sequence[float], tie_break: str = "first", what: str = "pairs") -> str:
-    """The sentence about a tie at the top (values best first), or "".
-
-    Example: tie_note([6, 6, 6, 6, 5]) -> '4 pairs tie at 6: the pair met first in the corpus wins.'
-    """
-    if len(values) < 2 or values[1] != values[0]:
-        return ""
-    n = sum(1 for v in values if v == values[0])
-    at_least = "at least " if n == len(values) else ""  # more may tie below the shown ones
-    return f"{at_least.capitalize()}{n} {what} tie at {charts.short_number(values[0])}: {TIE_RULES.get(tie_break, TIE_RULES['first'])}."
-
-
-def _with_ties(bars: list[charts.Bar]) -> list[charts.Bar]:
-    """Mark the bars that tie with the chosen one."""
-    top = next((b.value for b in bars if b.chosen), None)
-    return [charts.Bar(b.label, b.value, b.detail + (" (tied with the winner)" if not b.chosen and b.value == top else ""),
-                       b.chosen, b.value_text, tie=not b.chosen and b.value == top) for b in bars]
-
-
-def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, limit: int = CANDIDATE_BARS,
-                   tie_break: str = "first") -> tuple[str, str, list[charts.Bar]]:
-    """(title, help, bars) for the candidates chart at `position`.
-
-    BPE/WordPiece: the pairs that competed for merge `position` (for merge 1 at step 0),
-    the chosen one marked, and any tie at the top named with its tie-break rule. Unigram:
-    the pieces dropped by the latest pruning round.
-    """
-    if not steps:
-        return "Candidates", "", []
-    preset = schema(preset)
-    byte_level = preset.byte_level
-    if preset.is_unigram:
-        prune = next((e for e in reversed(steps[:position]) if isinstance(e, PruneStep)), None)
-        if prune is None:
-            return ("Pieces pruned", "No pruning yet: EM first re-estimates the seed pieces' probabilities. "
-                    "Step on to the first pruning round.", [])
-        bars = [charts.Bar(token_label(p, byte_level=False), loss,
-                           f"{visible(p)}: removing it loses {charts.short_number(loss)} of log-likelihood")
-                for p, loss in prune.dropped[:limit]]
-        more = len(prune.dropped) - len(bars)
-        return (f"Pieces pruned in round {prune.round + 1}",
-                "The least useful pieces, by how much corpus log-likelihood is lost without them"
-                + (f" (the first {len(bars)} of {len(prune.dropped):,})." if more > 0 else "."), bars)
-    k = max(1, position)
-    e = steps[k - 1]
-    before = "Before merge 1: the pairs competing" if position == 0 else f"Merge {k:,}: the winner and its competitors"
-    bars = []
-    if preset.family == "wordpiece" and e.score is not None:  # scoring="frequency" ranks by count, as BPE
-        for pair, count, score in e.candidates[:limit]:
-            chosen = pair == e.pair
-            detail = f"{pair_label(pair, False)}: score {charts.short_number(score)}, count {count:,}"
-            if chosen and e.part_counts:
-                detail += f" = {count:,} / ({e.part_counts[0]:,} × {e.part_counts[1]:,})"
-            bars.append(charts.Bar(pair_label(pair, False), score, detail + (" (chosen)" if chosen else ""), chosen,
-                                   f"{charts.short_number(score)} · n={count:,}"))
-        ties = tie_note([score for _, _, score in e.candidates], tie_break)
-        return (before, "WordPiece picks the highest score count(ab) / (count(a) × count(b)), not the highest count."
-                + (" " + ties if ties else ""), _with_ties(bars))
-    for pair, count in e.candidates[:limit]:
-        chosen = tuple(pair) == tuple(e.pair)
-        label = pair_label(pair, byte_level)
-        bars.append(charts.Bar(label, count, f"{label}: count {count:,}" + (" (chosen)" if chosen else ""), chosen))
-    ties = tie_note([count for _, count in e.candidates], tie_break)
-    how = ("WordPiece scoring 'frequency' (as HF tokenizers trains it) picks the most frequent pair, not the highest "
-           "count(ab) / (count(a) × count(b)). " if preset.family == "wordpiece" else "")
-    return (before, how + "The most frequent adjacent pairs (counts weighted by word frequency); the winner is starred."
-            + (" " + ties if ties else ""), _with_ties(bars))
-
-
-def now_text(recording: Any, position: int, preset: str | Preset) -> tuple[str, str]:
-    """(kicker, main line) describing the current step."""
-    if recording is None or recording.alphabet is None:
-        return "", ""
-    preset = schema(preset)
-    byte_level = preset.byte_level
-    if position == 0:
-        n = recording.alphabet.vocab_size
-        what = "pieces in the seed vocabulary" if preset.is_unigram else "symbols"
-        return "Step 0 · the starting vocabulary", f"{n:,} {what}, from {recording.alphabet.distinct_words:,} distinct words"
-    e = recording.steps[position - 1]
-    if isinstance(e, MergeStep):
-        main = f"{token_label(e.pair[0], byte_level)}  +  {token_label(e.pair[1], byte_level)}  →  {token_label(e.new_token, byte_level)}"
-        tail = f"count {e.count:,}" + (f" · score {charts.short_number(e.score)}" if e.score is not None else "")
-        return f"Merge {position:,} · {tail} · vocabulary {e.vocab_size:,}", main
-    return f"Step {position:,} · vocabulary {e.vocab_size:,}", unigram_event_text(e)
-
-
-@dataclass(frozen=True)
-class Curve:
-    title: str
-    x_label: str
-    y_label: str
-    xs: list[float]
-    ys: list[float]
-    at: list[int]  # the step of each point
-    detail: Callable[[int], str]  # the numbers of point i (computed only for the points shown)
-
-
-def curve_of(steps: Sequence[Any], preset: str | Preset) -> Curve:
-    """The whole-run curve: Unigram's log-likelihood after each EM iteration, WordPiece's
-    score of each merge, BPE's count of each merge."""
-    preset = schema(preset)
-    if preset.is_unigram:
-        em = [(k, e) for k, e in enumerate(steps, 1) if isinstance(e, EmStep)]
-        return Curve("Corpus log-likelihood", "step", "log-likelihood", [k for k, _ in em],
-                     [e.log_likelihood for _, e in em], [k for k, _ in em],
-                     lambda i: (f"step {em[i][0]}: EM round {em[i][1].round + 1}.{em[i][1].iteration + 1}, log-likelihood "
-                                f"{charts.short_number(em[i][1].log_likelihood)}, vocabulary {em[i][1].vocab_size:,}"))
-    at = list(range(1, len(steps) + 1))
-    if preset.family == "wordpiece" and steps and steps[0].score is not None:
-        return Curve("Score of each merge", "merge", "score", at, [e.score or 0.0 for e in steps], at,
-                     lambda i: (f"merge {i + 1}: {pair_label(steps[i].pair, False)} score "
-                                f"{charts.short_number(steps[i].score or 0.0)}, count {steps[i].count:,}"))
-    byte_level = preset.byte_level
-    return Curve("Count of each merge", "merge", "count", at, [e.count for e in steps], at,
-                 lambda i: f"merge {i + 1}: {pair_label(steps[i].pair, byte_level)} count {steps[i].count:,}")
-
-
-def rate_text(steps_per_second: float, recorded: int) -> str:
-    """The speed shown during a run, once it means something (two steps, at least one a
-    second). Example: (12.4, 30) -> '12 steps/s'; (0.3, 1) -> ''."""
-    if recorded < 2 or steps_per_second < 1:
-        return ""
-    return f"{steps_per_second:,.0f} {plural(round(steps_per_second), 'step', number=False)}/s"
-
-
-def current_point(at: Sequence[int], position: int) -> int | None:
-    """Index of the last point at or before `position`. Example: ([2, 4, 6], 5) -> 1."""
-    best = None
-    for i, k in enumerate(at):
-        if k <= position:
-            best = i
-        else:
-            break
-    return best
-
-
-def segment_words(top_words: Sequence[tuple[str, int]], byte_level_text: bool) -> list[tuple[str, str, int]]:
-    """(shown word, text to tokenize, count): byte-level running text tokenizes words as
-    they appear mid-sentence, with their leading space."""
-    return [(w, (" " + w) if byte_level_text else w, n) for w, n in top_words[:SEGMENT_WORDS]]
 
 
 # --- the view ------------------------------------------------------------------------
@@ -335,35 +55,14 @@ class TrainPanel:
         self.error = q("#train-error")
         self.resume, self.resume_text, self.resume_run = q("#train-resume"), q("#train-resume-text"), q("#train-resume-run")
         self.now_kicker, self.now_main = q("#train-now-kicker"), q("#train-now-main")
-        self.cand_title, self.cand_help = q("#candidates-title"), q("#candidates-help")
-        self.cand_chart, self.cand_empty = q("#candidates-chart"), q("#candidates-empty")
-        self.seg_rows, self.seg_empty, self.seg_help = q("#segmentation-rows"), q("#segmentation-empty"), q("#segmentation-help")
-        self.merges_title, self.merges_help = q("#merges-title"), q("#merges-help")
-        self.merges_head, self.merges_rows, self.merges_empty = q("#merges-head"), q("#merges-rows"), q("#merges-empty")
-        port.on(q("#merges-csv"), "click", lambda _e: self.download_csv("merges"))
-        port.on(q("#vocab-csv"), "click", lambda _e: self.download_csv("vocabulary"))
-        self.vocab_count, self.vocab_search = q("#vocab-count"), q("#vocab-search")
-        self.vocab_list, self.vocab_more = q("#vocab-list"), q("#vocab-more")
-        self.vocab_help = q("#vocab-help")
-        self.curve_title, self.curve_help = q("#curve-title"), q("#curve-help")
-        self.curve_chart, self.curve_empty = q("#curve-chart"), q("#curve-empty")
         port.clone_template("tpl-option")
-        # one Tab stop each for the chips of the segmentations and the marks of each chart
-        RovingFocus(port, self.seg_rows, ".mini-chip")
-        RovingFocus(port, self.cand_chart, "[tabindex]")
-        RovingFocus(port, self.curve_chart, "[tabindex]")
+        self.sections = TrainSections(port, state)  # candidates, merges, vocabulary, segmentation, curve
 
         self.train_task: Any = None
         self.play_task: Any = None
         self.auto_task: Any = None
         self.pending_step = False
         self._form_busy = False  # the form is the source of the change: do not rebuild it
-        self._heavy_at = -1.0  # when tables and charts were last drawn
-        self._heavy_key: Any = None
-        self._draw_task: Any = None
-        self._labels: dict[str, str] = {}  # token -> label, for the vocabulary of one recording
-        self._labels_for: Any = None
-        self.visible = True
 
         for name, title in preset_items(lambda p: p.title):
             option = port.create("option", text=title)
@@ -389,7 +88,6 @@ class TrainPanel:
         port.on(self.speed, "change", self._on_speed)
         port.on(self.cancel, "click", self._on_cancel)
         port.on(self.resume_run, "click", self._on_rerun)
-        port.on(self.vocab_search, "input", lambda _e: self._render_vocab())
         state.subscribe(self._on_state)
         self._build_options()
 
@@ -403,7 +101,7 @@ class TrainPanel:
                 self.train_task.cancel()  # its run was discarded
             if self.state.recording is not None:
                 self.port.set_hidden(self.resume, True)  # a run started: the offer is answered
-            self._heavy_key = None
+            self.sections.invalidate()
             self.render()
             self._maybe_auto_train()
         elif topic in ("progress", "step", "stats", "corpus", "pending"):
@@ -596,12 +294,12 @@ class TrainPanel:
 
     # --- drawing --------------------------------------------------------------------
     def on_show(self) -> None:
-        self.visible = True
-        self._heavy_key = None
+        self.sections.visible = True
+        self.sections.invalidate()
         self.render()
 
     def on_hide(self) -> None:
-        self.visible = False
+        self.sections.visible = False
 
     def render(self) -> None:
         st, port = self.state, self.port
@@ -647,7 +345,7 @@ class TrainPanel:
             kicker, main = "Not trained yet", ("Press Step, Play or Run to end to train " + st.spec.describe() + ".")
         port.set_text(self.now_kicker, kicker)
         port.set_text(self.now_main, main)
-        self._render_heavy()
+        self.sections.render()
 
     def _status_text(self) -> str:
         st = self.state
@@ -666,171 +364,3 @@ class TrainPanel:
         if st.imported is not None:
             text += f" · Inspect and Compare use {st.imported_name} (loaded on Files) until you train again"
         return text
-
-    def _render_heavy(self) -> None:
-        """Tables and charts, drawn one section per browser turn (a task), only when what
-        they show changed. While a long run is followed, only the candidates and the merges
-        are redrawn, at most every HEAVY_RENDER_SECONDS; the rest when it stops."""
-        st = self.state
-        rec = st.recording
-        following = rec is not None and not rec.done and st.player.following
-        key = (id(rec), st.player.position, st.player.recorded if following else -1,
-               st.corpus_stats is not None, rec.done if rec else None, st.spec)
-        if key == self._heavy_key or not self.visible:
-            return
-        now = self.port.now()
-        if following and now - self._heavy_at < HEAVY_RENDER_SECONDS:
-            return
-        self._heavy_key, self._heavy_at = key, now
-        sections = [self._render_candidates, self._render_merges]
-        if not following:
-            sections += [self._render_vocab, self._render_segmentation, self._render_curve]
-        if self._draw_task is not None and not self._draw_task.done():
-            self._draw_task.cancel()
-        self._draw_task = self.port.spawn(self._draw(sections))
-
-    async def _draw(self, sections: list[Callable[[], None]]) -> None:
-        for i, section in enumerate(sections):
-            if i:
-                await self.port.sleep(0)
-            section()
-
-    def _chart_width(self, node: Any) -> float:
-        return self.port.width(node) or 640.0
-
-    def _render_candidates(self) -> None:
-        port, st = self.port, self.state
-        title, help_text, bars = candidate_bars(st.steps, st.step, st.spec.schema,
-                                                tie_break=st.spec.kwargs().get("tie_break", "first"))
-        port.set_text(self.cand_title, title)
-        port.set_text(self.cand_help, help_text)
-        if bars:
-            port.build_into(self.cand_chart, [charts.bar_chart(bars, self._chart_width(self.cand_chart), title)])
-            port.set_hidden(self.cand_empty, True)
-            return
-        port.clear(self.cand_chart)
-        port.set_hidden(self.cand_empty, False)
-        port.set_text(self.cand_empty, help_text or ("Train to see which pairs compete at each step." if st.recording is None
-                                                     else "No candidates: training made no steps (is the target already reached?)."))
-        if help_text:
-            port.set_text(self.cand_help, "")
-
-    def download_csv(self, what: str) -> None:
-        """The merge table (every step so far) or the vocabulary at this step, as CSV."""
-        port, st = self.port, self.state
-        tok, why = st.tokenizer_at_step()
-        if st.recording is None or tok is None:
-            port.set_text(self.merges_help if what == "merges" else self.vocab_help,
-                          f"Nothing to download yet: {why or 'train first'}.")
-            return
-        name = f"subwordlab-{st.spec.preset}-step{st.step}-{what}.csv"
-        text = merges_csv(st.steps, st.step, st.spec.schema) if what == "merges" else vocabulary_csv(tok)
-        port.download(name, text, "text/csv")
-
-    def _render_merges(self) -> None:
-        port, st = self.port, self.state
-        preset = st.spec.schema
-        header = merge_header(preset)
-        numeric = ("Step", "Count", "Score", "Vocabulary")
-        port.build_into(self.merges_head, [el("th", "num" if h in numeric else None, h, {"scope": "col"}) for h in header])
-        port.set_text(self.merges_title, "Training steps so far" if preset.is_unigram else "Merges so far")
-        rows = merge_rows(st.steps, st.step, preset)
-        port.build_into(self.merges_rows, [
-            el("tr", "current" if row.current else None, children=[
-                el("td", "num" if name in numeric else ("mono" if name in ("Pair", "New token") else None), text)
-                for text, name in zip(row.cells, header)])
-            for row in rows])
-        port.set_hidden(self.merges_empty, bool(rows))
-        port.set_text(self.merges_empty, "Step 0: nothing merged yet." if st.recording is not None else "Not trained yet.")
-        shown = len(rows)
-        port.set_text(self.merges_help, (f"Steps {st.step - shown + 1:,}–{st.step:,}, newest first" + (
-            f" (the last {shown} of {st.step:,})" if st.step > shown else "")) if shown else "")
-
-    def _vocab_list(self) -> tuple[list[str], bool, int | None]:
-        st = self.state
-        rec = st.recording
-        if rec is None or rec.alphabet is None:
-            return [], False, None
-        if st.spec.is_unigram:
-            tok, _ = st.tokenizer_at_step()
-            return (list(tok.model.vocab) if tok is not None else []), False, None
-        vocab = vocabulary_at(rec, st.step)
-        newest = None
-        if st.step and isinstance(rec.steps[st.step - 1], MergeStep):
-            token = rec.steps[st.step - 1].new_token
-            newest = len(vocab) - 1 - vocab[::-1].index(token) if token in vocab else None
-        return vocab, True, newest
-
-    def _render_vocab(self) -> None:
-        port, st = self.port, self.state
-        vocab, newest_first, newest = self._vocab_list()
-        if self._labels_for is not st.recording:
-            self._labels, self._labels_for = {}, st.recording
-        items, matched = vocab_items(vocab, st.spec.schema.byte_level, port.value(self.vocab_search),
-                                     newest_first=newest_first, newest_id=newest, labels=self._labels)
-        port.set_text(self.vocab_count, f"{len(vocab):,}")
-        port.set_text(self.vocab_help, ("Newest first" if newest_first else "By id") + ". Search by token or id."
-                      + (" The newest token is highlighted." if newest is not None else ""))
-        port.build_into(self.vocab_list, [
-            el("li", "vocab-item", attrs={"title": f"id {item.id}: {item.raw!r}", "data-new": "" if item.new else None},
-               children=[el("span", "vocab-id", str(item.id)), el("span", "vocab-token", item.label)])
-            for item in items])
-        more = matched - len(items)
-        if matched == 0 and vocab:
-            port.set_text(self.vocab_more, "No token matches this search.")
-        elif more > 0:
-            port.set_text(self.vocab_more, f"…and {more:,} more; search to find them.")
-        port.set_hidden(self.vocab_more, not ((matched == 0 and vocab) or more > 0))
-
-    def _render_segmentation(self) -> None:
-        port, st = self.port, self.state
-        stats = st.corpus_stats
-        tok, why = st.tokenizer_at_step()
-        if st.recording is None:  # on Train itself: say what to press, not "open Train"
-            why = "Not trained yet: press Step, Play or Run to end to see how the tokenizer splits these words."
-        rows = []
-        if tok is not None and stats is not None and stats.top_words:
-            byte_text = st.spec.schema.byte_level and st.corpus.format == "text"
-            port.set_text(self.seg_help, "How the tokenizer at this step splits the corpus's most frequent words"
-                          + (" (byte-level: as they appear mid-sentence, after a space ·)." if byte_text else "."))
-            byte_level = is_byte_level(tok)
-            n_chips = 0  # every chip of the table is one group: one Tab stop, arrows inside
-            for shown, text, count in segment_words(stats.top_words, byte_text):
-                try:
-                    enc = tok.encode_full(text)
-                    ids, tokens, chips = enc.ids, enc.tokens, []
-                    for token_id, token, color in zip(ids, tokens, assign_colors(ids)):
-                        label = token_label(token, byte_level)
-                        chips.append(el("span", "mini-chip", label,
-                                        {"data-color": color, "title": f"id {token_id}", "role": "img",
-                                         "aria-label": f"{label} in {shown}: id {token_id}",
-                                         "tabindex": roving_tabindex(n_chips)}))
-                        n_chips += 1
-                except ValueError as exc:  # e.g. a character the vocabulary lacks, without unk
-                    ids, chips = [], [el("span", "seg-error", str(exc))]
-                rows.append(el("tr", children=[el("td", "mono", shown), el("td", "num", f"{count:,}"),
-                                               el("td", None, children=[el("div", "seg-cell", children=chips)]),
-                                               el("td", "num", str(len(ids)))]))
-        port.build_into(self.seg_rows, rows)
-        port.set_hidden(self.seg_empty, bool(rows))
-        if not rows:
-            port.set_text(self.seg_empty, why or ("Counting the corpus's words…" if stats is None else "The corpus has no words."))
-
-    def _render_curve(self) -> None:
-        port, st = self.port, self.state
-        curve = curve_of(st.steps, st.spec.schema)
-        port.set_text(self.curve_title, curve.title)
-        if len(curve.xs) < 2:
-            port.clear(self.curve_chart)
-            port.set_hidden(self.curve_empty, False)
-            port.set_text(self.curve_empty, "The curve appears once training has made a few steps.")
-            port.set_text(self.curve_help, "")
-            return
-        port.set_hidden(self.curve_empty, True)
-        port.set_text(self.curve_help, "Over the whole run; the marker is the current step. Hover or focus a dot for its numbers.")
-        log_y = curve.y_label == "count" and charts.wants_log_scale(curve.ys)
-        spec = charts.line_chart(curve.xs, curve.ys, curve.detail, self._chart_width(self.curve_chart), 250,
-                                 f"{curve.title} over the run", curve.x_label, curve.y_label,
-                                 current_point(curve.at, st.step), log_y=log_y,
-                                 x_end=len(st.steps))  # the axis ends at the run's last step
-        port.build_into(self.curve_chart, [spec])

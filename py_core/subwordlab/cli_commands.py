@@ -1,0 +1,425 @@
+"""What each command of the command line does (``subwordlab train``, ``encode``, ...): one
+``cmd_<name>(args)`` per command, reading the parsed arguments and printing the result, and
+the helpers they share (reading texts and models, the progress bar, atomic writes).
+cli.py builds the arguments and runs these; a problem is a ``CliError`` with one line.
+
+Example: ``cmd_decode(argparse.Namespace(model='model.json', ids=['15', '7']))`` prints the text.
+"""
+
+import inspect as _inspect
+import io
+import json
+import os
+import sys
+import time
+
+from . import api
+from .corpus import parse_word_counts
+from .hf_json import HFExportError, export_hf, from_hf_json
+from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
+from .loaders import from_tiktoken
+from .options import PRESETS, OptionError, all_options, options_markdown
+from .serialize import format_vocab_table, from_json, vocab_table
+from .stats import compare_texts, embedding_parameters, first_difference, format_table
+
+EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
+
+
+class CliError(Exception):
+    """A problem to report in one line."""
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+def _text_stream(fh):
+    """A binary stream as UTF-8 text exactly as stored: no newline translation (CRLF stays
+    CRLF), a leading UTF-8 byte-order mark dropped (as the page does)."""
+    return io.TextIOWrapper(fh, encoding="utf-8-sig", newline="")
+
+
+def _stdin_text():
+    """Standard input as text, its bytes kept (a text-only stream, e.g. under a test, as is)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    return _text_stream(buffer) if buffer is not None else sys.stdin
+
+
+def _read_text(path):
+    """The file's text exactly: the corpus is the user's bytes (no CRLF folded)."""
+    try:
+        if path == "-":
+            return _stdin_text().read()
+        with _text_stream(open(path, "rb")) as fh:
+            return fh.read()
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{path} is not UTF-8 text (byte {exc.start}); convert it first") from None
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _read_bytes(path, what="files"):
+    """The bytes of a model or rank file, refused before reading if it is too big for one.
+    Example: _read_bytes('model.json', 'model files') -> b'{...}'."""
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+    if size > MAX_FILE_BYTES:
+        raise CliError(f"{path} is {size:,} bytes; {what} are limited to {MAX_FILE_BYTES:,} bytes")
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _load_model(path):
+    if path is None:
+        raise CliError("give the model file with -m model.json")
+    data = _read_bytes(path, "model files")
+    try:
+        return from_json(data)
+    except ModelFileError as exc:
+        if "tokenizer.json" in str(exc):
+            raise CliError(f"{path}: {exc} (on the command line: subwordlab import --hf {path} -o model.json)") from None
+        raise CliError(f"{path}: {exc}") from None
+
+
+def _write_atomic(path, text):
+    """Write ``text`` to ``path`` via a temporary file and a rename: on any failure or
+    interruption nothing (not even a partial file) is left at ``path``."""
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _policy(args):
+    if getattr(args, "allow_special", False):
+        return {"allowed_special": "all"}
+    if getattr(args, "special_as_text", False):
+        return {"disallowed_special": ()}
+    return {}
+
+
+# -- train --------------------------------------------------------------------------------
+
+def _option_value(preset, name, raw):
+    """A preset option's command-line text as its value, checked by the schema (options.py)."""
+    option = preset.option(name)
+    try:
+        return option.parse(raw)
+    except OptionError:
+        what = option.allowed().replace("a whole number", "an integer", 1)
+        raise CliError(f"{option.flag} takes {what}, not {raw!r} ({option.help})") from None
+
+
+class _Progress:
+    """A one-line progress bar on stderr: step, merges/s (or rounds for Unigram), ETA."""
+
+    def __init__(self, enabled, total=None):
+        self.enabled, self.total = enabled, total
+        self.start = self.last = time.monotonic()
+        self.steps = 0
+        self.width = 0
+
+    def show(self, text, force=False):
+        now = time.monotonic()
+        if not self.enabled or (not force and now - self.last < 0.2):
+            return
+        self.last = now
+        line = text[:110]
+        sys.stderr.write("\r" + line + " " * max(0, self.width - len(line)))
+        sys.stderr.flush()
+        self.width = len(line)
+
+    def merge(self, event):
+        self.steps += 1
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        rate = self.steps / elapsed
+        if self.total:
+            done = min(self.steps, self.total)
+            frac = done / self.total
+            bar = "#" * int(frac * 24)
+            eta = (self.total - done) / rate if rate else 0
+            text = f"[{bar:<24}] {done}/{self.total} merges  {rate:,.0f} merges/s  ETA {_fmt_time(eta)}"
+        else:
+            text = f"{self.steps} merges  {rate:,.0f} merges/s"
+        self.show(f"{text}  vocab {event.vocab_size}", force=self.steps == 1)
+
+    def done(self, message):
+        if self.enabled:
+            self.show(message, force=True)
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _fmt_time(seconds):
+    seconds = int(seconds + 0.5)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def cmd_train(args):
+    preset = PRESETS[args.preset]
+    options = {}
+    for name, (option, presets) in all_options().items():
+        value = getattr(args, "opt_" + name, None)
+        if value is None or name in ("vocab_size", "num_merges"):
+            continue
+        if not preset.has(name):
+            raise CliError(f"{option.flag} is not an option of preset {preset.name!r} (it is one of "
+                           f"{', '.join(presets)}); see: subwordlab train --help")
+        options[name] = _option_value(preset, name, value)
+    if args.vocab_size is None and args.num_merges is None:
+        raise CliError("give --vocab-size N or --num-merges N")
+    # the corpus: files (each one document) or stdin
+    paths = args.files or ["-"]
+    texts = [_read_text(p) for p in paths]
+    corpus = parse_word_counts("\n".join(texts)) if args.word_counts else texts
+    if not args.output:
+        raise CliError("give the output file with -o model.json")
+    kwargs = {}
+    if "progress" in _inspect.signature(api.iter_train).parameters:
+        kwargs["progress"] = True
+    bar = _Progress(not args.quiet)
+    events = api.iter_train(corpus, preset.name, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
+    tok = None
+    for event in events:
+        kind = event.kind
+        if kind == "progress":
+            total = f"/{event.total:,}" if event.total else ""
+            bar.show(f"{event.phase}: {event.done:,}{total}")
+        elif kind == "alphabet":
+            if args.num_merges is not None:
+                bar.total = args.num_merges
+            elif args.vocab_size is not None and preset.learns_merges:
+                bar.total = max(0, args.vocab_size - event.vocab_size)
+            bar.start = time.monotonic()
+            bar.show(f"alphabet: {event.vocab_size} symbols, {event.distinct_words:,} distinct words", force=True)
+        elif kind == "merge":
+            bar.merge(event)
+        elif kind == "em":
+            bar.show(f"EM round {event.round}.{event.iteration}: log-likelihood {event.log_likelihood:,.1f}, "
+                     f"vocab {event.vocab_size:,} -> {args.vocab_size:,}")
+        elif kind == "prune":
+            bar.show(f"prune round {event.round}: vocab {event.vocab_size:,} -> {args.vocab_size:,}")
+        elif kind == "done":
+            tok = event.tokenizer
+    elapsed = time.monotonic() - bar.start
+    rate = f", {bar.steps / elapsed:,.0f} merges/s" if bar.steps and elapsed > 0 else ""
+    bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s{rate}")
+    short = api.shortfall(tok, merges=bar.steps if preset.learns_merges else None)
+    if short:
+        print(f"note: {short}", file=sys.stderr)
+    _write_atomic(args.output, tok.to_json())
+    if not args.quiet:
+        print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
+    return 0
+
+
+# -- encode / decode ------------------------------------------------------------------------
+
+def _chunks(fh, size=1 << 16):
+    while True:
+        block = fh.read(size)
+        if not block:
+            return
+        yield block
+
+
+def cmd_encode(args):
+    tok = _load_model(args.model)
+    policy = _policy(args)
+    out = sys.stdout
+    if args.file is not None and args.text is not None:
+        raise CliError("give either a text or --file, not both")
+    if args.file is None and args.text is None:
+        raise CliError("give a text to encode (or --file FILE, or --file - for stdin)")
+    if args.tokens:
+        def emit(ids, first):
+            for k, i in enumerate(ids):
+                out.write(("" if first and k == 0 else " ") + json.dumps(tok.id_to_token(i), ensure_ascii=False))
+    else:
+        def emit(ids, first):
+            if ids:
+                out.write(("" if first else " ") + " ".join(map(str, ids)))
+    if args.text is not None:
+        emit(tok.encode(args.text, **policy), True)
+        out.write("\n")
+        return 0
+    # streaming: the file in blocks, ids written as soon as they are final
+    try:
+        fh = _stdin_text() if args.file == "-" else _text_stream(open(args.file, "rb"))
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror}") from None
+    try:
+        first, batch = True, []
+        for i in tok.encode_iter(_chunks(fh), **policy):
+            batch.append(i)
+            if len(batch) >= 4096:
+                emit(batch, first)
+                first, batch = False, []
+        emit(batch, first)
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{args.file} is not UTF-8 text (byte {exc.start})") from None
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    out.write("\n")
+    return 0
+
+
+def cmd_decode(args):
+    tok = _load_model(args.model)
+    raw = args.ids if args.ids else sys.stdin.read().split()
+    ids = []
+    for r in raw:
+        for part in r.replace(",", " ").replace("[", " ").replace("]", " ").split():
+            try:
+                ids.append(int(part))
+            except ValueError:
+                raise CliError(f"{part!r} is not an id (ids are integers, e.g. 12 34 56)") from None
+    sys.stdout.write(tok.decode(ids) + "\n")
+    return 0
+
+
+# -- stats / inspect / vocab ----------------------------------------------------------------
+
+def cmd_stats(args):
+    tok = _load_model(args.model)
+    texts = {}
+    for path in args.files:
+        name = "stdin" if path == "-" else os.path.basename(path)
+        texts[name] = _read_text(path)
+    for item in args.text or []:
+        name, sep, text = item.partition("=")
+        if not sep:
+            raise CliError(f"--text takes NAME=TEXT, got {item!r}")
+        texts[name] = text
+    if not texts:
+        raise CliError("give files or --text NAME=TEXT to measure")
+    if args.reference is not None and args.reference not in texts:
+        raise CliError(f"--reference {args.reference!r} is not one of the texts: {', '.join(texts)}")
+    rows = compare_texts(tok, texts, args.reference)
+    extra = {}
+    if args.d_model:
+        extra = {"vocab_size": tok.vocab_size, "d_model": args.d_model,
+                 "embedding_parameters": embedding_parameters(tok.vocab_size, args.d_model),
+                 "with_separate_output_projection": embedding_parameters(tok.vocab_size, args.d_model, True)}
+    if args.json:
+        print(json.dumps({"texts": rows, **({"parameters": extra} if extra else {})}, ensure_ascii=False, indent=2))
+    else:
+        print(format_table(rows))
+        if extra:
+            print(f"embedding parameters V*d = {extra['vocab_size']:,} x {args.d_model:,} = {extra['embedding_parameters']:,}"
+                  f" ({extra['with_separate_output_projection']:,} with a separate output projection)")
+    return 0
+
+
+def cmd_inspect(args):
+    tok = _load_model(args.model)
+    text = args.text if args.text is not None else _read_text(args.file or "-")
+    policy = _policy(args)
+    normalized = tok.normalize_str(text)
+    pieces = tok.pre_tokenize_str(normalized)
+    enc = tok.encode_full(text, **policy)
+    decoded = tok.decode(enc.ids)
+    report = {
+        "text": text,
+        "normalized": normalized,
+        "pre_tokens": [{"piece": p, "start": s, "end": e} for p, (s, e) in pieces],
+        "tokens": [{"id": i, "token": t, "start": o[0], "end": o[1], "byte_start": b[0], "byte_end": b[1], "special": sp}
+                   for i, t, o, b, sp in zip(enc.ids, enc.tokens, enc.offsets, enc.byte_offsets, enc.special)],
+        "decoded": decoded,
+        "round_trip": decoded == normalized,
+        "round_trip_difference": first_difference(normalized, decoded),
+    }
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    print(f"text        {text!r}")
+    print(f"normalized  {normalized!r}")
+    print(f"pre-tokens  {' '.join(repr(p['piece']) for p in report['pre_tokens'])}")
+    print("tokens")
+    width = max([len(repr(t["token"])) for t in report["tokens"]] + [5])
+    for t in report["tokens"]:
+        piece = text[t["start"]:t["end"]]
+        mark = "  special" if t["special"] else ""
+        print(f"  {t['id']:>7}  {repr(t['token']):<{width}}  chars {t['start']}-{t['end']} {piece!r}  bytes {t['byte_start']}-{t['byte_end']}{mark}")
+    print(f"decoded     {decoded!r}")
+    if report["round_trip"]:
+        print("round trip  ok (decoded == normalized)")
+    else:
+        d = report["round_trip_difference"]
+        print(f"round trip  FAILS at character {d['index']}: expected {d['expected']!r}, got {d['got']!r}")
+    return 0
+
+
+def cmd_vocab(args):
+    tok = _load_model(args.model)
+    print(format_vocab_table(vocab_table(tok), args.limit))
+    return 0
+
+
+def cmd_presets(args):
+    if args.markdown:
+        sys.stdout.write(options_markdown())
+        return 0
+    for preset in PRESETS.values():
+        print(f"{preset.name}: {preset.title}\n  {preset.help}\n  pipeline: {preset.pipeline}")
+        for option in preset.options:
+            default = "none" if option.default is None else (option.text(option.default) or "''")
+            print(f"  {option.flag:<28} {option.allowed()}; default {default}\n  {'':<28} {option.help}")
+        print()
+    return 0
+
+
+# -- export / import ------------------------------------------------------------------------
+
+def cmd_export(args):
+    if not args.hf:
+        raise CliError("say which format: export --hf (a Hugging Face tokenizer.json)")
+    tok = _load_model(args.model)
+    try:
+        result = export_hf(tok)
+    except HFExportError as exc:
+        raise CliError(f"cannot export to tokenizer.json: {exc}") from None
+    for w in result.warnings:
+        print(f"subwordlab: warning: {w}", file=sys.stderr)
+    if args.output in (None, "-"):
+        sys.stdout.write(result.text)
+    else:
+        _write_atomic(args.output, result.text)
+    return 0
+
+
+def cmd_import(args):
+    if args.hf == args.tiktoken:
+        raise CliError("say which format: import --hf tokenizer.json, or import --tiktoken o200k_base.tiktoken")
+    path = args.source
+    data = _read_bytes(path) if path != "-" else sys.stdin.buffer.read()
+    try:
+        if args.hf:
+            tok = from_hf_json(data, drop_post_processing=args.drop_post_processing)
+        else:
+            tok = from_tiktoken(data, args.pattern, _special_ids(args.special_tokens))
+    except ModelFileError as exc:
+        raise CliError(f"{path}: {exc}") from None
+    if not args.output:
+        raise CliError("give the output file with -o model.json")
+    _write_atomic(args.output, tok.to_json())
+    print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
+    return 0
+
+
+def _special_ids(text):
+    """'<|a|>=100,<|b|>=101' -> {'<|a|>': 100, '<|b|>': 101}; None stays None."""
+    if text is None:
+        return None
+    out = {}
+    for item in text.split(","):
+        name, eq, num = item.rpartition("=")
+        if not eq or not name or not num.strip().isdigit():
+            raise CliError(f"--special-tokens takes TOKEN=ID pairs separated by commas (e.g. '<|endoftext|>=50256'), "
+                           f"not {item!r}")
+        out[name] = int(num)
+    return out

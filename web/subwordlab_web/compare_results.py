@@ -1,0 +1,426 @@
+"""The Compare panel's results once its columns are trained: the compare text side by side
+(chips marked where the columns cut the text differently), the statistics table, tokens per
+language (parity, with the user's own parallel texts) and the compression curve.
+
+`CompareResults` is the half of `ComparePanel` (compare_panel.py) that draws them; the
+panel's half holds the configurations and runs them. The view model is in compare.py.
+Example: after a run, ``panel.render_text()`` encodes the text with every column.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import charts
+from . import compare as cm
+from .build import el as spec
+from .roving import RovingFocus, roving_tabindex
+from .samples import SAMPLES, strip_udhr_header
+from .tokens import chip_children, token_chips
+from .wording import plural
+
+MAX_TEXT_CHARS = 20_000
+MAX_CHIPS = 600  # per column
+CURVE_DEBOUNCE_S = 0.4  # the curve is re-measured when typing pauses this long
+UDHR = [s for s in SAMPLES.values() if s.udhr]  # the six translations, in the samples' order
+HELDOUT_CHOICES = [("text", "the text above")] + [(s.id, s.title) for s in UDHR] + \
+    [("taylorswift", "Wikipedia: Taylor Swift")]
+OWN = "own:"  # parity keys of the user's own texts
+UNKNOWN_NOTE = 0.05  # a parity cell mentions its unknown tokens from this share on
+
+
+def parity_cell(tokens: int | None, ratio: float | None, unknown: float | None) -> str:
+    """Example: (2292, 0.352, 0.41) -> '2,292 · 0.35× · 41% unknown'"""
+    if tokens is None:
+        return "–"
+    text = f"{tokens:,}" + (f" · {ratio:.2f}×" if ratio is not None else "")
+    if unknown is not None and unknown >= UNKNOWN_NOTE:
+        text += f" · {unknown:.0%} unknown"
+    return text
+
+
+class CompareResults:
+    """Drawing the results; mixed into ComparePanel, whose __init__ sets what these methods
+    read: `port`, `run_state` (compare.CompareRun), `labels`, `visible`, the result nodes
+    (`text_box`, `columns_box`, `stats_*`, `parity_*`, `reference`, `heldout`, `curve_*`,
+    `legend`), the caches (`texts`, `own_texts`, `parity_counts`, `parity_unknown`,
+    `curves`, `encodings`, `curve_task`) and `_spawn`/`_fill_select`."""
+
+    port: Any
+    run_state: cm.CompareRun | None
+    labels: list[str]
+    visible: bool
+
+    # --- the text, side by side ----------------------------------------------------------------
+    def on_text_edited(self) -> None:
+        """Re-encode at once; re-measure the curve when typing pauses (if it measures this text)."""
+        self.render_text()
+        if (self.port.value(self.heldout) or "text") == "text":
+            self.schedule_curves(CURVE_DEBOUNCE_S)
+
+    def schedule_curves(self, delay: float) -> Any:
+        """Measure the curve after ``delay`` seconds; a newer call supersedes a pending one
+        (typing restarts the wait, so a burst of keys measures once)."""
+        self._cancel_pending_curves()
+        self.curve_task = self._spawn(self._curves_after(delay))
+        return self.curve_task
+
+    def _cancel_pending_curves(self) -> None:
+        if self.curve_task is not None and not self.curve_task.done():
+            self.curve_task.cancel()
+
+    async def _curves_after(self, delay: float) -> None:
+        if delay > 0:
+            await self.port.sleep(delay)
+        await self.compute_curves()
+
+    def tokenizers(self) -> list[Any]:
+        run = self.run_state
+        return [c.tokenizer for c in run.columns] if run is not None else []
+
+    def render_text(self) -> None:
+        """Encode the compare text with every column, mark disagreements, fill the table."""
+        port, run = self.port, self.run_state
+        if run is None or not run.done or run.cancelled:
+            return
+        text = port.value(self.text_box)
+        note = ""
+        if len(text) > MAX_TEXT_CHARS:
+            note = f" Only the first {MAX_TEXT_CHARS:,} characters are compared."
+            text = text[:MAX_TEXT_CHARS]
+        encodings: list[Any] = []
+        errors: list[str | None] = []
+        for c in run.columns:
+            if c.tokenizer is None:
+                encodings.append(None)
+                errors.append(c.error or c.status)
+                continue
+            try:
+                encodings.append(c.tokenizer.encode_full(text, disallowed_special=()))
+                errors.append(None)
+            except ValueError as exc:
+                encodings.append(None)
+                errors.append(f"Cannot encode this text: {exc}")
+        ok = [i for i, e in enumerate(encodings) if e is not None]
+        found = cm.boundary_disagreement(text, [list(encodings[i].offsets) for i in ok])
+        flags: list[list[bool]] = [[] for _ in encodings]
+        for i, fl in zip(ok, found.flags):
+            flags[i] = fl if len(ok) >= 2 else [False] * len(fl)
+        self.encodings = encodings
+        if len(ok) >= 2 and text:
+            port.set_text(self.disagree_note, cm.disagreement_note(found, len(text)) + note)
+        else:
+            port.set_text(self.disagree_note, "Type a text to compare." if not text else note.strip())
+        columns = []
+        for i, c in enumerate(run.columns):
+            columns.append(self._column(i, c, text, encodings[i], flags[i], errors[i]))
+        port.replace_children(self.columns_box, columns)
+        port.set_attr(self.columns_box, "data-columns", str(len(columns)))
+        self._render_stats(text)
+
+    def _column(self, i: int, c: cm.ColumnState, text: str, enc: Any, flags: list[bool], error: str | None) -> Any:
+        port = self.port
+        col = port.clone_template("tpl-cmp-column")
+        port.set_attr(col, "data-series", str(i))
+        port.set_text(port.query(".cmp-col-title", col), c.label)
+        count = port.query(".cmp-col-count", col)
+        err = port.query(".cmp-col-error", col)
+        chips_box = port.query(".cmp-chips", col)
+        if enc is None:
+            port.set_text(count, "")
+            port.set_text(err, error or "")
+            port.set_hidden(err, False)
+            port.set_hidden(chips_box, True)
+            return col
+        n_bad = sum(flags)
+        port.set_text(count, f"{len(enc.ids):,} tokens · {n_bad:,} differ")
+        chips = token_chips(enc, c.tokenizer)
+        # the column's chips are one Tab stop (a listbox); arrow keys move between them
+        port.set_attr(chips_box, "role", "listbox")
+        port.set_attr(chips_box, "aria-label", f"Tokens of {c.label}")
+        RovingFocus(port, chips_box, ".chip")
+        items = []
+        for k, (chip, bad) in enumerate(list(zip(chips, flags))[:MAX_CHIPS]):
+            el = port.build(spec("span", "chip", children=chip_children(chip)))
+            port.set_attr(el, "tabindex", str(roving_tabindex(k)))
+            port.set_attr(el, "role", "option")
+            port.set_attr(el, "data-color", str(chip.color))
+            port.set_attr(el, "data-start", str(chip.start))
+            port.set_attr(el, "data-end", str(chip.end))
+            title = chip.title(text) + (" · another column cuts this part of the text differently" if bad else "")
+            port.set_attr(el, "title", title)
+            port.set_attr(el, "aria-label", f"{chip.label} {chip.id}: {title}")  # what it shows, then details
+            if bad:
+                port.set_attr(el, "data-disagree", "")
+            if chip.unknown:
+                port.set_attr(el, "data-unk", "")
+            if chip.gap_before:
+                port.set_attr(el, "data-gap", "")
+            items.append(el)
+        port.replace_children(chips_box, items)
+        if len(chips) > MAX_CHIPS:
+            port.set_text(err, f"Showing the first {MAX_CHIPS:,} of {len(chips):,} tokens.")
+            port.toggle_class(err, "note", True)
+            port.set_hidden(err, False)
+        return col
+
+    def _render_stats(self, text: str) -> None:
+        from subwordlab.stats import text_stats
+
+        port, run = self.port, self.run_state
+        corner = port.create("th")  # the rows' names below it; named for screen readers
+        port.set_attr(corner, "scope", "col")
+        port.append(corner, port.create("span", "visually-hidden", "Measure"))
+        head = [corner]
+        for i, label in enumerate(self.labels):
+            th = port.create("th")
+            port.set_attr(th, "scope", "col")
+            port.set_attr(th, "data-series", str(i))
+            port.append(th, port.create("span", "swatch"))
+            port.append(th, port.create("span", text=label))
+            head.append(th)
+        port.replace_children(self.stats_head, head)
+        rows_data = []
+        for c, enc in zip(run.columns, self.encodings):
+            rows_data.append(text_stats(c.tokenizer, text) if enc is not None and c.tokenizer is not None else None)
+        rows = []
+        vocab_row = port.create("tr")
+        th = port.create("th", text="Vocabulary")
+        port.set_attr(th, "scope", "row")
+        port.set_attr(th, "title", "tokens in the vocabulary")
+        port.append(vocab_row, th)
+        for c in run.columns:
+            port.append(vocab_row, port.create("td", text=f"{c.tokenizer.vocab_size:,}" if c.tokenizer is not None else "–"))
+        rows.append(vocab_row)
+        for stat, cells, best in cm.stats_rows(rows_data):
+            tr = port.create("tr")
+            port.set_attr(tr, "data-stat", stat.key)
+            th = port.create("th", text=stat.label)
+            port.set_attr(th, "scope", "row")
+            port.set_attr(th, "title", stat.help)
+            port.append(tr, th)
+            for cell, is_best in zip(cells, best):
+                td = port.create("td", text=cell)
+                if is_best:
+                    port.set_attr(td, "data-best", "")
+                    port.set_attr(td, "title", "best of the columns")
+                port.append(tr, td)
+            rows.append(tr)
+        tr = port.create("tr")
+        port.set_attr(tr, "data-stat", "round_trip")
+        th = port.create("th", text="Round trip")
+        port.set_attr(th, "scope", "row")
+        port.set_attr(th, "title", "decode(encode(text)) equals the normalized text")
+        port.append(tr, th)
+        for row in rows_data:
+            cell, ok = cm.round_trip_cell(row)
+            td = port.create("td", text=cell)
+            if not ok:
+                port.set_attr(td, "data-bad", "")
+            port.append(tr, td)
+        rows.append(tr)
+        port.replace_children(self.stats_body, rows)
+
+    # --- per-language parity --------------------------------------------------------------------
+    async def _text_of(self, sample_id: str) -> str:
+        if sample_id not in self.texts:
+            sample = SAMPLES[sample_id]
+            raw = await self.port.fetch_text(sample.url)
+            self.texts[sample_id] = strip_udhr_header(raw)[0] if sample.udhr else raw[: cm.CURVE_TEXT_CHARS]
+        return self.texts[sample_id]
+
+    def parity_groups(self) -> list[tuple[str, str]]:
+        """(key, name) of every parity language: the six UDHR translations, then the user's."""
+        return [(s.id, s.title.replace("UDHR: ", "")) for s in UDHR] + [(OWN + n, n) for n in self.own_texts]
+
+    async def add_own_texts(self, files: list[Any]) -> None:
+        """Add the user's parallel texts (one file per language) to the parity chart; a file
+        that is not UTF-8 text is refused with a message, the others are kept."""
+        from .corpus_data import decode_upload
+
+        port = self.port
+        port.clear_files(self.parity_files)
+        problems = []
+        for f in files:
+            name = port.file_name(f)
+            upload = decode_upload(name, await port.file_bytes(f))
+            if upload.problem or not upload.text.strip():
+                problems.append(upload.message() if upload.problem else f"{name} is empty.")
+                continue
+            self.own_texts[name.rsplit(".", 1)[0] or name] = upload.text
+        port.set_text(self.parity_message, " ".join(problems))
+        port.toggle_class(self.parity_message, "error", bool(problems))
+        port.set_hidden(self.parity_message, not problems)
+        self._fill_reference()
+        if self.run_state is not None and self.run_state.done and not self.run_state.cancelled:
+            await self.compute_parity()
+
+    def clear_own_texts(self) -> None:
+        self.own_texts.clear()
+        self._fill_reference()
+        if self.parity_counts:
+            keep = {k for k, _ in self.parity_groups()}
+            self.parity_counts = [{k: v for k, v in row.items() if k in keep} for row in self.parity_counts]
+            self.parity_unknown = [{k: v for k, v in row.items() if k in keep} for row in self.parity_unknown]
+            self.render_parity()
+
+    def _fill_reference(self) -> None:
+        port = self.port
+        groups = self.parity_groups()
+        current = port.value(self.reference)
+        self._fill_select(self.reference, groups, current if current in dict(groups) else UDHR[0].id)
+        port.set_hidden(self.parity_clear, not self.own_texts)
+
+    async def compute_parity(self) -> None:
+        port, run = self.port, self.run_state
+        if run is None:
+            return
+        groups = self.parity_groups()
+        port.set_text(self.parity_note, f"Counting tokens in {plural(len(groups), 'language')}…")
+        texts = {}
+        try:
+            for s in UDHR:
+                texts[s.id] = await self._text_of(s.id)
+        except OSError as exc:
+            port.set_text(self.parity_note, f"The UDHR texts could not be loaded: {exc}")
+            return
+        texts.update({OWN + n: t for n, t in self.own_texts.items()})
+        from subwordlab.stats import text_stats
+
+        counts, unknown = [], []
+        for c in run.columns:
+            row: dict[str, int | None] = {}
+            unk: dict[str, float | None] = {}
+            for sid, text in texts.items():
+                stats = text_stats(c.tokenizer, text) if c.tokenizer is not None else {}
+                # None: e.g. characters this BPE never saw and no unk token (stats["error"])
+                row[sid], unk[sid] = stats.get("tokens"), stats.get("unknown_rate")
+                await port.sleep(0)
+            counts.append(row)
+            unknown.append(unk)
+        self.parity_counts, self.parity_unknown = counts, unknown
+        self.render_parity()
+
+    def render_parity(self) -> None:
+        port = self.port
+        if not self.parity_counts:
+            return
+        ref = port.value(self.reference) or UDHR[0].id
+        names = dict(self.parity_groups())
+        groups = [g for g in names if g in self.parity_counts[0]]
+        ratios = [cm.parity(row, ref) for row in self.parity_counts]
+        values = [[ratios[k].get(g) for k in range(len(ratios))] for g in groups]
+        unknown = [[(self.parity_unknown[k].get(g) if self.parity_unknown else None) for k in range(len(ratios))]
+                   for g in groups]
+        missing = [self.labels[k] for k, row in enumerate(self.parity_counts) if any(v is None for v in row.values())]
+        port.set_text(self.parity_note, (f"Tokens for the same text in {plural(len(groups), 'language')}, relative to "
+                                         f"{names[ref]} (1.0 = as many tokens). Longer bars cost more; a pale bar "
+                                         "is mostly unknown tokens.")
+                      + (f" {', '.join(missing)}: some texts could not be encoded (characters outside the "
+                         "vocabulary and no unknown token)." if missing else "")
+                      + (" Where many tokens are unknown, text was lost and the count is too low to compare."
+                         if any((u or 0) >= UNKNOWN_NOTE for row in self.parity_unknown for u in row.values()) else ""))
+        if self.visible:
+            width = max(300.0, port.width(self.parity_box) or 640.0)
+            # subtle: axis labels must fit their group: short names, or codes on a narrow screen
+            narrow = (width - 52) / len(groups) < 64
+            axis_names = [(g.removeprefix("udhr_").removeprefix(OWN)[:3] if narrow else names[g].split(" (")[0])
+                          for g in groups]
+            chart = charts.grouped_bars(axis_names, len(self.labels), values, width=width, height=280,
+                                        value_fmt=lambda v: f"{v:.2f}×")
+            details = [[f"{names[g]} · {self.labels[k]}: {self.parity_counts[k].get(g) or 0:,} tokens, "
+                        f"{values[gi][k]:.2f}× {names[ref]}" + (f", {unknown[gi][k]:.0%} unknown" if unknown[gi][k] else "")
+                        if values[gi][k] is not None else ""
+                        for k in range(len(self.labels))] for gi, g in enumerate(groups)]
+            port.build_into(self.parity_box, [charts.grouped_bar_chart(
+                chart, details, f"Parity relative to {names[ref]}, per language and configuration", y_suffix="×",
+                unknown=unknown, shade=cm.unknown_shade)])
+        # the numbers as a table
+        head = port.create("tr")
+        port.append(head, port.create("th", text="Language"))
+        for i, label in enumerate(self.labels):
+            th = port.create("th")
+            port.set_attr(th, "data-series", str(i))
+            port.set_attr(th, "scope", "col")
+            port.append(th, port.create("span", "swatch"))
+            port.append(th, port.create("span", text=label))
+            port.append(head, th)
+        rows = [head]
+        for gi, g in enumerate(groups):
+            tr = port.create("tr")
+            port.set_attr(tr, "data-lang", g)
+            th = port.create("th", text=names[g])
+            port.set_attr(th, "scope", "row")
+            port.append(tr, th)
+            for k in range(len(self.labels)):
+                n = self.parity_counts[k].get(g)
+                v = values[gi][k]
+                unk = self.parity_unknown[k].get(g) if self.parity_unknown else None
+                td = port.create("td", text=parity_cell(n, v, unk))
+                port.set_attr(td, "data-tokens", "" if n is None else str(n))
+                if unk is not None and unk >= UNKNOWN_NOTE:
+                    port.set_attr(td, "data-unk", "")
+                    port.set_attr(td, "title", f"{unk:.0%} of these tokens are the unknown token: text lost, "
+                                               "so the count looks lower than it should")
+                port.append(tr, td)
+            rows.append(tr)
+        port.replace_children(self.parity_table, rows)
+
+    # --- the compression curve -------------------------------------------------------------------
+    async def compute_curves(self) -> None:
+        port, run = self.port, self.run_state
+        if run is None or not run.done or run.cancelled:
+            return
+        choice = port.value(self.heldout) or "text"
+        try:
+            text = port.value(self.text_box) if choice == "text" else await self._text_of(choice)
+        except OSError as exc:
+            port.set_text(self.curve_note, f"The held-out text could not be loaded: {exc}")
+            return
+        if not text.strip():
+            port.set_text(self.curve_note, "Type a text above (or pick a held-out text) to draw the curve.")
+            self.curves = []
+            port.clear(self.curve_box)
+            return
+        port.set_text(self.curve_note, "Measuring tokens per character at recorded steps…")
+        curves: list[list[tuple[int, int, float]]] = []
+        problems = []
+        for c in run.columns:
+            points: list[tuple[int, int, float]] = []
+            try:
+                if c.recording is not None and c.recording.done:
+                    for point in cm.curve_points(c.recording, text):
+                        points.append(point)
+                        await port.sleep(0)
+                elif c.tokenizer is not None:  # a fixed column: one point, its own size
+                    t = text[: cm.CURVE_TEXT_CHARS]
+                    points.append((0, c.tokenizer.vocab_size, len(c.tokenizer.encode(t, disallowed_special=())) / len(t)))
+            except (ValueError, TypeError) as exc:
+                problems.append(f"{c.label}: {exc}")
+            curves.append(points)
+        self.curves = curves
+        what = "the text above" if choice == "text" else dict(HELDOUT_CHOICES)[choice]
+        port.set_text(self.curve_note, f"Tokens per character of {what} ({min(len(text), cm.CURVE_TEXT_CHARS):,} "
+                      "characters) as each vocabulary grew (or, for Unigram, shrank) during training; lower is "
+                      "better compression." + (" " + " ".join(problems) if problems else ""))
+        self.render_curves()
+
+    def render_curves(self) -> None:
+        port = self.port
+        if not self.visible or not self.curves:
+            return
+        width = max(320.0, port.width(self.curve_box) or 640.0)
+        chart = charts.series_lines([[(size, tpc) for _, size, tpc in pts] for pts in self.curves], width=width, height=280)
+        details = [[f"{self.labels[k]} · vocabulary {size:,} (step {step:,}): {tpc:.3f} tokens per character"
+                    for step, size, tpc in pts] for k, pts in enumerate(self.curves)]
+        port.build_into(self.curve_box, [charts.series_line_chart(
+            chart, details, "Tokens per character against vocabulary size", "vocabulary size (log scale)",
+            "tokens / char")])
+        items = []
+        for i, label in enumerate(self.labels):
+            li = port.create("li")
+            port.set_attr(li, "data-series", str(i))
+            port.append(li, port.create("span", "swatch"))
+            port.append(li, port.create("span", text=label))
+            items.append(li)
+        port.replace_children(self.legend, items)
