@@ -27,7 +27,7 @@ from subwordlab.trainers.textbook import merge_pair  # the textbook loop's merge
 
 from .samples import SAMPLES
 from .state import TrainSpec
-from .train_panel import TIE_RULES  # the card names a tie's rule as the candidates chart does
+from .train_views import TIE_RULES  # the card names a tie's rule as the candidates chart does
 from .wording import plural
 
 
