@@ -14,7 +14,7 @@ Pure functions, no printing. Definitions (the denominators are stated, since pap
 - ``round_trip``: whether ``decode(encode(text))`` gives back the normalized text (as a
   reader sees it: ``shown_normalized``), and if not the first difference;
   ``round_trip_kind``: "exact", "by_design" (what the pipeline promises, which drops white
-  space on purpose) or "lossy" (less than promised: unknown tokens...);
+  space on purpose, or spaces out punctuation) or "lossy" (less than promised: unknown tokens...);
 - ``parity``: tokens / the reference text's tokens (for translations of the same text).
 
 A ratio whose denominator is 0 is None.
@@ -114,26 +114,98 @@ def pipeline_promise(tok, normalized):
 def round_trip(tok, text, ids):
     """Does ``decode(ids)`` (``ids`` encode ``text``) give back what the pipeline promises?
 
-    Returns ``{"kind", "expected", "decoded", "difference", "reason"}``. ``kind``:
-    ``"exact"`` (the normalized text as shown, see ``shown_normalized``), ``"by_design"``
-    (what the pipeline promises, which drops something on purpose: ``reason`` says what),
-    or ``"lossy"`` (less than promised: unknown tokens, a byte sequence cut short...).
+    Returns ``{"kind", "expected", "decoded", "difference", "reason", "normalized_by"}``.
+    ``kind``: ``"exact"`` (the normalized text as shown, see ``shown_normalized``),
+    ``"by_design"`` (what the pipeline promises, which drops something on purpose:
+    ``reason`` says what, e.g. WordPiece's spaces), or ``"lossy"`` (less than promised:
+    unknown tokens, a byte sequence cut short...; ``expected`` is then the promise, so the
+    difference points at the real loss). ``normalized_by``: what the normalizer changed
+    in the text the user typed ("" if nothing), e.g. 'the normalizer lower-cases'.
+
+    >>> from subwordlab.models.wordpiece import WordPiece
+    >>> from subwordlab.pre_tokenizers import BertPreTokenizer
+    >>> from subwordlab.decoders import WordPieceDecoder
+    >>> from subwordlab.tokenizer import Tokenizer
+    >>> tok = Tokenizer(WordPiece(["[UNK]", "hi", ",", "you"]), None, BertPreTokenizer(), WordPieceDecoder("##"))
+    >>> trip = round_trip(tok, "hi,  you", tok.encode("hi,  you"))
+    >>> trip["kind"], trip["decoded"], trip["reason"]
+    ('by_design', 'hi , you', 'this pipeline puts a space around punctuation (each mark is a word of its own) and keeps one space between words (runs of spaces, tabs and newlines are not kept)')
     """
-    expected = shown_normalized(text, tok.normalize_str(text))
+    normalized = tok.normalize_str(text)
+    expected = shown_normalized(text, normalized)
     decoded = tok.decode(ids)
+    normalized_by = normalizer_changes(tok.normalizer, text) if expected != text else ""
     if decoded == expected:
-        return {"kind": "exact", "expected": expected, "decoded": decoded, "difference": None, "reason": ""}
-    promised = pipeline_promise(tok, tok.normalize_str(text))
+        return {"kind": "exact", "expected": expected, "decoded": decoded, "difference": None, "reason": "",
+                "normalized_by": normalized_by}
+    promised = pipeline_promise(tok, normalized)
     if decoded == promised:
-        where = first_difference(expected, promised)
-        i = where["index"]
-        near = (expected[i:i + 1] or expected[i - 1:i])
-        reason = ("this pipeline splits words at white space and decodes them with one space between "
-                  "(extra, leading and trailing spaces are not kept)" if near.isspace() or not near else
-                  "the pre-tokenizer drops these characters, so decoding cannot give them back")
-        return {"kind": "by_design", "expected": promised, "decoded": decoded, "difference": where, "reason": reason}
-    return {"kind": "lossy", "expected": expected, "decoded": decoded, "difference": first_difference(expected, decoded),
-            "reason": ""}
+        return {"kind": "by_design", "expected": promised, "decoded": decoded,
+                "difference": first_difference(expected, promised), "reason": design_losses(expected, promised),
+                "normalized_by": normalized_by}
+    # subtle: against the promise, the first difference is the real loss (an unknown token),
+    # not a space the pipeline drops anyway
+    return {"kind": "lossy", "expected": promised, "decoded": decoded, "difference": first_difference(promised, decoded),
+            "reason": "", "normalized_by": normalized_by}
+
+
+def design_losses(expected, promised):
+    """What a pipeline changes on purpose between the normalized text and what decoding
+    promises, in words. Example: ('a  b', 'a b') -> 'this pipeline keeps one space between
+    words (runs of spaces, tabs and newlines are not kept)'."""
+    import difflib
+
+    what = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, expected, promised, autojunk=False).get_opcodes():
+        old, new = expected[i1:i2], promised[j1:j2]
+        if op == "equal":
+            continue
+        if op == "insert" and not new.strip():
+            # step 1: a space the decoder puts between two words the pre-tokenizer cut apart
+            near = expected[i1 - 1:i1] + expected[i1:i1 + 1]
+            what.append("puts a space around punctuation (each mark is a word of its own)"
+                        if any(not (c.isalnum() or c.isspace()) for c in near) else "puts a space between words")
+        elif not old.strip() and not new.strip():
+            # step 2: white space between words becomes one space; at the ends it goes
+            what.append("keeps one space between words (runs of spaces, tabs and newlines are not kept)"
+                        if 0 < i1 and i2 < len(expected) else "drops leading and trailing white space")
+        else:
+            # step 3: characters the pre-tokenizer drops
+            what.append(f"drops characters such as {old.strip()[:10] or old[:10]!r} when it splits the text, so "
+                        "decoding cannot give them back")
+    return "this pipeline " + (" and ".join(dict.fromkeys(what)) or "rebuilds the text from its words")
+
+
+def normalizer_changes(normalizer, text):
+    """What ``normalizer`` changes in ``text``, in words ("" if nothing): one phrase per
+    step that changes it. Example: (Lowercase(), 'Hi') -> 'the normalizer lower-cases'."""
+    from . import normalizers as N
+
+    def steps(n):
+        if isinstance(n, N.Sequence):
+            return [s for m in n.normalizers for s in steps(m)]
+        if isinstance(n, N.BertNormalizer):
+            return [N.BertNormalizer(clean_text=n.clean_text, handle_chinese_chars=False, strip_accents=False,
+                                     lowercase=False), N.BertNormalizer(False, n.handle_chinese_chars, False, False)
+                    ] + steps(n._then)
+        return [n]
+
+    names = {"Lowercase": "lower-cases", "StripAccents": "strips accents", "Strip": "strips white space at the ends",
+             "Collapse": "collapses runs of spaces", "BertNormalizer": "cleans white space and control characters"}
+    what, chain = [], steps(normalizer) if normalizer is not None else []
+    for k, n in enumerate(chain):
+        after = n.normalize_str(text)
+        if after != text:
+            if isinstance(n, N.Unicode):
+                # NFD right before StripAccents is part of stripping accents
+                if not (k + 1 < len(chain) and isinstance(chain[k + 1], N.StripAccents)):
+                    what.append(f"applies Unicode {n.form}")
+            elif isinstance(n, N.BertNormalizer) and n.handle_chinese_chars:
+                what.append("puts spaces around CJK characters")
+            elif n.type in names:
+                what.append(names[n.type])
+        text = after
+    return ("the normalizer " + ", ".join(dict.fromkeys(what))) if what else ""
 
 
 def text_stats(tok, text):

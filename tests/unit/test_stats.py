@@ -133,3 +133,41 @@ def test_round_trip_compares_with_the_normalized_text_as_shown():
                 assert trip["decoded"] == pipeline_promise(tok, tok.normalize_str(text)) and trip["reason"]
         assert round_trip(trained, "de  la", trained.encode("de  la"))["kind"] == \
             round_trip(imported, "de  la", imported.encode("de  la"))["kind"]
+
+
+def test_design_losses_name_what_the_pipeline_changes_on_purpose():
+    from subwordlab.stats import design_losses
+
+    assert design_losses("a  b", "a b") == ("this pipeline keeps one space between words (runs of spaces, tabs and "
+                                           "newlines are not kept)")
+    assert design_losses("hi, you", "hi , you") == ("this pipeline puts a space around punctuation (each mark is a "
+                                                   "word of its own)")
+    assert design_losses(" a ", "a") == "this pipeline drops leading and trailing white space"
+    assert "drops characters such as 'x'" in design_losses("axb", "a b")
+
+
+def test_normalizer_changes_name_only_the_steps_that_change_the_text():
+    from subwordlab import normalizers as N
+    from subwordlab.stats import normalizer_changes
+
+    bert_uncased = N.Sequence([N.Lowercase(), N.Unicode("NFD"), N.StripAccents()])
+    assert normalizer_changes(bert_uncased, "Café") == "the normalizer lower-cases, strips accents"
+    assert normalizer_changes(bert_uncased, "Cafe") == "the normalizer lower-cases"
+    assert normalizer_changes(bert_uncased, "cafe") == ""
+    assert normalizer_changes(N.Unicode("NFKC"), "ﬁne") == "the normalizer applies Unicode NFKC"
+    assert normalizer_changes(N.BertNormalizer(), "Hé\t中") == ("the normalizer cleans white space and control "
+                                                              "characters, puts spaces around CJK characters, "
+                                                              "strips accents, lower-cases")
+    assert normalizer_changes(None, "x") == ""
+
+
+def test_wordpiece_round_trip_by_design_and_a_real_loss_located_against_the_promise():
+    from subwordlab.stats import round_trip
+
+    tok = subwordlab.train("the right to life , liberty and security " * 5, preset="wordpiece", vocab_size=60)
+    trip = round_trip(tok, "the right, to  life", tok.encode("the right, to  life"))
+    assert trip["kind"] == "by_design" and trip["decoded"] == "the right , to life"
+    assert "space around punctuation" in trip["reason"] and "one space between words" in trip["reason"]
+    trip = round_trip(tok, "the right, to  xife", tok.encode("the right, to  xife"))  # x is unknown
+    assert trip["kind"] == "lossy" and trip["decoded"] == "the right , to [UNK]"
+    assert trip["difference"]["index"] == len("the right , to ")  # the unknown word, not the spaces before it

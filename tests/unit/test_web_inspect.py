@@ -132,6 +132,34 @@ def test_round_trip_differences_are_named():
     assert port.get_attr(badge, "data-ok") == "yes" and port.text(badge) == "✓ Round trip exact"
 
 
+def test_wordpiece_round_trip_is_lossy_by_design_in_neutral_words_and_a_real_loss_is_flagged():
+    port, app = started()
+    use(app, port, Corpus(read("udhr/udhr_eng.txt")), TrainSpec("wordpiece", "vocab_size", 300))
+    badge = port.query("#inspect-roundtrip")
+    typed(port, "Everyone has the right to life,  liberty and security.")
+    assert port.get_attr(badge, "data-ok") == "design"
+    assert port.text(badge) == ("ⓘ Round trip as designed: this pipeline puts a space around punctuation (each mark "
+                                "is a word of its own) and keeps one space between words (runs of spaces, tabs and "
+                                "newlines are not kept): decode gives “Everyone·has·the·right·to·life·,·liberty…” "
+                                "by design")
+    typed(port, "the right to ☃ life")  # ☃ is not in the vocabulary: [UNK] is a real loss
+    assert port.get_attr(badge, "data-ok") == "no"
+    assert port.text(badge) == "≠ Round trip differs at character 13: expected “☃·life”, decoded “[UNK]·life”"
+
+
+def test_lower_casing_and_accent_stripping_are_by_design_with_the_reason():
+    port, app = started()
+    use(app, port, Corpus(read("udhr/udhr_eng.txt") + " café naïve"),
+        TrainSpec("wordpiece", "vocab_size", 300, {"lowercase": True, "strip_accents": True}))
+    badge = port.query("#inspect-roundtrip")
+    typed(port, "Café Naïve")
+    assert port.get_attr(badge, "data-ok") == "design"
+    assert port.text(badge) == ("ⓘ Round trip as designed: the normalizer lower-cases, strips accents: decode gives "
+                                "“cafe·naive” by design")
+    typed(port, "cafe naive")
+    assert port.get_attr(badge, "data-ok") == "yes" and port.text(badge) == "✓ Round trip exact"
+
+
 def test_a_character_the_vocabulary_lacks_is_shown_as_itself_with_no_id():
     port, app = started()  # seed 000: char-level BPE, no unk token
     typed(port, "lowq")
@@ -228,7 +256,10 @@ def test_token_helpers():
     assert round_trip_message("a b", "a b") == (True, "Round trip exact")
     ok, msg = round_trip_message("a  b", "a b")
     assert not ok and msg == "Round trip differs at character 2: expected “·b”, decoded “b”"
-    assert round_trip_message("a b", "a b", "by_design", "why") == (True, "Round trip as designed: why")
+    assert round_trip_message("a b", "a b", "by_design", "why") == (True, "Round trip as designed: why: decode gives "
+                                                                          "“a·b” by design")
+    assert round_trip_message("ab", "ab", "exact", "", "the normalizer lower-cases") == (
+        True, "Round trip as designed: the normalizer lower-cases: decode gives “ab” by design")
 
 
 _TOKENIZERS = {}

@@ -240,7 +240,7 @@ def stats_rows(columns: Sequence[dict | None]) -> list[tuple[StatRow, list[str],
 def round_trip_cell(result: Any) -> tuple[str, bool]:
     """(text, ok) for the round-trip row, from a ``subwordlab.stats.text_stats`` row
     (``round_trip``, ``round_trip_kind`` and ``round_trip_difference`` {"index", ...}); a
-    pipeline lossy by design (WordPiece drops runs of spaces) is ok; None while unknown.
+    pipeline lossy by design (WordPiece drops runs of spaces, spaces out punctuation) is ok; None while unknown.
 
     Example: {"round_trip": False, "round_trip_difference": {"index": 12}} -> ("differs at char 12", False)
     """
@@ -251,7 +251,7 @@ def round_trip_cell(result: Any) -> tuple[str, bool]:
     diff = result.get("round_trip_difference") or {}
     at = f" at char {diff['index']:,}" if "index" in diff else ""
     if result.get("round_trip_kind") == "by_design":
-        return "spaces not kept (by design)" + at, True
+        return "lossy by design" + at, True
     return "differs" + at, False
 
 

@@ -44,7 +44,7 @@ class Inspection:
     round_trip: str
     sampled: bool = False
     nbest: list[tuple[list[str], float, float]] | None = None  # (labels, log P, share)
-    round_trip_kind: str = ""  # "exact", "by_design" (the pipeline drops white space on purpose) or "lossy"
+    round_trip_kind: str = ""  # "exact", "by_design" (the pipeline drops spaces or case on purpose) or "lossy"
     unmatched: int = 0  # characters a custom pattern left unmatched (kept as pieces of their own)
 
 
@@ -134,7 +134,9 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
 
     trip = round_trip(tokenizer, text, [i for i in ids if i is not None])  # against the normalized text as shown, markers mapped back
     decoded = trip["decoded"]
-    ok, message = round_trip_message(trip["expected"], decoded, trip["kind"], trip["reason"])
+    ok, message = round_trip_message(trip["expected"], decoded, trip["kind"], trip["reason"], trip["normalized_by"])
+    # a text the normalizer changed (lower-cased, accents stripped) comes back changed by design
+    kind = "by_design" if trip["kind"] == "exact" and trip["normalized_by"] else trip["kind"]
     best = None
     if nbest and hasattr(tokenizer.model, "nbest") and len(text) <= MAX_NBEST_TEXT and text:
         found = tokenizer.encode_nbest(text, nbest, **kwargs)
@@ -143,7 +145,7 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
             z = sum(math.exp(lp - top) for _, lp in found)
             vocab = tokenizer.model.vocab
             best = [([token_label(vocab[i], False) for i in seg], lp, math.exp(lp - top) / z) for seg, lp in found]
-    return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best, trip["kind"], unmatched)
+    return Inspection(text, cut, chips, ids, normalized, pre, decoded, ok, message, sample is not None, best, kind, unmatched)
 
 
 def inspect_text(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
@@ -324,8 +326,9 @@ class InspectPanel:
         design = bool(r) and r.round_trip_kind == "by_design"
         port.set_text(self.roundtrip, ("ⓘ " if design else "✓ " if r.round_trip_ok else "≠ ") + r.round_trip if r else "–")
         port.set_attr(self.roundtrip, "data-ok", ("design" if design else "yes" if r.round_trip_ok else "no") if r else "")
-        port.set_attr(self.roundtrip, "title", "decode(encode(text)) compared with the normalized text as shown "
-                                               "(▁ markers back to spaces), or with what this pipeline promises")
+        port.set_attr(self.roundtrip, "title", "decode(encode(text)) compared with the text as typed, the normalized "
+                                               "text as shown (▁ markers back to spaces), and what this pipeline "
+                                               "promises; grey: a difference by design, amber: a real loss")
         mode = ""
         if r and r.sampled:
             mode = (f"A sampled segmentation (seed {self.state.inspect.sample_seed}); offsets are shown only "

@@ -133,16 +133,24 @@ def first_difference(expected: str, actual: str) -> int | None:
     return min(len(expected), len(actual))
 
 
-def round_trip_message(expected: str, decoded: str, kind: str = "", reason: str = "") -> tuple[bool, str]:
+def round_trip_message(expected: str, decoded: str, kind: str = "", reason: str = "",
+                       normalized_by: str = "") -> tuple[bool, str]:
     """(ok, message) for the round-trip badge: does decode(encode(x)) give back what the
     pipeline promises (``subwordlab.stats.round_trip``)? ``kind`` "by_design": it does, and
-    that is not the whole normalized text (``reason`` says why): ok, in neutral words.
-    Example: ('a b', 'a b') -> (True, 'Round trip exact')."""
+    that is not the whole normalized text (``reason`` says why): ok, in neutral words, with
+    what decoding gives. ``normalized_by``: what the normalizer changed (lower-casing...),
+    also by design. Otherwise ``expected`` is the promise and the message shows where the
+    decoded text falls short of it.
+
+    Example: ('a b', 'a b') -> (True, 'Round trip exact').
+    """
     i = first_difference(expected, decoded)
+    gives = f"decode gives “{visible(decoded[:40])}{'…' if len(decoded) > 40 else ''}” by design"
     if i is None and kind != "by_design":
-        return True, "Round trip exact"
+        return True, f"Round trip as designed: {normalized_by}: {gives}" if normalized_by else "Round trip exact"
     if kind == "by_design":
-        return True, f"Round trip as designed: {reason}" if reason else "Round trip as designed"
+        why = "; ".join(w for w in (reason, normalized_by) if w)
+        return True, f"Round trip as designed: {why}: {gives}" if why else f"Round trip as designed: {gives}"
     want = visible(expected[i:i + 12]) or "(end)"
     got = visible(decoded[i:i + 12]) or "(end)"
     return False, f"Round trip differs at character {i}: expected “{want}”, decoded “{got}”"
