@@ -572,6 +572,17 @@ class FakePort:
     def download(self, name: str, text: str, mime: str) -> None:
         self.downloads.append((name, text, mime))
 
+    def svg_tree(self, el: FakeElement, props: list[str]) -> Any:
+        """As the browser's, with the inline styles standing in for the computed ones."""
+        styles = {p: el.style[p] for p in props if p in el.style}
+        children = [c if isinstance(c, str) else self.svg_tree(c, props) for c in el.children]
+        return (el.tag, dict(el.attrs), styles, children)
+
+    async def download_png(self, name: str, svg_text: str, width: float, height: float, scale: float) -> bool:
+        """Recorded as a download of the SVG the browser would draw (mime image/png)."""
+        self.downloads.append((name, svg_text, "image/png"))
+        return True
+
     def listener_count(self) -> int:
         return (sum(len(h) for el in self.document.iter() for h in el.listeners.values())
                 + sum(len(h) for h in self.window_listeners.values()))

@@ -32,6 +32,7 @@ import subwordlab
 
 from .lesson_view import LessonCard
 from .persist import Persist
+from .chart_export import ChartDownloads
 from .shortcuts import Shortcuts
 from .samples import DEFAULT_SAMPLE
 from .state import AppState
@@ -118,6 +119,7 @@ class App:
         self.lessons = LessonCard(port, self.state, self)  # guided lessons on Train (lesson_view.py)
         self.persist = Persist(port, self.state, self)  # the address keeps the experiment (persist.py)
         self.shortcuts = Shortcuts(port, self)  # Space, ←/→, Home/End drive the step player (shortcuts.py)
+        self.chart_downloads = ChartDownloads(port, self)  # SVG and PNG under every chart (chart_export.py)
         self.render_header()
         self.show_panel(START_PANEL)
         # a share link (#v1.…) or an embed's query may take over the first load

@@ -367,6 +367,44 @@ class BrowserPort:
         link.remove()
         js.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), 60_000)
 
+    def svg_tree(self, el: Any, props: list[str]) -> Any:
+        """An SVG element as ``(tag, attrs, computed styles, children)``, children being
+        trees or text (chart_export.py writes it as a standalone file)."""
+        computed = js.window.getComputedStyle(el)
+        attrs = {a.name: a.value for a in el.attributes}
+        styles = {p: str(computed.getPropertyValue(p)) for p in props}
+        children = []
+        for node in el.childNodes:
+            if node.nodeType == 1:
+                children.append(self.svg_tree(node, props))
+            elif node.nodeType == 3:
+                children.append(str(node.data))
+        return (str(el.localName), attrs, styles, children)
+
+    async def download_png(self, name: str, svg_text: str, width: float, height: float, scale: float) -> bool:
+        """Save a standalone SVG as a PNG: drawn onto a white canvas ``scale`` times its
+        size, saved from a data URL. False if the browser could not draw it."""
+        img = js.Image.new()
+        img.src = "data:image/svg+xml;charset=utf-8," + js.encodeURIComponent(svg_text)
+        try:
+            await img.decode()
+        except Exception:  # noqa: BLE001 - a JS error: the image did not load
+            return False
+        canvas = self.document.createElement("canvas")
+        canvas.width, canvas.height = max(1, round(width * scale)), max(1, round(height * scale))
+        ctx = canvas.getContext("2d")
+        ctx.fillStyle = "#ffffff"
+        ctx.fillRect(0, 0, canvas.width, canvas.height)
+        ctx.drawImage(img, 0, 0, canvas.width, canvas.height)
+        link = self.document.createElement("a")
+        link.href = canvas.toDataURL("image/png")
+        link.download = name
+        link.hidden = True
+        self.document.body.appendChild(link)
+        link.click()
+        link.remove()
+        return True
+
     def _task_done(self, task: asyncio.Future) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:

@@ -3,13 +3,13 @@
 `dom.BrowserPort` implements it over the real DOM (in Pyodide); the tests' ``FakePort``
 (tests/unit/fakedom.py) implements it over an in-memory tree. A unit test checks both
 against this Protocol: every method present, with the same parameters and the same
-``async``-ness (``sleep``, ``file_bytes``, ``fetch_text``, ``copy_text`` are awaited).
+``async``-ness (``sleep``, ``file_bytes``, ``fetch_text``, ``copy_text``, ``download_png`` are awaited).
 
 Views type their ``port`` parameter as ``DomPort`` (or ``Any``); elements, events and files
 are the port's own opaque objects (``Any``).
 
 >>> sorted(name for name in async_methods())
-['copy_text', 'fetch_text', 'file_bytes', 'sleep']
+['copy_text', 'download_png', 'fetch_text', 'file_bytes', 'sleep']
 """
 
 from __future__ import annotations
@@ -79,6 +79,8 @@ class DomPort(Protocol):
     def select(self, el: Any) -> None: ...
     async def copy_text(self, text: str) -> bool: ...
     def download(self, name: str, text: str, mime: str) -> None: ...
+    def svg_tree(self, el: Any, props: list[str]) -> Any: ...
+    async def download_png(self, name: str, svg_text: str, width: float, height: float, scale: float) -> bool: ...
     def teardown(self) -> None: ...
 
 
