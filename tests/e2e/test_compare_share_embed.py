@@ -426,34 +426,7 @@ def test_shakespeare_link_at_4000_merges_reproduces(fresh_page, site_url, screen
 
 
 # --- Embed ---------------------------------------------------------------------------------------
-def test_embed_example_page_runs_two_playgrounds(fresh_page, site_url, screenshots_dir):
-    page, guard = fresh_page(viewport={"width": 1100, "height": 900})
-    page.goto(site_url + "embed-example.html")
-    frames = {}
-    for fid in ("embed-train", "embed-inspect"):
-        page.locator(f"#{fid}").scroll_into_view_if_needed()
-        frame = page.frame_locator(f"#{fid}")
-        expect(frame.locator("body[data-share='applied']")).to_be_attached(timeout=120_000)
-        expect(frame.locator("body")).to_have_attribute("data-embed", "1")
-        expect(frame.locator(".topbar")).to_be_hidden()
-        expect(frame.locator(".tabbar")).to_be_hidden()
-        frames[fid] = frame
-    train = frames["embed-train"]
-    expect(train.locator("#panel-train")).to_be_visible()
-    expect(train.locator("#train-step-now")).to_have_text("3")
-    expect(train.locator("#train-now-main")).to_have_text("est  +  </w>  →  est</w>")
-    train.locator("#train-step").click()
-    expect(train.locator("#train-step-now")).to_have_text("4")
-
-    inspect = frames["embed-inspect"]
-    expect(inspect.locator("#panel-inspect")).to_be_visible()
-    expect(inspect.locator("#inspect-input")).to_have_value("Everyone has the right to education.")
-    inspect.locator("#inspect-input").fill("Everyone has rights")
-    corpus = udhr_text("udhr_eng")
-    tok = subwordlab.train(corpus, "wordpiece", vocab_size=800)
-    expect(inspect.locator("#inspect-chips .chip-id")).to_have_text([str(i) for i in tok.encode("Everyone has rights")])
-    page.screenshot(path=str(screenshots_dir / "embed-example.png"), full_page=True)
-    guard.check()
+# embed-example.html (a locked Train view and a Compare, fitted to their content): test_embed_shape.py
 
 
 def test_copy_embed_snippet_gives_a_working_iframe(app_page, fresh_page, site_url):
@@ -466,7 +439,8 @@ def test_copy_embed_snippet_gives_a_working_iframe(app_page, fresh_page, site_ur
     page.click("#share-embed-copy")
     expect(page.locator("#share-embed-status")).not_to_be_empty()
     code = page.input_value("#share-embed-code")
-    assert code.startswith("<iframe src=\"") and 'height="480"' in code and code.endswith("></iframe>")
+    assert code.startswith("<iframe src=\"") and 'height="480"' in code
+    assert "></iframe>\n<script>" in code and code.endswith("</script>")  # the auto-height listener
     src = code.split('src="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
     assert "?embed=1&panel=inspect#v1." in src
     host, guard = fresh_page()

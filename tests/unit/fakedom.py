@@ -308,6 +308,8 @@ class FakePort:
         self.downloads: list[tuple[str, str, str]] = []  # (name, text, mime) of each `download`
         self.session: dict[str, str] = {}  # sessionStorage (a test's "reload" passes it on)
         self.session_quota = 5_000_000  # characters one value may have
+        self.height_watchers: list[Callable[[int], Any]] = []  # `watch_height`; `resize` calls them
+        self.posted: list[dict[str, Any]] = []  # every `post_to_parent` message, in order
 
     @classmethod
     def from_html(cls, html: str) -> FakePort:
@@ -560,6 +562,20 @@ class FakePort:
                 self._report(exc)
         return ev
 
+    def watch_height(self, handler: Callable[[int], Any]) -> None:
+        self.height_watchers.append(handler)
+
+    def resize(self, height: int) -> None:
+        """Test helper: the page's content is now `height` px tall (a ResizeObserver fires)."""
+        for handler in list(self.height_watchers):
+            try:
+                handler(height)
+            except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort
+                self._report(exc)
+
+    def post_to_parent(self, message: dict[str, Any]) -> None:
+        self.posted.append(dict(message))
+
     def select(self, el: FakeElement) -> None:
         self.selected = el
 
@@ -644,6 +660,7 @@ class FakePort:
         for el in self.document.iter():
             el.listeners.clear()
         self.window_listeners.clear()
+        self.height_watchers.clear()
         for task in self.tasks:
             task.coro.close()
         self.tasks.clear()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 import time
 from typing import Any, Callable, Coroutine
 
@@ -78,6 +79,7 @@ class BrowserPort:
         self._error_sink: Callable[[BaseException], None] | None = None
         self._tasks: set[asyncio.Future] = set()
         self._window_listeners: list[tuple[str, Any]] = []
+        self._observers: list[tuple[Any, Any]] = []  # (ResizeObserver, its callback's proxy)
 
     # --- finding and making elements ------------------------------------------------
     def query(self, selector: str, root: Any = None) -> Any:
@@ -246,7 +248,9 @@ class BrowserPort:
         """`el` or its nearest ancestor matching `selector`, or None."""
         if el is None or not hasattr(el, "closest"):
             return None
-        return el.closest(selector)
+        found = el.closest(selector)
+        # subtle: recent Pyodides give JS null as `jsnull` (a JsNull object), not None
+        return None if found is None or type(found).__name__ == "JsNull" else found
 
     def prevent_default(self, event: Any) -> None:
         event.preventDefault()
@@ -415,10 +419,37 @@ class BrowserPort:
         if self._error_sink is not None:
             self._error_sink(exc)
 
+    def watch_height(self, handler: Callable[[int], Any]) -> None:
+        """Call `handler(px)` with the height of the page's content (the `<html>` element, in
+        whole CSS pixels) now and whenever it changes (a `ResizeObserver`); stopped on teardown.
+        Embed mode posts it to the host page (embed_view.py)."""
+        root = self.document.documentElement
+
+        def changed(*_args: Any) -> None:
+            try:
+                handler(math.ceil(root.getBoundingClientRect().height))
+            except Exception as exc:  # noqa: BLE001 - shown to the user, then logged
+                self._report(exc)
+
+        proxy = create_proxy(changed)
+        observer = js.ResizeObserver.new(proxy)
+        observer.observe(root)
+        self._observers.append((observer, proxy))
+
+    def post_to_parent(self, message: dict[str, Any]) -> None:
+        """`window.parent.postMessage(message, "*")`: a plain object to the page that embeds
+        this one (outside an iframe the parent is the window itself, and nobody listens).
+        Only for what any page may know (e.g. the content height)."""
+        js.window.parent.postMessage(to_js(message, dict_converter=js.Object.fromEntries), "*")
+
     def teardown(self) -> None:
         for task in list(self._tasks):
             task.cancel()
         self.proxies.destroy_all()
+        for observer, proxy in self._observers:
+            observer.disconnect()
+            proxy.destroy()
+        self._observers = []
         for event, proxy in self._window_listeners:
             js.window.removeEventListener(event, proxy)
             proxy.destroy()

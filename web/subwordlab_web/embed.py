@@ -13,14 +13,22 @@ The same parameters work without ``embed=1`` too: the full page then opens that 
 Parameters (all optional but ``embed``): ``panel`` (corpus, train, inspect, compare),
 ``preset`` (any of ``subwordlab.OPTIONS``), ``sample`` (a bundled sample's id), ``vocab``
 (vocabulary size) or ``merges`` (number of merges), ``step`` (the training step shown),
-``text`` (the inspector's text), ``lesson`` (a guided lesson by its number in the picker,
-1-based: ``?lesson=3&step=4`` opens lesson 3 at its step 4; the lesson sets the sample and
-the algorithm, lessons.py). Unknown parameters are ignored (pages add their own); a known
-one with a bad value is reported with its name.
+``text`` (the inspector's text; on Compare, the compared text), ``lesson`` (a guided lesson
+by its number in the picker, 1-based: ``?lesson=3&step=4`` opens lesson 3 at its step 4; the
+lesson sets the sample and the algorithm, lessons.py), ``cards`` (a comma list of the panel's
+cards to show, the rest hidden: see ``CARDS``), ``lock`` (``1``: the settings are read-only;
+the learner can still play, step and type a text). Unknown parameters are ignored (pages add
+their own); a known one with a bad value is reported with its name.
+
+Auto-height: in embed mode the page posts ``{type: "subwordlab:height", height: <px>}`` to
+its parent whenever its content height changes (``HEIGHT_MESSAGE``); the snippet's few lines
+of script (``LISTENER_JS``) set the iframe's height from it, for messages of that iframe only.
 
 >>> p = parse_query("?embed=1&panel=train&preset=bpe&sample=seed_000&merges=10&step=3")
 >>> (p.embed, p.panel, p.preset, p.sample, p.num_merges, p.step)
 (True, 'train', 'bpe', 'seed_000', 10, 3)
+>>> parse_query("?embed=1&panel=train&cards=player,candidates&lock=1").cards
+('player', 'candidates')
 >>> snippet("https://example.org/lab/index.html?embed=1&panel=train", title="BPE, step by step")[:61]
 '<iframe src="https://example.org/lab/index.html?embed=1&amp;p'
 """
@@ -33,6 +41,23 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 EMBED_PANELS = ("corpus", "train", "inspect", "compare")
+DEFAULT_PANEL = "train"  # what an embed without panel= shows (app.START_PANEL)
+# the cards of each panel that ``cards=`` can pick, in page order; index.html marks each
+# with data-card="NAME" inside its panel's section (a unit test checks both agree)
+CARDS: dict[str, tuple[str, ...]] = {
+    "corpus": ("text", "glance"),
+    "train": ("lesson", "form", "player", "candidates", "segmentation", "merges", "vocab", "curve"),
+    "inspect": ("tokens", "pipeline", "decode", "nbest"),
+    "compare": ("setup", "columns", "stats", "parity", "curve"),
+}
+CARD_TITLES = {  # what the Share panel's checkboxes say
+    "text": "Corpus text", "glance": "At a glance", "lesson": "Guided lesson", "form": "Algorithm form", "player": "Player",
+    "candidates": "Candidates chart", "segmentation": "Frequent words, split", "merges": "Merges table",
+    "vocab": "Vocabulary", "curve": "Curve", "tokens": "Tokens", "pipeline": "Pipeline",
+    "decode": "Decode ids", "nbest": "Best segmentations", "setup": "Setup", "columns": "Side by side",
+    "stats": "Statistics", "parity": "Tokens per language",
+}
+HEIGHT_MESSAGE = "subwordlab:height"  # the type of the message that carries the page's height
 MAX_QUERY_CHARS = 4096
 MAX_TEXT_CHARS = 2000
 DEFAULT_WIDTH = "100%"
@@ -58,6 +83,8 @@ class EmbedParams:
     step: int | None = None
     text: str | None = None
     lesson: int | None = None
+    cards: tuple[str, ...] | None = None  # None: every card of the panel
+    lock: bool = False
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -126,8 +153,18 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
                 values["text"] = value[:MAX_TEXT_CHARS]
             elif name == "lesson":
                 values["lesson"] = _int(name, value, 1, lessons)
+            elif name == "cards":
+                values["cards"] = value  # checked below, against the panel's cards
+            elif name == "lock":
+                values["lock"] = value.lower() in _TRUE
         except EmbedParamError as exc:
             problems.append(str(exc))
+    if "cards" in values:
+        try:
+            values["cards"] = parse_cards(values["cards"], values.get("panel") or DEFAULT_PANEL)
+        except EmbedParamError as exc:
+            problems.append(str(exc))
+            del values["cards"]
     if "vocab_size" in values and "num_merges" in values:
         problems.append("give vocab= or merges=, not both; merges= was ignored")
         del values["num_merges"]
@@ -138,17 +175,39 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
     return EmbedParams(**values, problems=tuple(problems))
 
 
-def embed_url(page_url: str, *, panel: str | None = None, fragment: str | None = None) -> str:
-    """The address an iframe loads: the page with ``embed=1`` (and ``panel``) in its query.
+def parse_cards(value: str, panel: str) -> tuple[str, ...]:
+    """The cards a ``cards=`` value names, in its order, each once.
+
+    Example: parse_cards("player, candidates", "train") -> ("player", "candidates");
+    parse_cards("chart", "train") raises 'the parameter cards= names "chart", which the
+    train panel does not have; its cards are form, player, …'.
+    """
+    names = [n.strip().lower() for n in value.split(",") if n.strip()]
+    known = CARDS.get(panel, ())
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        what = f"names {', '.join(repr(n[:20]) for n in unknown[:3])}, which the {panel} panel does not have" \
+            if unknown else "names no card"
+        raise EmbedParamError(f"the parameter cards= {what}; its cards are {', '.join(known)} "
+                              "(every card is shown)")
+    return tuple(dict.fromkeys(names))
+
+
+def embed_url(page_url: str, *, panel: str | None = None, fragment: str | None = None,
+              cards: tuple[str, ...] | None = None, lock: bool = False) -> str:
+    """The address an iframe loads: the page with ``embed=1`` (and ``panel``, ``cards``,
+    ``lock``) in its query.
 
     Example: embed_url("https://x.org/lab/index.html#v1.abc", panel="train", fragment="v1.eNo")
     -> "https://x.org/lab/index.html?embed=1&panel=train#v1.eNo"
     """
+    ours = ("embed", "panel", "cards", "lock")
     parts = urlsplit(page_url)
-    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("embed", "panel")]
-    params = [("embed", "1")] + ([("panel", panel)] if panel else []) + params
+    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ours]
+    params = ([("embed", "1")] + ([("panel", panel)] if panel else []) + ([("cards", ",".join(cards))] if cards else [])
+              + ([("lock", "1")] if lock else []) + params)
     frag = parts.fragment if fragment is None else fragment
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), frag))
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params, safe=","), frag))
 
 
 def full_page_url(page_url: str) -> str:
@@ -162,11 +221,31 @@ def full_page_url(page_url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), parts.fragment))
 
 
+# The host page's side of auto-height, pasted right after its <iframe>: it takes the height
+# only from messages that this iframe's own page sent (its window, its origin) and sets it.
+LISTENER_JS = """<script>
+/* Subword Lab auto-height: the iframe just above posts its content height; fit it. */
+(function (frame) {
+  var origin = new URL(frame.src, location.href).origin;
+  window.addEventListener("message", function (e) {
+    var d = e.data;
+    if (e.source !== frame.contentWindow || e.origin !== origin) return;
+    if (!d || d.type !== "%s" || !(d.height > 0)) return;
+    // the posted height is the inside; a border-box iframe also needs its borders
+    var edge = getComputedStyle(frame).boxSizing === "border-box" ? frame.offsetHeight - frame.clientHeight : 0;
+    frame.style.height = Math.ceil(d.height) + edge + "px";
+  });
+})(document.currentScript.previousElementSibling);
+</script>""" % HEIGHT_MESSAGE
+
+
 def snippet(src: str, *, title: str = "Subword Lab", width: str | int = DEFAULT_WIDTH,
-            height: int = DEFAULT_HEIGHT) -> str:
+            height: int = DEFAULT_HEIGHT, auto_height: bool = False) -> str:
     """The ``<iframe>`` HTML for a course page (as text; the page shows it, never renders it).
 
-    Attribute values are HTML-escaped, so any URL or title is safe to paste.
+    Attribute values are HTML-escaped, so any URL or title is safe to paste. `auto_height`:
+    add the script that fits the iframe to its content (``LISTENER_JS``); ``height`` is then
+    the height until the playground has started.
     """
     attrs = [
         ("src", src),
@@ -177,7 +256,8 @@ def snippet(src: str, *, title: str = "Subword Lab", width: str | int = DEFAULT_
         ("loading", "lazy"),
     ]
     inner = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attrs)
-    return f"<iframe {inner}></iframe>"
+    frame = f"<iframe {inner}></iframe>"
+    return f"{frame}\n{LISTENER_JS}" if auto_height else frame
 
 
 LESSON_KEYS = ("lesson", "step", "sample", "preset", "vocab", "merges")  # what a lesson's address replaces

@@ -8,7 +8,9 @@
   that cannot be read shows one message over the default page (``#link-banner``).
 - ``?embed=1`` (embed.py) shows one panel without the page's chrome, for an iframe; the
   query can pick the sample, algorithm, size, step and text, or a ``#v1.`` fragment can
-  carry a whole experiment. "Copy embed snippet" writes the ``<iframe>`` HTML.
+  carry a whole experiment. "Copy embed snippet" writes the ``<iframe>`` HTML (with the
+  cards to show, the lock, and the auto-height script, as ticked). What an embed does with
+  ``cards=``, ``lock=1``, auto-height and "Back to the author's setup": embed_view.py.
 
 The page marks its progress on ``<body>`` for tests and for timing:
 ``data-share="applying" | "applied" | "waiting-file" | "error"`` and, once applied,
@@ -130,6 +132,9 @@ class SharePanel:
         self.embed_panel = q("#share-embed-panel")
         self.embed_height = q("#share-embed-height")
         self.embed_copy = q("#share-embed-copy")
+        self.embed_cards = q("#share-embed-cards")
+        self.embed_lock = q("#share-embed-lock")
+        self.embed_auto = q("#share-embed-auto")
         self.embed_code = q("#share-embed-code")
         self.embed_status = q("#share-embed-status")
         self.banner = q("#link-banner")
@@ -141,10 +146,13 @@ class SharePanel:
         port.on(self.banner_close, "click", lambda _e: port.set_hidden(self.banner, True))
         port.on(self.link, "focus", lambda _e: port.select(self.link))
         port.on(self.embed_code, "focus", lambda _e: port.select(self.embed_code))
+        port.on(self.embed_panel, "change", lambda _e: self.render_card_choices())
+        self.render_card_choices()
         self.pending: tuple[Experiment, float] | None = None  # waiting for the user's file
         self.task: Any = None
         self.embedded = False
         self.embed_view: str | None = None  # embed mode: the query's panel wins over a link's
+        self.shaper: Any = None  # embed mode: the EmbedView (cards, lock, height, author's setup)
         state.subscribe(self._on_state)
 
     # --- making links -------------------------------------------------------------------------
@@ -211,22 +219,43 @@ class SharePanel:
         if cmp is not None:
             share.check_unicode("the Compare text", cmp.setup()[1])
 
+    def render_card_choices(self) -> None:
+        """One checkbox per card of the panel chosen for the embed, all ticked."""
+        panel = self.port.value(self.embed_panel) or embed_mod.DEFAULT_PANEL
+        self.port.build_into(self.embed_cards, [
+            ["label", {"class": "inline-check"},
+             ["input", {"type": "checkbox", "value": card, "checked": "", "id": f"share-embed-card-{card}"}],
+             " " + embed_mod.CARD_TITLES.get(card, card)]
+            for card in embed_mod.CARDS.get(panel, ())])
+
+    def chosen_cards(self) -> tuple[str, ...] | None:
+        """The ticked cards (None when all are: the embed needs no ``cards=``). Raises
+        ShareLinkError when none is ticked."""
+        port = self.port
+        boxes = port.query_all("input[type=checkbox]", self.embed_cards)
+        ticked = tuple(port.get_attr(b, "value") or "" for b in boxes if port.checked(b))
+        if not ticked:
+            raise ShareLinkError("tick at least one card to show")
+        return None if len(ticked) == len(boxes) else ticked
+
     def embed_snippet(self) -> str:
         self.check_texts()
         exp, fallback = self.experiment()
         panel = self.port.value(self.embed_panel) or "train"
+        cards = self.chosen_cards()
         try:
             height = max(240, min(2000, int(self.port.value(self.embed_height) or embed_mod.DEFAULT_HEIGHT)))
         except ValueError:
             height = embed_mod.DEFAULT_HEIGHT
         fragment = share.encode_fragment(replace(exp, panel=panel), fallback=fallback)
-        src = embed_mod.embed_url(self.port.location_href(), panel=panel, fragment=fragment)
+        lock = self.port.checked(self.embed_lock)
+        src = embed_mod.embed_url(self.port.location_href(), panel=panel, fragment=fragment, cards=cards, lock=lock)
         title = f"Subword Lab: {self.state.spec.describe()}"
         if self.state.lesson is not None:  # a guided lesson at its step, by its address
             href = embed_mod.lesson_address(self.port.location_href(), self.state.lesson, exp.step)
-            src = embed_mod.embed_url(href, panel=panel, fragment="")
+            src = embed_mod.embed_url(href, panel=panel, fragment="", cards=cards, lock=lock)
             title = f"Subword Lab: lesson {self.state.lesson}, step {exp.step}"
-        return embed_mod.snippet(src, title=title, height=height)
+        return embed_mod.snippet(src, title=title, height=height, auto_height=self.port.checked(self.embed_auto))
 
     async def copy_embed(self) -> str | None:
         port = self.port
@@ -237,8 +266,10 @@ class SharePanel:
             return None
         port.set_value(self.embed_code, code)
         copied = await port.copy_text(code)
-        self._status(self.embed_status, "Embed snippet copied: paste it into your course page's HTML." if copied
-                     else "The snippet is selected below: press Ctrl+C (⌘C) to copy it.")
+        fits = (" Its script fits the iframe's height to the playground (the page posts its height; the "
+                "script listens to that iframe only): keep it right after the <iframe>.") if port.checked(self.embed_auto) else ""
+        self._status(self.embed_status, ("Embed snippet copied: paste it into your course page's HTML." if copied
+                     else "The snippet is selected below: press Ctrl+C (⌘C) to copy it.") + fits)
         if not copied:
             port.select(self.embed_code)
         return code
@@ -304,6 +335,9 @@ class SharePanel:
             self.show_banner("Some of the embed's parameters were ignored: " + "; ".join(params.problems) + ".")
         if app is not None and params.panel:
             app.show_panel(params.panel)
+        from .embed_view import EmbedView
+
+        self.shaper = EmbedView(port, self.state, app, self, params)
 
     async def apply_query(self, params: embed_mod.EmbedParams) -> None:
         """An embed's hand-written query: sample, algorithm, size, step, text."""
@@ -340,11 +374,19 @@ class SharePanel:
         elif params.num_merges is not None and not spec.is_unigram:
             spec = TrainSpec(spec.preset, "num_merges", params.num_merges, spec.options)
         st.set_spec(spec)
+        cmp = app.panels.get("compare") if app is not None and params.panel == "compare" else None
         if params.text is not None:
-            st.set_inspect(text=params.text, sampled=False)
+            if cmp is not None:  # on Compare, text= is the compared text
+                port.set_value(cmp.text_box, params.text)
+            else:
+                st.set_inspect(text=params.text, sampled=False)
+        if cmp is not None and params.vocab_size is not None:
+            port.set_value(cmp.vocab, str(params.vocab_size))
         await self._train_and_seek(params.step)
         if app is not None and params.panel:
             app.show_panel(params.panel)
+        if cmp is not None:
+            await cmp.run()  # a Compare embed shows its comparison, not an idle setup
         self._applied(started)
 
     async def apply(self, exp: Experiment) -> None:
@@ -451,6 +493,8 @@ class SharePanel:
         ms = (self.port.now() - started) * 1000
         self.port.set_attr(self.body, "data-share-ms", f"{ms:.0f}")
         self.port.set_attr(self.body, "data-share", "applied")
+        if self.shaper is not None:
+            self.shaper.remember()  # the embed's experiment, as the author set it
         persist = getattr(self.app, "persist", None)
         if persist is not None:
             persist.save()  # the address now holds the experiment as it stands (and the embed's link)

@@ -252,9 +252,11 @@ def test_share_link_opens_the_same_model_in_a_fresh_session(app, new_session, en
 
 
 def test_embed_example_page_runs_two_playgrounds(new_session, site_url, screenshots_dir, engine):
+    """The locked Train view (player and candidates only) and the Compare of embed-example.html;
+    each iframe gets the height its page posts (auto-height)."""
     s = new_session()
     s.goto(site_url + "embed-example.html")
-    for fid in ("embed-train", "embed-inspect"):
+    for fid in ("embed-train", "embed-compare"):
         with s.frame(f"#{fid}") as f:
             f.wait("return document.body && ['applied', 'error'].includes(document.body.dataset.share)",
                    timeout=300, what=f"{fid} applied")
@@ -265,12 +267,16 @@ def test_embed_example_page_runs_two_playgrounds(new_session, site_url, screensh
     with s.frame("#embed-train") as f:
         f.wait_text("#train-step-now", "3")
         f.wait_text("#train-now-main", "est  +  </w>  →  est</w>")
+        assert f.js("return document.querySelector('#train-preset').matches(':disabled')")  # lock=1
+        assert f.js("return getComputedStyle(document.querySelector('#train-form')).display") == "none"  # cards=
         f.click("#train-step")
         f.wait_text("#train-step-now", "4")
-    with s.frame("#embed-inspect") as f:
-        assert f.value("#inspect-input") == "Everyone has the right to education."
-        tok = subwordlab.train(udhr_text("udhr_eng"), "wordpiece", vocab_size=800)
-        assert inspect_ids(f, "Everyone has rights") == tok.encode("Everyone has rights")
+    with s.frame("#embed-compare") as f:
+        f.wait("return !document.querySelector('#cmp-results').hidden && "
+               "document.querySelector('#panel-compare').dataset.state === 'idle'", timeout=300, what="the comparison")
+        assert f.value("#cmp-text") == "Everyone has the right to education."
+    s.wait("return ['embed-train', 'embed-compare'].every(id => document.getElementById(id).style.height !== '')",
+           what="both iframes fitted to the height their page posted")
     s.screenshot(screenshots_dir / f"{engine}-embed-example.png")
 
 
