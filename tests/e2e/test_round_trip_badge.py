@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_layout_a11y import FAILING_IMPACTS, axe_path, run_axe  # noqa: F401 - axe_path is a fixture
+from test_layout_a11y import AXE, FAILING_IMPACTS, run_axe
 from test_compare_share_embed import pick_sample
 from test_playground import go_train, wait_done
 
 
-def test_wordpiece_round_trip_by_design_is_neutral_and_a_real_loss_is_flagged(app_page, axe_path, screenshots_dir):
+def test_wordpiece_round_trip_by_design_is_neutral_and_a_real_loss_is_flagged(app_page, screenshots_dir):
+    assert AXE.exists(), "run python build/build_site.py: it vendors the pinned axe-core for this tier"
     page = app_page
     pick_sample(page, "udhr_eng")
     go_train(page)
@@ -25,11 +26,11 @@ def test_wordpiece_round_trip_by_design_is_neutral_and_a_real_loss_is_flagged(ap
     expect(badge).to_contain_text("decode gives “Everyone·has·the·right·to·life·,·liberty")
     colour = badge.evaluate("el => getComputedStyle(el).color")
     assert colour == "rgb(90, 100, 120)", colour  # --ink-soft: neutral, not the amber of a loss
-    problems = [v["id"] for v in run_axe(page, axe_path) if v["impact"] in FAILING_IMPACTS]
+    problems = [v["id"] for v in run_axe(page, AXE) if v["impact"] in FAILING_IMPACTS]
     assert not problems, problems
     page.screenshot(path=str(screenshots_dir / "inspect-round-trip-by-design.png"), full_page=True)
     page.fill("#inspect-input", "the right to ☃ life")
     expect(badge).to_have_attribute("data-ok", "no")
     expect(badge).to_have_text("≠ Round trip differs at character 13: expected “☃·life”, decoded “[UNK]·life”")
-    problems = [v["id"] for v in run_axe(page, axe_path) if v["impact"] in FAILING_IMPACTS]
+    problems = [v["id"] for v in run_axe(page, AXE) if v["impact"] in FAILING_IMPACTS]
     assert not problems, problems
