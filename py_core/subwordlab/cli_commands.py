@@ -182,7 +182,7 @@ def cmd_train(args):
         kwargs["progress"] = True
     bar = _Progress(not args.quiet)
     events = api.iter_train(corpus, preset.name, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
-    tok = None
+    tok, notes = None, []
     for event in events:
         kind = event.kind
         if kind == "progress":
@@ -195,6 +195,7 @@ def cmd_train(args):
                 bar.total = max(0, args.vocab_size - event.vocab_size)
             bar.start = time.monotonic()
             bar.show(f"alphabet: {event.vocab_size} symbols, {event.distinct_words:,} distinct words", force=True)
+            notes += getattr(event, "notes", ())  # (what the run limited, said after the bar)
         elif kind == "merge":
             bar.merge(event)
         elif kind == "em":
@@ -208,8 +209,8 @@ def cmd_train(args):
     rate = f", {bar.steps / elapsed:,.0f} merges/s" if bar.steps and elapsed > 0 else ""
     bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s{rate}")
     short = api.shortfall(tok, merges=bar.steps if preset.learns_merges else None)
-    if short:
-        print(f"note: {short}", file=sys.stderr)
+    for note in notes + ([short] if short else []):
+        print(f"note: {note}", file=sys.stderr)
     _write_atomic(args.output, tok.to_json())
     if not args.quiet:
         print(f"wrote {args.output} ({tok!r})", file=sys.stderr)

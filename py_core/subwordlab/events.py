@@ -22,12 +22,15 @@ from typing import Any, Callable, Generator, Iterator, List, Optional, Tuple, Ty
 class AlphabetReady:
     """The starting vocabulary is known. ``alphabet`` lists its token strings by id.
     Unigram also sets ``pieces``: the whole seed vocabulary as ``[(piece, log_prob), ...]``
-    in id order (reserved pieces first), enough to build the model of step 0."""
+    in id order (reserved pieces first), enough to build the model of step 0. ``notes``:
+    what the run limited or left out and how to change it, one sentence each (e.g. words
+    longer than Unigram's ``max_sentence_length``), for the log or the page's status."""
 
     alphabet: List[str]
     vocab_size: int
     distinct_words: int
     pieces: Optional[List[Tuple[str, float]]] = None
+    notes: Tuple[str, ...] = ()
     kind: str = "alphabet"
 
 

@@ -301,7 +301,8 @@ def _bpe(imp, mf, path):
     by_id = _vocab_map(mf)
     vocab = _dense(by_id, imp.added, "model.vocab")
     model_ids = set(by_id)
-    t2i = {t: i for i, t in enumerate(vocab) if i in model_ids}
+    t2i = (dict(zip(vocab, range(len(vocab)))) if len(model_ids) == len(vocab)
+           else {t: i for i, t in enumerate(vocab) if i in model_ids})
     merges = _hf_merges(mf, t2i)
     dropout = mf.get("dropout", "num", None, nullable=True)
     if dropout not in (None, 0, 0.0):
@@ -344,6 +345,10 @@ def _unigram(imp, mf, path):
 def _vocab_map(f, key="vocab"):
     """A ``{token: id}`` object -> ``{id: token}``, ids checked."""
     v = f.get(key, "dict")
+    # the common case at C speed: every id a distinct non-negative int (the loop below names a problem)
+    by_id = dict(zip(v.values(), v.keys()))
+    if len(by_id) == len(v) and set(map(type, by_id)) <= {int} and min(by_id, default=0) >= 0:
+        return by_id
     by_id = {}
     for tok, i in v.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
@@ -369,6 +374,8 @@ def _dense(by_id, added, path):
         missing = next(i for i in range(max(table) + 1) if i not in table)
         raise ModelFileError(f"{path}: the ids are not 0..{max(table)}: id {missing} is missing")
     vocab = [table[i] for i in range(n)]
+    if len(set(vocab)) == n:  # (C speed; the loop below names a token with two ids)
+        return vocab
     seen = {}
     for i, tok in enumerate(vocab):
         if tok in seen:

@@ -66,11 +66,15 @@ def check_size_and_depth(text, what="model file", max_bytes=MAX_FILE_BYTES, max_
 
 
 def _no_duplicates(pairs):
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise ModelFileError(f"the key {k!r} appears twice in one JSON object")
-        out[k] = v
+    """One JSON object's (key, value) pairs as a dict; ModelFileError if a key repeats.
+    (dict() at C speed first: the loop that names the key runs only when one repeats.)"""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ModelFileError(f"the key {k!r} appears twice in one JSON object")
+            seen.add(k)
     return out
 
 

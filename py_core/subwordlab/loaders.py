@@ -147,15 +147,21 @@ def _tiktoken_merge_steps(ranks, by_rank, as_ids=False, table=None):
     need not index the merges again."""
     merges = []
     get = ranks.get
+    # both parts of a split are tokens, so neither is longer than the longest token but one
+    # (``longest``): a split point k lies in [len - longest, longest]. Then one huge token
+    # among short ones costs nothing (each k tried costs a copy of the token).
+    lengths = sorted(map(len, by_rank))
+    longest = lengths[-2] if len(lengths) > 1 else 0
 
     def split(lo, hi):
         for token in by_rank[lo:hi]:
-            if len(token) < 2:
+            n = len(token)
+            if n < 2:
                 continue
             # every split into two tokens (one look-up per half, the left half first: most
             # prefixes of a long token are tokens, fewer suffixes), ordered by the ranks of its parts
             local = []
-            for k in range(1, len(token)):
+            for k in range(max(1, n - longest), min(n, longest + 1)):
                 a = get(token[:k])
                 if a is not None:
                     b = get(token[k:])
@@ -201,6 +207,9 @@ def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     return drain(iter_from_tiktoken(rank_file_text, pattern, special_tokens))
 
 
+_RANK_DIGITS = 12  # a rank is an id below the file's line count: never near 12 digits
+
+
 def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     """``from_tiktoken`` in slices, for a page that must keep responding while a 200,000-token
     file loads: yields ``(done, total)`` every few milliseconds of work (``done/total`` grows
@@ -233,8 +242,11 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
             if not line.strip():
                 continue
             parts = line.split()
-            if len(parts) != 2 or not parts[1].isdigit():
+            if len(parts) != 2 or not (parts[1].isascii() and parts[1].isdigit()):
                 raise ModelFileError(f"rank file line {n}: expected '<base64 token> <rank>', got {line[:60]!r}")
+            if len(parts[1]) > _RANK_DIGITS:
+                raise ModelFileError(f"rank file line {n}: the rank {parts[1][:12]}… has {len(parts[1]):,} digits; "
+                                     f"a rank is a token's id, 0 up to the number of lines")
             try:
                 token = base64.b64decode(parts[0], validate=True)
             except (binascii.Error, ValueError):

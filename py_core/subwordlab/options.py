@@ -327,6 +327,10 @@ _UNIGRAM_TRAINING = (
            "by loss of corpus likelihood", range=Range(0.0, 1.0, low_open=True, high_open=True)),
     Option("n_sub_iterations", "int", 2, "EM iterations (E-step forward-backward, M-step re-estimation) before "
            "each pruning round", range=Range(1, 1000)),
+    Option("max_sentence_length", "int", 4192, "a longer word (a run without white space), in UTF-8 bytes, trains "
+           "on its first max_sentence_length bytes only, which bounds the time and memory of training on text "
+           "without spaces; every character still gets a piece (SentencePiece's max_sentence_length skips such "
+           "lines)", range=Range(1, 100_000_000)),
 )
 
 

@@ -38,10 +38,11 @@ _NON_SPACE = re.compile("[^\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u202
 _EMPTY_PROBE = "Hello, World! it's 42 \u00e9t\u00e9\n\t  x_y-z \u4e2d\u6587 \U0001F600."
 
 
-def covering_spans(regex, text):
+def covering_spans(regex, text, gaps=None):
     r"""Spans that cover ``text``: the pattern's whole matches (``m.span()``, whatever groups
     the pattern has) and, as pieces of their own, the runs of text between them. Empty
-    matches cut nothing. Pre-tokenization therefore never loses text.
+    matches cut nothing. Pre-tokenization therefore never loses text. ``gaps``, a list,
+    receives the length of each run the pattern left unmatched.
 
     >>> import re
     >>> covering_spans(re.compile(r"(\w+)"), "hi, you")
@@ -54,10 +55,14 @@ def covering_spans(regex, text):
             continue  # an empty match cuts nothing
         if s > prev:
             spans.append((prev, s))  # text the pattern left unmatched: a piece of its own
+            if gaps is not None:
+                gaps.append(s - prev)
         spans.append((s, e))
         prev = e
     if prev < len(text):
         spans.append((prev, len(text)))
+        if gaps is not None:
+            gaps.append(len(text) - prev)
     return spans
 
 
@@ -204,6 +209,21 @@ class ByteLevel(PreTokenizer):
         if self.regex is None:
             return 0
         return unmatched_count(self.regex, self._prefixed(text)[0])
+
+    def chunks_and_unmatched(self, text):
+        """``(chunks(text), unmatched(text))`` in one pass of the pattern (training counts
+        what a custom pattern leaves unmatched). Example (pattern '[a-z]+'): 'ab, cd!' ->
+        (['ab', ', ', 'cd', '!'], 3)."""
+        text = self._prefixed(text)[0]
+        if self.regex is None:
+            return ([text] if text else []), 0
+        if not self.regex.groups:
+            found = self.regex.findall(text)  # (the fast path of ``chunks``)
+            if sum(map(len, found)) == len(text):
+                return found, 0
+        gaps = []
+        spans = covering_spans(self.regex, text, gaps)
+        return [text[s:e] for s, e in spans], sum(gaps)
 
     def segments(self, text):
         """Cut text into runs that the pattern chunks independently, or None if unknown.
@@ -553,7 +573,9 @@ class BertPreTokenizer(PreTokenizer):
     def __init__(self, handle_chinese_chars=True):
         self.handle_chinese_chars = handle_chinese_chars
         single = _BERT_PUNCT + (_CJK if handle_chinese_chars else "")
-        self.regex = compile_pattern(f"[{single}]|[^\\s{single}]+")
+        # (possessive: re then keeps no backtracking state per character; a 2 MB word would
+        # otherwise cost ~300 MB, the translated class being an alternation)
+        self.regex = compile_pattern(f"[{single}]|[^\\s{single}]++")
 
     def pre_tokenize_str(self, text):
         return [(m.group(), m.span()) for m in self.regex.finditer(text)]

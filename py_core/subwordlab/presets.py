@@ -15,6 +15,7 @@ of the schema in options.py (the UI and the CLI are built from that schema);
 ``TRAINERS[preset]`` is the event generator of a preset.
 """
 
+from dataclasses import replace
 from typing import Any, Dict, Tuple
 
 from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
@@ -117,9 +118,11 @@ def corpus_slicer(spec, pre_tokenizer):
     return slices_at_spaces  # white space always ends a word (bpe, wordpiece, unigram)
 
 
-def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
+def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=None):
     """``corpus_word_counts`` in slices: yields ``Progress("count", ...)`` events between
-    slices of a long raw-text corpus and returns ``(counts, provenance)``."""
+    slices of a long raw-text corpus and returns ``(counts, provenance)``. ``unmatched``, a
+    one-item list, receives how many characters a byte_bpe pattern left unmatched."""
+    unmatched = [0] if unmatched is None else unmatched
     if isinstance(corpus, dict):
         counts = validate_word_counts(corpus, spec.get("end_of_word"))
         provenance = word_counts_provenance(counts)
@@ -134,7 +137,12 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     slicer = corpus_slicer(spec, pre_tokenizer)
 
     if spec["preset"] == "byte_bpe":
-        raw, provenance = yield from progress_events("count", iter_count_words(corpus, pre_tokenizer.chunks, cut, slicer))
+        def chunks(text):  # (counting what a custom pattern leaves unmatched, said at AlphabetReady)
+            got, n = pre_tokenizer.chunks_and_unmatched(text)
+            unmatched[0] += n
+            return got
+
+        raw, provenance = yield from progress_events("count", iter_count_words(corpus, chunks, cut, slicer))
         # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
         return {w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}, provenance
 
@@ -151,19 +159,42 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
 
 
 
+def unmatched_note(n):
+    """What training says when the pre-tokenization pattern left ``n`` characters unmatched.
+
+    >>> unmatched_note(3)
+    'the pattern left 3 characters unmatched; they are kept as their own pieces'
+    """
+    return f"the pattern left {n:,} character{'s' * (n != 1)} unmatched; they are kept as their own pieces"
+
+
+def with_notes(notes, steps):
+    """A trainer's events with ``notes`` added to its ``AlphabetReady``; returns its value.
+
+    Example: ``model = yield from with_notes(("a note",), bpe_trainer.train(...))``."""
+    while True:
+        try:
+            event = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        yield replace(event, notes=event.notes + notes) if notes and event.kind == "alphabet" else event
+
+
 def train_bpe_family(corpus, spec):
     """Generator of events for the ``bpe``, ``byte_bpe`` and ``sentencepiece_bpe`` presets:
     the pipeline around ``trainers.bpe.train`` (which holds the algorithm)."""
     preset = spec["preset"]
     normalizer, pre_tokenizer, decoder = bpe_pipeline(spec)
-    counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
-    model, specials, merges = yield from bpe_trainer.train(
+    unmatched = [0]
+    counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched)
+    notes = (unmatched_note(unmatched[0]),) if unmatched[0] else ()
+    model, specials, merges = yield from with_notes(notes, bpe_trainer.train(
         counts, special_tokens=spec["special_tokens"], unk_token=spec.get("unk_token"),
         end_of_word=spec.get("end_of_word") if preset == "bpe" else None, byte_level=preset == "byte_bpe",
         byte_fallback=spec.get("byte_fallback", False), user_defined_symbols=getattr(pre_tokenizer, "user_defined_symbols", ()),
         character_coverage=spec.get("character_coverage", 1.0), initial_alphabet=spec.get("initial_alphabet"),
         num_merges=spec["num_merges"], vocab_size=spec["vocab_size"], min_frequency=spec["min_frequency"],
-        tie_break=spec["tie_break"], top_k=spec["top_k"], max_token_length=spec.get("max_piece_length"))
+        tie_break=spec["tie_break"], top_k=spec["top_k"], max_token_length=spec.get("max_piece_length")))
     tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=len(merges))
 
@@ -233,7 +264,7 @@ def train_unigram(corpus, spec):
         byte_fallback=spec.get("byte_fallback", False), character_coverage=spec.get("character_coverage", 1.0),
         vocab_size=spec["vocab_size"], seed_size=spec["seed_size"], max_piece_length=spec["max_piece_length"],
         shrinking_factor=spec["shrinking_factor"], n_sub_iterations=spec["n_sub_iterations"],
-        split_digits=spec.get("split_digits", False))
+        split_digits=spec.get("split_digits", False), max_sentence_length=spec["max_sentence_length"])
     tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=n_steps)
 

@@ -25,6 +25,15 @@ assigned since, plus U+0295, Ll -> Lo in 17.0). So the same pattern splits the s
 identically in every Python, with or without ``regex``; ``regex`` itself only compiles what
 the translation cannot express.
 
+Case-insensitive patterns (``(?i)``, ``(?i:...)``) are Unicode-stable too: re folds case
+with the runtime's tables, so in CPython 3.11 (Unicode 14) ``(?i)ɤ`` would not match
+U+A7CB (its capital since Unicode 16.0) while the page's Pyodide would. The translation
+writes the case pairs formed since Unicode 14.0 out as classes from the pinned tables
+(``ɤ`` -> ``[ɤꟌ]``; a class gets the partners of its members), so every Python from 3.11
+to 3.14 folds as Unicode 16.0 does; all older pairs are the same in every runtime (case
+pairs are stable once formed). Bound: a runtime newer than the pinned Unicode (17.0 in a
+future Python) would also fold the pairs it adds.
+
 Not translated exactly: under IGNORECASE, re's case folding also lets U+0345 match
 letter classes and "i" match U+0131 (the built-in patterns only fold "'s", "'ll"...),
 and a negated property inside a class (``[\P{Ll}x]``) folds differently.
@@ -37,6 +46,7 @@ astral code points (emoji, historic scripts) cost ~1 us per class test, so emoji
 text splits 2-3x slower than with ``regex``.
 """
 
+import bisect
 import functools
 import itertools
 import re
@@ -44,7 +54,7 @@ import sys
 
 from . import unicode_data
 
-from .regex_syntax import WHITE_SPACE_RANGES, WORD_EXTRA, read_escape
+from .regex_syntax import WHITE_SPACE_RANGES, WORD_EXTRA, code_of, read_escape
 
 try:
     import regex as _regex
@@ -78,9 +88,12 @@ _CLASS_ESCAPES = {"a": 0x07, "b": 0x08, "t": 0x09, "n": 0x0A, "v": 0x0B, "f": 0x
 # installed for the command line, never in the page (Pyodide has no build of it).
 _REGEX_ADVICE = ("" if sys.platform == "emscripten" else
                  ", or install the 'regex' module (pip install regex; the web page cannot use it)")
-# Inline flags that switch IGNORECASE on for the whole pattern, or for one group.
+# Inline flags that switch IGNORECASE on for the whole pattern, or on or off for one group.
 _GLOBAL_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*\)")
 _GROUP_I = re.compile(r"\(\?[a-zA-Z]*i[a-zA-Z]*(?:-[a-zA-Z]*)?:")
+_GROUP_NOT_I = re.compile(r"\(\?[a-zA-Z]*-[a-zA-Z]*i[a-zA-Z]*:")
+# A single-character escape outside a class whose code point can be read: \xHH, \x{H..}, \uHHHH, \UHHHHHHHH.
+_CODE_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]{2}|x\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})\Z")
 
 
 def _category_table():
@@ -194,6 +207,33 @@ def _set_regex(ranges, literal="", negated=False, ignore_case=False):
     return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
 
+def _with_partners(ranges):
+    """``ranges`` plus the case partners of their members among the case pairs formed since
+    the oldest supported Unicode (a case-insensitive set then matches them in any runtime).
+    Example: [(0x264, 0x264)] -> [(0x264, 0x264), (0xA7CB, 0xA7CB)]."""
+    starts = [a for a, _ in ranges]
+    extra = []
+    for cp, partners in unicode_data.newer_case_partners().items():
+        k = bisect.bisect_right(starts, cp) - 1
+        if k >= 0 and cp <= ranges[k][1]:
+            extra += [(q, q) for q in partners]
+    return _union(ranges, extra) if extra else ranges
+
+
+def _literal_members(class_text):
+    """The code points with newer case partners that a class written as plain text (no
+    sets, e.g. '[a-zɤ]') contains, tested by re itself (no flags: code points only)."""
+    test = re.compile(class_text).fullmatch
+    return [(cp, cp) for cp in unicode_data.newer_case_partners() if test(chr(cp))]
+
+
+def _folded_literal(cp, text):
+    """A literal character under IGNORECASE: ``text`` itself, or a class with its newer case
+    partners. Example: ɤ -> '[ɤꟌ]'."""
+    partners = unicode_data.newer_case_partners().get(cp)
+    return f"[{text}{''.join(map(_esc, partners))}]" if partners else text
+
+
 def _escape(pattern, i, in_class, ignore_case=False):
     """Read the escape at pattern[i] ('\\'): returns ((ranges, negated) or verbatim text, next index)."""
     text, nxt = read_escape(pattern, i)
@@ -239,6 +279,14 @@ def _class(pattern, i, ignore_case):
             item, j = pattern[j], j + 1
         items.append(item)
     if all(isinstance(item, str) for item in items):
+        if ignore_case:
+            # the partners of its members, as a class beside it (inserting them into the
+            # text could turn an edge '-' or ']' into a range)
+            body = pattern[i + 1 + negated:j]
+            members = _literal_members(f"[{body}]")
+            if members:
+                folded = _set_regex(_with_partners(members))
+                return (f"(?:(?!{folded})[^{body}])" if negated else f"(?:[{body}]|{folded})"), j + 1
         return pattern[i:j + 1], j + 1
     # Sets are moved out of the literal text, so make every literal item self-contained:
     # a '-' at an edge or next to a set is literal (as in regex), and ']', '[', '^' get escaped.
@@ -252,7 +300,10 @@ def _class(pattern, i, ignore_case):
     # When every literal item is one character (x, \n, \-), fold it into the ranges.
     points = [_code_point(text) for text in literal]
     if None not in points:
-        return _set_regex(_union(ranges, [(p, p) for p in points]), "", negated, ignore_case), j + 1
+        ranges = _union(ranges, [(p, p) for p in points])
+        return _set_regex(_with_partners(ranges) if ignore_case else ranges, "", negated, ignore_case), j + 1
+    if ignore_case:
+        ranges = _with_partners(_union(ranges, _literal_members("[" + "".join(literal) + "]")))
     return _set_regex(ranges, "".join(literal), negated, ignore_case), j + 1
 
 
@@ -276,13 +327,18 @@ def translate(pattern: str) -> str:
     out, i = [], 0
     # Track where IGNORECASE may be on: a global (?i) anywhere, or inside (?i:...) groups.
     global_i = _GLOBAL_I.search(pattern) is not None
-    groups: list[bool] = []  # per open group: does it turn IGNORECASE on?
+    groups: list[bool | None] = []  # per open group: does it turn IGNORECASE on (True), off (False)?
     while i < len(pattern):
-        ignore_case = global_i or any(groups)
+        ignore_case = next((g for g in reversed(groups) if g is not None), global_i)
         if pattern[i] == "\\":
-            # An escape: a set becomes a class, anything else is copied.
+            # An escape: a set becomes a class (under IGNORECASE with the newer case partners
+            # of its members), a character with newer case partners a class, the rest is copied.
             item, i = _escape(pattern, i, False, ignore_case)
-            out.append(item if isinstance(item, str) else _set_regex(item[0], "", item[1], ignore_case))
+            if isinstance(item, str):
+                out.append(_folded_literal(code_of(item), item) if ignore_case and _CODE_ESCAPE.match(item) else item)
+            else:
+                ranges = _with_partners(list(item[0])) if ignore_case else item[0]
+                out.append(_set_regex(ranges, "", item[1], ignore_case))
         elif pattern[i] == "[":
             # A character class: expand the sets inside it.
             text, i = _class(pattern, i, ignore_case)
@@ -290,13 +346,13 @@ def translate(pattern: str) -> str:
         elif pattern[i] in "()":
             # A group opens or closes (escaped and in-class parentheses never get here).
             if pattern[i] == "(":
-                groups.append(_GROUP_I.match(pattern, i) is not None)
+                groups.append(True if _GROUP_I.match(pattern, i) else False if _GROUP_NOT_I.match(pattern, i) else None)
             elif groups:
                 groups.pop()
             out.append(pattern[i])
             i += 1
         else:
-            out.append(pattern[i])
+            out.append(_folded_literal(ord(pattern[i]), pattern[i]) if ignore_case else pattern[i])
             i += 1
     return "".join(out)
 

@@ -131,6 +131,23 @@ def normalize(form, text):
     return _normalize_with_newer(form, text)
 
 
+@functools.lru_cache(maxsize=None)
+def newer_case_partners():
+    """{code point: its case partners} for the case pairs formed after the oldest supported
+    Unicode (a capital assigned since, and its small letter, which may be older: U+A7CB
+    LATIN CAPITAL LETTER RAMS HORN and U+0264 ɤ). A runtime with an older Unicode does not
+    pair them (case-insensitive patterns add them: ``regex_compat``).
+
+    >>> newer_case_partners()[0x264], newer_case_partners()[0xA7CB]
+    ((42955,), (612,))
+    """
+    pairs = {}
+    for capital, small in sorted(_t.NEWER_LOWER.items()):
+        pairs.setdefault(capital, []).append(small)
+        pairs.setdefault(small, []).append(capital)
+    return {cp: tuple(sorted(set(p))) for cp, p in pairs.items()}
+
+
 def lower(text):
     """``text.lower()`` as Unicode ``UNICODE_VERSION`` defines it. Example: 'ÄB' -> 'äb'."""
     foreign = _foreign()

@@ -39,6 +39,10 @@ TRAININGS.update({
     "u16_bpe": ("bpe", dict(UNICODE16, num_merges=40, lowercase=True)),
     "u16_byte_bpe": ("byte_bpe", dict(UNICODE16, vocab_size=300, pattern="o200k")),
     "u16_byte_bpe_digits": ("byte_bpe", dict(UNICODE16, vocab_size=300, pattern=r"\p{Lu}+|\p{L}+|\d+|\S")),
+    # (?i): a Garay letter, capital or small (a pair only since 16.0), is a chunk of its own
+    # (without pinned case pairs CPython 3.11 would merge across a capital: another model)
+    "u16_byte_bpe_ignorecase": ("byte_bpe", dict(UNICODE16, vocab_size=500,
+                                                 pattern=r"(?i)[\U00010D70-\U00010D85]|\p{L}+|\s+|\S")),
     "u16_sentencepiece_bpe": ("sentencepiece_bpe", dict(UNICODE16, vocab_size=140, split_digits=True, lowercase=True)),
     "u16_wordpiece": ("wordpiece", dict(UNICODE16, vocab_size=140, lowercase=True, strip_accents=True)),
     "u16_unigram": ("unigram", dict(UNICODE16, vocab_size=120, lowercase=True)),

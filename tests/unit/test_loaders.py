@@ -126,3 +126,32 @@ def test_tiktoken_merges_are_every_split_ordered_by_result_then_parts():
     assert tiktoken_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4, b"abc": 5}) == expected
     # ranks need not be contiguous here (a rank file's are checked before)
     assert tiktoken_merges({b"a": 10, b"b": 11, b"c": 12, b"ab": 30, b"bc": 40, b"abc": 50}) == expected
+
+
+def test_tiktoken_merges_try_only_splits_whose_parts_can_be_tokens():
+    # the split points of a token lie where both parts are no longer than the longest other
+    # token: the same merges as trying every split (random vocabularies, one huge token)
+    import random
+
+    def every_split(ranks):
+        out = []
+        for token in sorted(ranks, key=ranks.get):
+            local = sorted((ranks[token[:k]], ranks[token[k:]], k) for k in range(1, len(token))
+                           if token[:k] in ranks and token[k:] in ranks)
+            out += [(token[:k], token[k:]) for _, _, k in local]
+        return out
+
+    rng = random.Random(3)
+    for _ in range(200):
+        tokens = {bytes(rng.choice(b"ab") for _ in range(rng.randrange(1, 7))) for _ in range(rng.randrange(1, 30))}
+        if rng.random() < 0.3:
+            tokens.add(b"ab" * rng.randrange(4, 40))
+        ranks = {t: r for r, t in enumerate(sorted(tokens, key=lambda t: (len(t), t)))}
+        assert tiktoken_merges(ranks) == every_split(ranks)
+
+
+def test_a_rank_with_thousands_of_digits_is_named_not_converted():
+    with pytest.raises(ModelFileError, match=r"rank file line 2: the rank 999999999999… has 5,000 digits"):
+        from_tiktoken("QQ== 0\nQg== " + "9" * 5000 + "\n", pattern="gpt2")
+    with pytest.raises(ModelFileError, match="rank file line 1: expected '<base64 token> <rank>'"):
+        from_tiktoken("QQ== ²\n", pattern="gpt2")

@@ -412,3 +412,24 @@ def test_any_exception_in_the_training_task_ends_it_with_a_message_and_a_usable_
     click(port, "#train-end")
     assert app.state.training.phase == "done" and port.query("#train-error").hidden
     assert text(port, "#train-step-total") == "5"
+
+
+def test_the_status_says_how_many_characters_a_custom_pattern_left_unmatched():
+    port, app = started()
+    use(app, port, Corpus("ab, cd! ef"), TrainSpec("byte_bpe", "vocab_size", 260, {"pattern": "[a-z]+"}))
+    assert app.state.recording.done
+    assert ("the pattern left 4 characters unmatched; they are kept as their own pieces"
+            in text(port, "#train-status"))
+    use(app, port, Corpus("ab, cd! ef"), TrainSpec("byte_bpe", "vocab_size", 260))
+    assert app.state.recording.done and "unmatched" not in text(port, "#train-status")
+
+
+def test_the_status_says_what_unigram_limited_and_how_to_change_it():
+    port, app = started()
+    line = "".join(read("tinyshakespeare.txt")[:6_000].split())  # one word of ~4,600 bytes
+    use(app, port, Corpus(line), TrainSpec("unigram", "vocab_size", 200))
+    assert app.state.recording.done
+    status = text(port, "#train-status")
+    assert "longer than max_sentence_length=4,192 bytes" in status and "raise max_sentence_length" in status
+    use(app, port, Corpus(line), TrainSpec("unigram", "vocab_size", 200, {"max_sentence_length": 10_000}))
+    assert app.state.recording.done and "max_sentence_length" not in text(port, "#train-status")

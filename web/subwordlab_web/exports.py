@@ -26,6 +26,7 @@ names the file and the problem (the caller keeps its state untouched).
 
 from __future__ import annotations
 
+import hashlib
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -150,7 +151,7 @@ def import_model(name: str, data: bytes | str) -> Imported:
 def import_steps(name: str, data: bytes | str):
     """``import_model`` in slices: yields ``(done, total)`` now and then while a big
     tiktoken rank file loads (a few seconds for o200k_base), and returns the ``Imported``."""
-    from subwordlab.hf_json import from_hf_json
+    from subwordlab.hf_json import from_hf_dict
     from subwordlab.serialize import ModelFileError, from_dict, parse_json
 
     label = repr(name) if name else "the file"
@@ -171,10 +172,11 @@ def import_steps(name: str, data: bytes | str):
         if doc.get("format") == "subwordlab":
             tok, kind = from_dict(doc), "ours"
         elif "model" in doc and ("added_tokens" in doc or "normalizer" in doc or "pre_tokenizer" in doc):
-            text = data if isinstance(data, str) else bytes(data).decode("utf-8")
+            raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                tok, kind = from_hf_json(text), "hf"
+                # (the document parsed above, not parsed again: from_hf_json's record of the file's SHA-256)
+                tok, kind = from_hf_dict(doc, hashlib.sha256(raw).hexdigest()), "hf"
         else:
             raise ImportFailed(f"{label} is JSON but neither a Subword Lab model (\"format\": \"subwordlab\") "
                                "nor a Hugging Face tokenizer.json (\"model\", \"added_tokens\", ...)")

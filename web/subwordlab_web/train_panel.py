@@ -20,7 +20,7 @@ from .player import SPEEDS
 from .state import AppState, TrainingStatus, TrainSpec
 from .train_sections import TrainSections
 from .train_views import now_text, rate_text
-from .wording import plural
+from .wording import plural, run_notes
 
 AUTO_TRAIN_CHARS = 200_000  # smaller corpora train as soon as they (or the settings) change
 AUTO_TRAIN_DELAY = 0.25  # seconds of quiet before an automatic run (typing)
@@ -361,6 +361,7 @@ class TrainPanel:
                     + (f" · {short}" if short else ""))
         else:
             text = f"{st.spec.describe()} · " + ("training…" if rec.alphabet is not None else "preparing the run…")
+        text += run_notes(getattr(rec.alphabet, "notes", ()))
         if st.imported is not None:
             text += f" · Inspect and Compare use {st.imported_name} (loaded on Files) until you train again"
         return text

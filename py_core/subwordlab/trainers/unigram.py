@@ -290,9 +290,42 @@ class _Lattices:
         yield from sliced(len(edges), keep_alive)
 
 
-def _words_in_alphabet(counts, alphabet):
+# SentencePiece bounds its training input by length: a line longer than max_sentence_length
+# bytes (4192 by default) is skipped ("Too long lines are skipped in the training. The maximum
+# length can be changed with --max_sentence_length=<size> flag.": LoadSentences in
+# sentencepiece/src/trainer_interface.cc), and no piece is longer than max_sentencepiece_length
+# (16). We do the same to words (the runs between white space), except that a longer word is
+# not skipped but trained on its first max_sentence_length bytes (so a corpus that is one long
+# line still trains), and every character of the whole word still counts for the alphabet.
+# Then a megabyte without a space costs what 4 KB of text costs, and training says so.
+MAX_SENTENCE_LENGTH = 4192
+
+
+def _head_bytes(word, limit):
+    """The longest start of ``word`` whose UTF-8 encoding has at most ``limit`` bytes (a
+    character is never cut). Example: ('▁abc', 4) -> '▁a' (▁ takes 3 bytes)."""
+    return word.encode("utf-8")[:limit].decode("utf-8", "ignore")
+
+
+def long_words_note(count, longest, limit):
+    """What training says when ``count`` words were longer than ``limit`` bytes.
+
+    >>> long_words_note(1, 1_000_000, 4192)[:80]
+    '1 word was longer than max_sentence_length=4,192 bytes (the longest: 1,000,000 b'
+    """
+    what = "1 word was" if count == 1 else f"{count:,} words were"
+    return (f"{what} longer than max_sentence_length={limit:,} bytes (the longest: {longest:,} bytes); "
+            f"{'it was' if count == 1 else 'each was'} trained on its first {limit:,} bytes only, as SentencePiece "
+            f"bounds training (it skips such lines). Every character still has a piece. To train on more of "
+            f"{'it' if count == 1 else 'them'}, raise max_sentence_length (training time and memory grow with it) "
+            f"or put spaces or line breaks in the text.")
+
+
+def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
     """``(words, freqs, char_freq)``: the words cut at characters outside ``alphabet`` (None:
-    keep all), their counts, and each character's weighted count; in slices."""
+    keep all), their counts, and each character's weighted count; in slices. A word longer
+    than ``max_bytes`` bytes (None: no limit) trains on its first ``max_bytes`` bytes only
+    (its characters all count); ``limited``, a list, receives the byte length of each."""
     words, freqs, char_freq = [], [], {}
     at = {}  # a cut-up huge word's parts repeat: each distinct part is one word, counts added
 
@@ -306,8 +339,17 @@ def _words_in_alphabet(counts, alphabet):
                 freqs[k] += f
 
     for k, (word, f) in enumerate(counts.items()):
+        head = word
+        if max_bytes is not None and len(word) * 4 > max_bytes:  # (a character has at most 4 bytes)
+            size = len(word.encode("utf-8"))
+            if size > max_bytes:
+                head = _head_bytes(word, max_bytes)
+                limited.append(size)
+                for ch in word[len(head):]:  # (the characters past the limit: for the alphabet only)
+                    if alphabet is None or ch in alphabet:
+                        char_freq[ch] = char_freq.get(ch, 0) + f
         run = []
-        for ch in word:
+        for ch in head:
             if alphabet is None or ch in alphabet:
                 run.append(ch)
                 char_freq[ch] = char_freq.get(ch, 0) + f
@@ -430,11 +472,13 @@ def _forward_backward_scaled(edges, n, probs, f, expected):
     for s, e, i in reversed(edges):
         if s != at:
             # the values after s are final: rescale the window s+1..s+span if it became tiny
-            m = max(bwd[s + 1:s + span + 1])
-            if 0.0 < m < _TINY:
-                for t in range(s + 1, min(n, s + span) + 1):
-                    bwd[t] /= m
-                bcum += log(m)
+            # (its largest value is at least bwd[s + 1]: no need to look further unless that is tiny)
+            if bwd[s + 1] < _TINY:
+                m = max(bwd[s + 1:s + span + 1])
+                if 0.0 < m < _TINY:
+                    for t in range(s + 1, min(n, s + span) + 1):
+                        bwd[t] /= m
+                    bcum += log(m)
             scale, at = f * exp(fcum[s] + bcum - log_z), s
         pb = probs[i] * bwd[e]
         bwd[s] += pb
@@ -461,7 +505,8 @@ def _viterbi(edges, n, scores):
 
 
 def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000_000, max_piece_length=16,
-                  shrinking_factor=0.75, n_sub_iterations=2, split_digits=False):
+                  shrinking_factor=0.75, n_sub_iterations=2, split_digits=False,
+                  max_sentence_length=MAX_SENTENCE_LENGTH):
     """Train a Unigram vocabulary on word counts, yielding ``AlphabetReady``, one ``EmStep``
     per EM iteration and one ``PruneStep`` per pruning round (the last one trims to exactly
     ``vocab_size``). Returns the pieces as ``[(piece, log_prob), ...]``, most probable
@@ -470,7 +515,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     ``counts``: ``{word: count}`` (words already carry their ▁); ``vocab_size``: the whole
     vocabulary, ``meta`` pieces (unk, special tokens, bytes, user-defined symbols) included;
     ``alphabet``: the characters to keep (others split words and never join a piece; None:
-    all).
+    all); ``max_sentence_length``: a longer word (in UTF-8 bytes) trains on its first
+    ``max_sentence_length`` bytes (None: no limit), and ``AlphabetReady.notes`` says so.
     """
     if not 0 < shrinking_factor < 1:
         raise ValueError(f"shrinking_factor must be between 0 and 1 (SentencePiece uses 0.75), not {shrinking_factor!r}")
@@ -480,10 +526,17 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
     if not isinstance(seed_size, int) or seed_size < 0:
         raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
+    if max_sentence_length is not None and (not isinstance(max_sentence_length, int) or max_sentence_length < 1):
+        raise ValueError(f"max_sentence_length must be a positive integer (SentencePiece uses 4192), "
+                         f"not {max_sentence_length!r}")
     target = vocab_size - len(meta)
 
-    # step 1: the words (cut at characters outside the alphabet) and the characters
-    words, freqs, char_freq = yield from progress_events("seed", _words_in_alphabet(counts, alphabet))
+    # step 1: the words (cut at characters outside the alphabet, a too long one limited to
+    # its first max_sentence_length bytes) and the characters
+    limited = []
+    words, freqs, char_freq = yield from progress_events(
+        "seed", _words_in_alphabet(counts, alphabet, max_sentence_length, limited))
+    notes = (long_words_note(len(limited), max(limited), max_sentence_length),) if limited else ()
     chars = sorted(char_freq)
     if target < len(chars):
         raise ValueError(f"vocab_size={vocab_size} cannot hold the {len(chars)} characters of the corpus plus "
@@ -515,7 +568,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         return [(m, 0.0) for m in meta] + list(zip(map(pieces.__getitem__, live), map(scores.__getitem__, live)))
 
     yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts),
-                        pieces=snapshot())
+                        pieces=snapshot(), notes=notes)
 
     # step 3: the words' lattices, built once
     lattices = _Lattices(max_piece_length)
@@ -618,7 +671,7 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, tota
 
 def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=(), byte_fallback=False,
           character_coverage=1.0, vocab_size, seed_size=1_000_000, max_piece_length=16, shrinking_factor=0.75,
-          n_sub_iterations=2, split_digits=False):
+          n_sub_iterations=2, split_digits=False, max_sentence_length=MAX_SENTENCE_LENGTH):
     """Train Unigram on word counts (words carry their ▁): yields the events of
     ``unigram_steps``, returns ``(model, special_ids, rounds)`` (rounds: EM + prune steps).
 
@@ -645,7 +698,8 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
     # step 2: seed, EM, prune (the events pass through)
     steps = unigram_steps(counts, vocab_size=vocab_size, alphabet=alphabet, meta=meta, seed_size=seed_size,
                           max_piece_length=max_piece_length, shrinking_factor=shrinking_factor,
-                          n_sub_iterations=n_sub_iterations, split_digits=split_digits)
+                          n_sub_iterations=n_sub_iterations, split_digits=split_digits,
+                          max_sentence_length=max_sentence_length)
     rounds = 0
     while True:
         try:
