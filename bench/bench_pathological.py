@@ -110,7 +110,8 @@ def main():
             path = Path(tmp) / f"{name}.txt"
             path.write_text(text, encoding="utf-8", newline="")
             size = path.stat().st_size / 1e6
-            vocab = max(args.vocab, 3000) if name == "random" else args.vocab  # (random bytes: ~2,000 characters)
+            # (random bytes decode to thousands of distinct characters: ~5,800 at full size)
+            vocab = len(set(text)) + args.vocab if name == "random" else args.vocab
             lines = Path(tmp) / f"{name}.lines.txt"
             lines.write_text("\n".join(cut for line in text.split("\n") for cut in
                                        ([line[i:i + 1000] for i in range(0, len(line), 1000)] or [""])),
