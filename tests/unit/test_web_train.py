@@ -178,7 +178,11 @@ def test_wordpiece_frequency_scoring_is_chosen_in_the_form_and_ranks_by_count():
     # the most frequent pair wins (t + ##o, 15 times), not the best score (##i + ##z)
     assert port.text(port.query("title", first)) == "t + ##o: count 15 (chosen)"
     assert "most frequent pair" in text(port, "#candidates-help")
-    assert cells(port, "#merges-rows")[0] == ["1", "t + ##o", "15", "–", "to"]
+    assert [port.text(th) for th in port.query_all("#merges-head th")] == ["Step", "Pair", "Count", "New token"]
+    assert cells(port, "#merges-rows")[0] == ["1", "t + ##o", "15", "to"]
+    from subwordlab_web.train_views import merges_csv
+
+    assert merges_csv(app.state.steps, 1, "wordpiece").splitlines() == ["Step,Pair,Count,New token", "1,t + ##o,15,to"]
     assert text(port, "#curve-title") == "Count of each merge"
 
 

@@ -123,7 +123,7 @@ class TrainSections:
     def merges(self) -> None:
         port, st = self.port, self.state
         preset = st.spec.schema
-        header = merge_header(preset)
+        header = merge_header(preset, st.steps)
         numeric = ("Step", "Count", "Score", "Vocabulary")
         port.build_into(self.merges_head, [el("th", "num" if h in numeric else None, h, {"scope": "col"}) for h in header])
         port.set_text(self.merges_title, "Training steps so far" if preset.is_unigram else "Merges so far")

@@ -38,11 +38,17 @@ class Row:
     current: bool = False
 
 
-def merge_header(preset: str | Preset) -> tuple[str, ...]:
+def scored(preset: Preset, steps: Sequence[Any] = ()) -> bool:
+    """Do the merges carry a score? WordPiece's do, unless trained with scoring
+    'frequency' (HF tokenizers' way: by count, as BPE). Example: (wordpiece, []) -> True."""
+    return preset.family == "wordpiece" and (not steps or getattr(steps[0], "score", None) is not None)
+
+
+def merge_header(preset: str | Preset, steps: Sequence[Any] = ()) -> tuple[str, ...]:
     preset = schema(preset)
     if preset.is_unigram:
         return ("Step", "What happened", "Vocabulary")
-    if preset.family == "wordpiece":
+    if scored(preset, steps):
         return ("Step", "Pair", "Count", "Score", "New token")
     return ("Step", "Pair", "Count", "New token")
 
@@ -56,7 +62,7 @@ def merge_rows(steps: Sequence[Any], position: int, preset: str | Preset, limit:
         e = steps[k - 1]
         if isinstance(e, MergeStep):
             cells = [f"{k:,}", pair_label(e.pair, byte_level), f"{e.count:,}"]
-            if preset.family == "wordpiece":
+            if scored(preset, steps):
                 cells.append(charts.short_number(e.score) if e.score is not None else "–")
             cells.append(token_label(e.new_token, byte_level))
         else:
@@ -80,7 +86,7 @@ def csv_text(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 def merges_csv(steps: Sequence[Any], position: int, preset: str | Preset) -> str:
     """Every step up to `position`, oldest first, as the merge table shows it."""
     rows = merge_rows(steps, position, preset, limit=max(1, position))
-    return csv_text(merge_header(preset), [r.cells for r in reversed(rows)])
+    return csv_text(merge_header(preset, steps), [r.cells for r in reversed(rows)])
 
 
 def vocabulary_csv(tokenizer: Any) -> str:
@@ -200,7 +206,7 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, li
     e = steps[k - 1]
     before = "Before merge 1: the pairs competing" if position == 0 else f"Merge {k:,}: the winner and its competitors"
     bars = []
-    if preset.family == "wordpiece" and e.score is not None:  # scoring="frequency" ranks by count, as BPE
+    if scored(preset, steps):  # scoring="frequency" ranks by count, as BPE
         for pair, count, score in e.candidates[:limit]:
             chosen = pair == e.pair
             detail = f"{pair_label(pair, False)}: score {charts.short_number(score)}, count {count:,}"
@@ -262,7 +268,7 @@ def curve_of(steps: Sequence[Any], preset: str | Preset) -> Curve:
                      lambda i: (f"step {em[i][0]}: EM round {em[i][1].round + 1}.{em[i][1].iteration + 1}, log-likelihood "
                                 f"{charts.short_number(em[i][1].log_likelihood)}, vocabulary {em[i][1].vocab_size:,}"))
     at = list(range(1, len(steps) + 1))
-    if preset.family == "wordpiece" and steps and steps[0].score is not None:
+    if scored(preset, steps) and steps:
         return Curve("Score of each merge", "merge", "score", at, [e.score or 0.0 for e in steps], at,
                      lambda i: (f"merge {i + 1}: {pair_label(steps[i].pair, False)} score "
                                 f"{charts.short_number(steps[i].score or 0.0)}, count {steps[i].count:,}"))
