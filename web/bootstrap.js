@@ -46,6 +46,10 @@ async function boot() {
   const pyodide = await loadPyodide({
     indexURL: pyodideURL,
     lockFileURL: pyodideURL + "pyodide-lock.json",
+    // JavaScript null reaches Python as None (the DOM port tests `is None`: a missing
+    // element, `closest` finding nothing, an empty sessionStorage key); without this it is
+    // `jsnull`, which is not None, and e.g. every page-wide shortcut was ignored
+    convertNullToNone: true,
   });
   times.pyodideLoaded = performance.now();
 

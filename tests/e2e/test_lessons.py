@@ -63,6 +63,10 @@ def test_a_course_link_opens_lesson_3_at_step_4_steps_on_and_survives_a_reload(f
     # Previous, and the page-wide ← shortcut, move it back; the player's buttons move it too
     page.click("#lesson-prev")
     expect(page.locator("#lesson-heading")).to_have_text(LESSON_3_STEP_4)
+    page.keyboard.press("ArrowRight")  # focus is on Previous: the arrows still drive the player
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 5 of 6")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 4 of 6")
     page.click("#train-back")
     expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 3 of 6")
     page.wait_for_function("location.search === '?lesson=3&step=3'")

@@ -261,6 +261,7 @@ def test_next_previous_and_replay_move_the_player_and_the_address():
     port.click(port.query("#lesson-next"))
     port.settle()
     assert app.state.step == 6 and port.query("#lesson-next").attrs.get("disabled") is not None
+    assert port.focused is port.query("#lesson-replay")  # not lost with the disabled button
     port.click(port.query("#lesson-prev"))
     port.settle()
     assert app.state.step == 5 and port.href.endswith("?lesson=3&step=5")
@@ -323,3 +324,11 @@ def test_share_link_and_embed_snippet_of_a_lesson_step_are_its_address():
     code = share.embed_snippet()
     assert 'src="http://127.0.0.1:8000/index.html?embed=1&amp;panel=train&amp;lesson=2&amp;step=1"' in code
     assert 'title="Subword Lab: lesson 2, step 1"' in code
+
+
+def test_a_step_beyond_the_lesson_shows_its_last_step_and_says_so():
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=2&step=99")
+    assert (app.state.lesson, app.state.step) == (2, 3)
+    assert card_text(port)["where"] == "Lesson 2 · step 3 of 3"
+    assert "asks for step 99, but this run has 3 steps" in port.text(port.query("#link-banner-text"))
+    assert port.href.endswith("?lesson=2&step=3")

@@ -116,6 +116,12 @@ class LessonCard:
         moved = player.step() if delta > 0 else player.back()
         if moved:
             self.state.notify("step")
+        # subtle: the button pressed may now be disabled (first or last step), which would drop
+        # the keyboard focus to the page: hand it to the button that still leads somewhere
+        if delta > 0 and player.position >= player.recorded:
+            self.port.focus(self.b_replay)
+        elif delta < 0 and player.position == 0:
+            self.port.focus(self.b_next)
 
     def replay(self) -> None:
         """Back to step 0 and play the lesson through (the player's speed; Space pauses)."""
