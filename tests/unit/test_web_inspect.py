@@ -126,7 +126,7 @@ def test_round_trip_differences_are_named():
         TrainSpec("bpe", "num_merges", 8))
     typed(port, "low  low")  # two spaces: the </w> decoder puts back one, as the pipeline promises
     badge = port.query("#inspect-roundtrip")
-    assert port.get_attr(badge, "data-ok") == "design" and port.text(badge).startswith("ⓘ Round trip as designed: ")
+    assert port.get_attr(badge, "data-ok") == "design" and port.text(badge).startswith("≈ Round trip as designed: ")
     assert "one space between" in port.text(badge)
     typed(port, "low low")
     assert port.get_attr(badge, "data-ok") == "yes" and port.text(badge) == "✓ Round trip exact"
@@ -138,7 +138,7 @@ def test_wordpiece_round_trip_is_lossy_by_design_in_neutral_words_and_a_real_los
     badge = port.query("#inspect-roundtrip")
     typed(port, "Everyone has the right to life,  liberty and security.")
     assert port.get_attr(badge, "data-ok") == "design"
-    assert port.text(badge) == ("ⓘ Round trip as designed: this pipeline puts a space around punctuation (each mark "
+    assert port.text(badge) == ("≈ Round trip as designed: this pipeline puts a space around punctuation (each mark "
                                 "is a word of its own) and keeps one space between words (runs of spaces, tabs and "
                                 "newlines are not kept): decode gives “Everyone·has·the·right·to·life·,·liberty…” "
                                 "by design")
@@ -154,7 +154,7 @@ def test_lower_casing_and_accent_stripping_are_by_design_with_the_reason():
     badge = port.query("#inspect-roundtrip")
     typed(port, "Café Naïve")
     assert port.get_attr(badge, "data-ok") == "design"
-    assert port.text(badge) == ("ⓘ Round trip as designed: the normalizer lower-cases, strips accents: decode gives "
+    assert port.text(badge) == ("≈ Round trip as designed: the normalizer lower-cases, strips accents: decode gives "
                                 "“cafe·naive” by design")
     typed(port, "cafe naive")
     assert port.get_attr(badge, "data-ok") == "yes" and port.text(badge) == "✓ Round trip exact"

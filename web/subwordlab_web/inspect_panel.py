@@ -324,7 +324,7 @@ class InspectPanel:
         port.set_text(self.chars, f"{n_chars:,}")
         port.set_text(self.ratio, f"{n_chars / len(chips):.2f}" if chips else "–")
         design = bool(r) and r.round_trip_kind == "by_design"
-        port.set_text(self.roundtrip, ("ⓘ " if design else "✓ " if r.round_trip_ok else "≠ ") + r.round_trip if r else "–")
+        port.set_text(self.roundtrip, ("≈ " if design else "✓ " if r.round_trip_ok else "≠ ") + r.round_trip if r else "–")
         port.set_attr(self.roundtrip, "data-ok", ("design" if design else "yes" if r.round_trip_ok else "no") if r else "")
         port.set_attr(self.roundtrip, "title", "decode(encode(text)) compared with the text as typed, the normalized "
                                                "text as shown (▁ markers back to spaces), and what this pipeline "
