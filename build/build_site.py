@@ -89,7 +89,7 @@ AXE_INTEGRITY = (
 )
 TEST_ASSETS = DIST / "test-assets"
 
-WEB_FILES = ["index.html", "bare.html", "embed-example.html", "bootstrap.js", "css"]
+WEB_FILES = ["index.html", "bare.html", "embed-example.html", "bootstrap.js", "guard_worker.js", "css"]
 
 
 def log(msg: str) -> None:

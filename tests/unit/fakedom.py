@@ -297,6 +297,8 @@ class FakePort:
         self.tasks: list[FakeTask] = []  # async handlers and spawned work, driven by `drive`/`settle`
         self.clock = 0.0  # seconds; `sleep` moves it on
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
+        self.guard_requests: list[tuple[str, float]] = []  # what `run_guarded` was asked
+        self.guard_hangs: Callable[[str], bool] = lambda request: False
         self.focused: FakeElement | None = None
         self.scrolled_into_view: list[FakeElement] = []  # every `scroll_into_view`, in order
         self.default_width = 640.0  # what `width` reports (a test can set data-fake-width)
@@ -598,6 +600,18 @@ class FakePort:
         """Recorded as a download of the SVG the browser would draw (mime image/png)."""
         self.downloads.append((name, svg_text, "image/png"))
         return True
+
+    async def run_guarded(self, request: str, budget: float) -> str | None:
+        """The pattern guard's worker, run in-process: `guard_hangs(request)` true stands for
+        a worker that did not answer within `budget` (the fake clock moves on by it)."""
+        from subwordlab_web.pattern_guard import run_request
+
+        self.guard_requests.append((request, budget))
+        await _Suspend()
+        if self.guard_hangs(request):
+            self.clock += budget
+            return None
+        return run_request(request)
 
     def listener_count(self) -> int:
         return (sum(len(h) for el in self.document.iter() for h in el.listeners.values())

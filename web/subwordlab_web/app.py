@@ -31,6 +31,7 @@ from typing import Any, Callable
 import subwordlab
 
 from .lesson_view import LessonCard
+from .pattern_guard import PatternGuard
 from .persist import Persist
 from .chart_export import ChartDownloads
 from .shortcuts import Shortcuts
@@ -92,6 +93,7 @@ class App:
         self.current: str | None = None
         self.work_panel = START_PANEL  # the last panel shown other than Share: where a share link lands
         self.warm = warm
+        self.guard = PatternGuard(port)  # custom regexes are tried in a worker first (pattern_guard.py)
 
     def start(self, sample: str | None = DEFAULT_SAMPLE) -> None:
         port = self.port

@@ -26,10 +26,13 @@ from typing import Any, Sequence
 
 from subwordlab.options import PRESETS, TARGETS
 
+from . import pattern_guard
 from . import compare as cm
 from . import tasks
-from .compare_results import HELDOUT_CHOICES, CompareResults
+from .compare_results import HELDOUT_CHOICES, MAX_TEXT_CHARS, CompareResults
 from .options_form import changed_options, option_field, parse_field, preset_items, value_text
+from .pattern_guard import PatternGuard
+from .state import Corpus
 from .roving import RovingFocus
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 from .wording import plural
@@ -361,6 +364,16 @@ class ComparePanel(CompareResults):
         configs = self.configs[: cm.MAX_CONFIGS]  # the current tokenizer is a column of its own
         if len(configs) + len(fixed) < cm.MIN_COLUMNS:
             self.say("Choose at least two configurations (or one and the current tokenizer).", error=True)
+            return False
+        # custom patterns are tried in the pattern guard's worker on the texts they will cut
+        text = port.value(self.text_box)[:MAX_TEXT_CHARS]
+        guard = getattr(self.app, "guard", None) or PatternGuard(port)
+        refusal = await guard.first_refusal(
+            [pattern_guard.spec_check(c, st.corpus) for c in configs]
+            + [pattern_guard.spec_check(c, Corpus(text), "the Compare text") for c in configs]
+            + [pattern_guard.tokenizer_check(tok, text, "the Compare text") for _, tok in fixed])
+        if refusal is not None:
+            self.say(f"Cannot compare: {refusal}", error=True)
             return False
         self.labels = column_labels(configs) + [label for label, _ in fixed]
         from subwordlab.recording import Recording

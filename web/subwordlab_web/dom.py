@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import math
 import time
 from typing import Any, Callable, Coroutine
@@ -80,6 +81,7 @@ class BrowserPort:
         self._tasks: set[asyncio.Future] = set()
         self._window_listeners: list[tuple[str, Any]] = []
         self._observers: list[tuple[Any, Any]] = []  # (ResizeObserver, its callback's proxy)
+        self._guard: GuardWorker | None = None
 
     # --- finding and making elements ------------------------------------------------
     def query(self, selector: str, root: Any = None) -> Any:
@@ -409,6 +411,44 @@ class BrowserPort:
         link.remove()
         return True
 
+    # --- the pattern guard's worker (pattern_guard.py) ----------------------------------
+    async def run_guarded(self, request: str, budget: float) -> str | None:
+        """Post `request` to the pattern guard's worker (started now if there is none; its
+        boot is not counted in `budget`) and return its JSON reply, or None if none came
+        within `budget` seconds: the worker is then terminated (its regex may never end) and
+        the next call starts a fresh one. A worker that cannot start gives
+        '{"ok": true, "unavailable": why}'."""
+        from .pattern_guard import BOOT_TIMEOUT_SECONDS
+
+        guard = self._guard
+        if guard is not None and guard.inflight is not None and not guard.inflight[0].done():
+            # an abandoned check (its task was cancelled) still runs: wait for it up to its deadline
+            future, deadline = guard.inflight
+            try:
+                await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - time.perf_counter()))
+            except asyncio.TimeoutError:
+                self._drop_guard()
+        if self._guard is None:
+            self._guard = GuardWorker(self.document.body)
+        guard = self._guard
+        try:
+            await asyncio.wait_for(asyncio.shield(guard.booted), BOOT_TIMEOUT_SECONDS)
+        except (asyncio.TimeoutError, OSError) as exc:
+            self._drop_guard()
+            return json.dumps({"ok": True, "unavailable": str(exc) or "the guard worker did not start"})
+        reply = guard.ask(request, budget)
+        try:
+            # subtle: shielded, so a cancelled caller leaves the reply to the next call (above)
+            return await asyncio.wait_for(asyncio.shield(reply), budget)
+        except asyncio.TimeoutError:
+            self._drop_guard()
+            return None
+
+    def _drop_guard(self) -> None:
+        if self._guard is not None:
+            self._guard.terminate()
+            self._guard = None
+
     def _task_done(self, task: asyncio.Future) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -445,6 +485,7 @@ class BrowserPort:
     def teardown(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        self._drop_guard()
         self.proxies.destroy_all()
         for observer, proxy in self._observers:
             observer.disconnect()
@@ -454,3 +495,68 @@ class BrowserPort:
             js.window.removeEventListener(event, proxy)
             proxy.destroy()
         self._window_listeners = []
+
+
+class GuardWorker:
+    """One pattern guard worker (guard_worker.js): boots its own Pyodide, then answers
+    requests one at a time. The page's <body> counts boots and terminations
+    (data-guard-boots, data-guard-terminated) and keeps the last boot time (data-guard-boot-ms)."""
+
+    def __init__(self, body: Any) -> None:
+        loop = asyncio.get_event_loop()
+        self.body = body
+        self.booted: asyncio.Future = loop.create_future()
+        self.inflight: tuple[asyncio.Future, float] | None = None
+        self._replies: dict[int, asyncio.Future] = {}
+        self._next_id = 0
+        self.worker = js.Worker.new("guard_worker.js", to_js({"type": "module"}, dict_converter=js.Object.fromEntries))
+        self._on_message = create_proxy(self._message)
+        self._on_error = create_proxy(self._error)
+        self.worker.addEventListener("message", self._on_message)
+        self.worker.addEventListener("error", self._on_error)
+        self._count("data-guard-boots")
+
+    def _count(self, attribute: str) -> None:
+        self.body.setAttribute(attribute, str(int(self.body.getAttribute(attribute) or 0) + 1))
+
+    def ask(self, request: str, budget: float) -> asyncio.Future:
+        self._next_id += 1
+        reply = asyncio.get_event_loop().create_future()
+        self._replies[self._next_id] = reply
+        self.inflight = (reply, time.perf_counter() + budget)
+        self.worker.postMessage(to_js([self._next_id, request]))
+        return reply
+
+    def _message(self, event: Any) -> None:
+        data = event.data.to_py()
+        if "boot" in data:
+            self.body.setAttribute("data-guard-boot-ms", f"{data['boot']:.0f}")
+            if not self.booted.done():
+                self.booted.set_result(data["boot"])
+        elif "bootError" in data:
+            if not self.booted.done():
+                self.booted.set_exception(OSError(f"the guard worker did not start: {data['bootError']}"))
+        elif "reply" in data:
+            reply = self._replies.pop(int(data["id"]), None)
+            if reply is not None and not reply.done():
+                reply.set_result(str(data["reply"]))
+
+    def _error(self, event: Any) -> None:
+        # an error inside the worker (it ran out of memory, say): no verdict, and no console error
+        event.preventDefault()
+        why = json.dumps({"ok": True, "unavailable": str(getattr(event, "message", "") or "the worker failed")})
+        if not self.booted.done():
+            self.booted.set_exception(OSError(why))
+        for reply in self._replies.values():
+            if not reply.done():
+                reply.set_result(why)
+        self._replies.clear()
+
+    def terminate(self) -> None:
+        self.worker.terminate()
+        self._count("data-guard-terminated")
+        self._on_message.destroy()
+        self._on_error.destroy()
+        for reply in self._replies.values():
+            if not reply.done():
+                reply.cancel()

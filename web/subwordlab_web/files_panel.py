@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
+from .pattern_guard import PatternGuard, checking_text, tokenizer_check
 from .tasks import drive, failure_message
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
 
@@ -78,6 +79,7 @@ class FilesPanel:
             buttons.append(button)
         port.replace_children(self.well_known_box, buttons)
         self._hf_cache: tuple[Any, Download] | None = None
+        self.guard = getattr(app, "guard", None) or PatternGuard(port)
         self._hf_task: Any = None
         self._loads = 0  # loads started; a later one supersedes a running sliced load
         self._well_known: dict[str, Any] = {}  # key -> tokenizer, fetched and parsed once
@@ -259,6 +261,17 @@ class FilesPanel:
         imported = await self.parse(name, data, mine)
         if imported is None:
             return None
+        # a regex of the file's own (Split, Replace, ByteLevel) is tried in the guard's worker
+        # on the text Inspect will encode next; if it backtracks, the current tokenizer stays
+        check = tokenizer_check(imported.tokenizer, self.state.inspect.text, "the Inspect text")
+        if check is not None:
+            self.say(checking_text(check))
+            refusal = await self.guard.verdict(check)
+            if mine != self._loads:
+                return None
+            if refusal is not None:
+                self.say(f"{name!r} was not loaded. {refusal}", error=True)
+                return None
         self.state.set_imported(imported.tokenizer, name)
         self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
         return imported.tokenizer

@@ -14,6 +14,7 @@ from subwordlab.events import drain
 
 from .build import el
 from .decode_box import decode_view
+from .pattern_guard import PatternGuard, tokenizer_check
 from .roving import RovingFocus, roving_tabindex
 from .state import AppState
 from .tasks import drive
@@ -180,6 +181,7 @@ class InspectPanel:
         self.decode_ids, self.decode_tokens = q("#decode-ids"), q("#decode-tokens")
         self.decode_output, self.decode_error = q("#decode-output"), q("#decode-error")
         self.visible = False
+        self.guard = getattr(app, "guard", None) or PatternGuard(port)
         self._task: Any = None
         self.last: Inspection | None = None
         self._key: Any = None
@@ -298,11 +300,19 @@ class InspectPanel:
         steps = inspect_steps(tok, settings.text, settings.special_policy,
                               (settings.sample_alpha, settings.sample_seed) if settings.sampled and (bpe or unigram) else None,
                               settings.nbest if unigram else 0)
-        self._task = port.spawn(self._inspect(steps))
+        check = tokenizer_check(tok, settings.text, "the Inspect text")
+        self._task = port.spawn(self._inspect(steps, check))
 
-    async def _inspect(self, steps: Generator[None, None, Inspection]) -> None:
-        """Encode a slice per browser turn (long texts stay responsive), then draw."""
+    async def _inspect(self, steps: Generator[None, None, Inspection], check: Any = None) -> None:
+        """Encode a slice per browser turn (long texts stay responsive), then draw; a
+        custom pattern is first tried on the text in the pattern guard's worker."""
         port = self.port
+        refusal = await self.guard.verdict(check)
+        if refusal is not None:
+            port.set_text(self.error, refusal)
+            port.set_hidden(self.error, False)
+            self._show(None)
+            return
         try:
             result = await drive(port, steps)
         except ValueError as exc:

@@ -475,7 +475,11 @@ class SharePanel:
         """Train the current corpus and spec to the end, then show ``step`` (None: the end)."""
         port, st, app = self.port, self.state, self.app
         train = app.panels.get("train") if app is not None else None
-        if train is None or not train.start_training():
+        if train is None:
+            return
+        if not await train.train_checked():
+            if st.training.phase == "failed":  # e.g. the link's pattern backtracks catastrophically
+                self.show_banner(st.training.message, error=True)
             return
         while st.recording is not None and not st.recording.done:
             await port.sleep(WAIT_POLL_SECONDS)

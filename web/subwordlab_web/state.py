@@ -130,8 +130,9 @@ class TrainSpec:
 
 @dataclass
 class TrainingStatus:
-    """What the training task is doing. `phase`: "idle", "preparing" (counting the corpus,
-    indexing pairs), "training", "done", "cancelled" or "failed"."""
+    """What the training task is doing. `phase`: "idle", "checking" (a custom pattern is
+    tried in the pattern guard's worker first), "preparing" (counting the corpus, indexing
+    pairs), "training", "done", "cancelled" or "failed"."""
 
     phase: str = "idle"
     done_units: int = 0  # preparing: characters or words; training: steps

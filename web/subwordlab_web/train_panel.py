@@ -14,8 +14,9 @@ from typing import Any
 
 import subwordlab
 
-from . import tasks
+from . import pattern_guard, tasks
 from .options_form import changed_options, option_field, preset_items, read_field, schema
+from .pattern_guard import PatternGuard
 from .player import SPEEDS
 from .state import AppState, TrainingStatus, TrainSpec
 from .train_sections import TrainSections
@@ -61,6 +62,9 @@ class TrainPanel:
         self.train_task: Any = None
         self.play_task: Any = None
         self.auto_task: Any = None
+        self.check_task: Any = None  # the pattern guard's check before a run (pattern_guard.py)
+        self.guard = getattr(app, "guard", None) or PatternGuard(port)
+        self._form_ticket = 0  # a newer form change supersedes a pending pattern check
         self.pending_step = False
         self._form_busy = False  # the form is the source of the change: do not rebuild it
 
@@ -163,6 +167,30 @@ class TrainPanel:
             self.port.set_text(self.form_error, str(exc))
             self.port.set_hidden(self.form_error, False)
             return
+        self._form_ticket += 1
+        check = pattern_guard.spec_check(spec, self.state.corpus)
+        if not self.guard.known(check):
+            # a new custom pattern: tried in the guard's worker before the page runs it, so a
+            # pattern that backtracks catastrophically leaves the spec (and the model) as they were
+            self.port.set_text(self.options_note, "(" + pattern_guard.checking_text(check) + ")")
+            self.check_task = self.port.spawn(self._apply_checked(spec, check, self._form_ticket))
+            return
+        self._apply_form(spec, self.guard.cached(check))
+
+    async def _apply_checked(self, spec: TrainSpec, check: Any, ticket: int) -> None:
+        message = await self.guard.verdict(check)
+        if ticket == self._form_ticket:  # else a newer change of the form decides
+            self._apply_form(spec, message)
+
+    def _apply_form(self, spec: TrainSpec, refusal: str | None) -> None:
+        """Make the form's spec current, or show why its pattern was not used (the form
+        keeps what the user typed, the state its spec and model)."""
+        if refusal is not None:
+            self.port.set_text(self.form_error, refusal)
+            self.port.set_hidden(self.form_error, False)
+            n = len(self.state.spec.options)
+            self.port.set_text(self.options_note, f"({n} changed)" if n else "(the core's defaults)")
+            return
         self.port.set_hidden(self.form_error, True)
         self._form_busy = True
         try:
@@ -182,7 +210,7 @@ class TrainPanel:
 
     def _maybe_auto_train(self) -> None:
         st = self.state
-        if st.recording is not None or st.training.phase in ("cancelled", "failed") or st.corpus.is_empty:
+        if st.recording is not None or st.training.phase in ("cancelled", "failed", "checking") or st.corpus.is_empty:
             if self.auto_task is not None:
                 self.auto_task.cancel()
                 self.auto_task = None
@@ -206,6 +234,17 @@ class TrainPanel:
         """Start recording a run of the current corpus and spec; False (with a message) if
         the core refuses them."""
         st = self.state
+        check = pattern_guard.spec_check(st.spec, st.corpus)
+        if not self.guard.known(check):
+            if self.check_task is None or self.check_task.done():
+                self.check_task = self.port.spawn(self.train_checked())
+            return True  # starts once the guard's worker has tried the pattern
+        refusal = self.guard.cached(check)
+        if refusal is not None:
+            st.recording = None
+            st.training = TrainingStatus(phase="failed", message=refusal)
+            st.notify("recording")
+            return False
         if self.train_task is not None and not self.train_task.done():
             self.train_task.cancel()
         try:
@@ -217,6 +256,22 @@ class TrainPanel:
             return False
         self.train_task = self.port.spawn(tasks.train(self.port, st, st.recording))
         return True
+
+    async def train_checked(self) -> bool:
+        """`start_training` once the pattern guard has tried a custom pattern on the corpus
+        (awaited: share links wait for it); False if the run did not start."""
+        st = self.state
+        spec, corpus = st.spec, st.corpus
+        check = pattern_guard.spec_check(spec, corpus)
+        if not self.guard.known(check):
+            st.training = TrainingStatus(phase="checking", message=pattern_guard.checking_text(check))
+            st.notify("progress")
+            await self.guard.verdict(check)
+            if st.spec != spec or st.corpus is not corpus:
+                return False  # changed meanwhile: that change starts its own run
+            if st.training.phase == "checking":
+                st.training = TrainingStatus()
+        return self.start_training()
 
     def _ensure_training(self) -> bool:
         if self.state.recording is not None:
@@ -350,8 +405,8 @@ class TrainPanel:
     def _status_text(self) -> str:
         st = self.state
         rec, status = st.recording, st.training
-        if status.phase in ("cancelled", "failed"):
-            return status.message if status.phase == "cancelled" else "Training could not start."
+        if status.phase in ("cancelled", "failed", "checking"):
+            return status.message if status.phase != "failed" else "Training could not start."
         if rec is None:
             return f"{st.spec.describe()} · not trained yet" + (
                 f" · Inspect and Compare use {st.imported_name} (loaded on Files)" if st.imported is not None else "")

@@ -1,0 +1,319 @@
+"""The pattern guard: a user's regex is tried in a separate worker before the page runs it.
+
+Why: the page runs Python on the browser's main thread. Long work is sliced into steps of a
+few milliseconds (tasks.py), so training and encoding never freeze the page — except one
+call that cannot be sliced: a regular expression that backtracks catastrophically. A
+pre-tokenization pattern such as ``(a+)+$`` against forty ``a`` and a ``b`` tries 2**40
+ways to match before it gives up; Python's ``re`` (and ``regex``) has no timeout, so the tab
+would freeze for good. Such a pattern reaches the page through four doors: the Options
+field of Byte-level BPE (auto-training on change), Compare's option fields, a share link
+(share.py) and an imported tokenizer.json whose ``Split`` pre-tokenizer or ``Replace``
+normalizer carries a regex (Files; subwordlab.hf_import).
+
+What happens: before the page runs a pattern that is not a built-in one over a text (the
+corpus when training, the Inspect text when encoding or importing), it sends the same
+pipeline and the same text to a **guard worker**: a Web Worker with its own Pyodide and the
+same two wheels (web/guard_worker.js, a dozen lines; all of its logic is ``run_request``
+below). If the worker answers within ``budget_seconds(len(text))`` the page goes ahead; if
+not, the page terminates the worker (a fresh one is started for the next check), uses
+nothing of the pattern, and says which pattern backtracks on which text and what to
+change (``timeout_message``). Verdicts are cached per (pipeline, text's SHA-256), so a
+pattern is checked once per text. The worker boots lazily, the first time a custom
+pattern is about to run: a page that never sees one pays nothing.
+
+Built-in patterns (gpt2, cl100k, o200k: subwordlab.patterns) skip the guard: each of
+their alternatives is a sequence of character classes under one quantifier (possessive
+in gpt2 and cl100k), with no quantified group inside a quantified group and no two
+alternatives that can match the same text in several ways, so a failed attempt at one
+position costs at most the length of the run it scanned — never an exponential number of
+ways. The components the presets build themselves (Whitespace, BERT, Metaspace, Digits)
+use fixed patterns of the same kind; special tokens and user-defined symbols are escaped
+(``re.escape``) before they become a regex.
+
+Why a guard worker rather than moving all training into a worker (issue 13, item 4):
+
+- Every other long computation is already sliced: Cancel stops it between two slices, the
+  page answers within a slice, and any exception ends the task with a message
+  (tasks.failure_message), the corpus and settings kept. Only the regex call is not
+  sliceable, and only a custom pattern can make it catastrophic.
+- The page's panels read the recording step by step (the player, the charts, the
+  candidates of every merge, tokenizers rebuilt at any step): with training in a worker,
+  every step's events and every tokenizer would have to cross a message channel, and the
+  Inspect and Compare panels would encode in the worker too — a large rewrite of every
+  panel for one kind of input.
+- The worker costs a second Pyodide: its boot time and memory (figures below) are paid
+  only by a page that sees a custom pattern, not by every visitor.
+
+Measured (Chromium 14x on the 2-core build machine, under load from other jobs; tests/e2e/
+test_hostile_inputs.py::test_guard_worker_costs records them):
+
+- guard worker boot (first custom pattern): see README "The pattern guard" for the figures;
+- a catastrophic pattern: the page keeps answering (no main-thread task longer than a
+  slice) and says so after the budget (2 s for a short text).
+
+>>> check = pipeline_check(None, {"type": "ByteLevel", "pattern": "(a+)+$", "add_prefix_space": False},
+...                        "aaab", "the Inspect text")
+>>> check.patterns
+('(a+)+$',)
+>>> import json; json.loads(run_request(check.request()))["ok"]
+True
+>>> pipeline_check(None, {"type": "ByteLevel", "pattern": "gpt2", "add_prefix_space": False}, "x", "") is None
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from subwordlab.patterns import PATTERNS
+
+BASE_BUDGET_SECONDS = 2.0  # what a check of a short text may take in the worker
+SECONDS_PER_MILLION_CHARS = 10.0  # plus this per million characters (a linear pattern needs ~1-2 s)
+BOOT_TIMEOUT_SECONDS = 120.0  # a worker that has not started by then is given up (the check is skipped)
+BUSY_POLL_SECONDS = 0.05  # how often a check waits for the one running before it
+
+# patterns known not to backtrack catastrophically (see the module docstring): names and texts
+BUILT_IN = frozenset(PATTERNS) | frozenset(PATTERNS.values())
+# component types that run a regex of their own over the text, and which field holds it
+_REGEX_COMPONENTS = {"ByteLevel", "Split", "RegexReplace"}
+
+
+def budget_seconds(n_chars: int) -> float:
+    """How long the worker may take to pre-tokenize a text of ``n_chars`` characters.
+
+    >>> budget_seconds(0), budget_seconds(1_000_000)
+    (2.0, 12.0)
+    """
+    return BASE_BUDGET_SECONDS + SECONDS_PER_MILLION_CHARS * n_chars / 1_000_000
+
+
+def custom_patterns(component: Any) -> list[str]:
+    """The regexes in a dumped pipeline component (a dict, possibly a Sequence of them)
+    that are not built-in.
+
+    >>> custom_patterns({"type": "Sequence", "pre_tokenizers": [
+    ...     {"type": "Split", "pattern": "(a|a)+b", "regex": True, "behavior": "Isolated", "invert": False},
+    ...     {"type": "ByteLevel", "pattern": "cl100k", "add_prefix_space": False}]})
+    ['(a|a)+b']
+    """
+    found: list[str] = []
+    if isinstance(component, dict):
+        pattern = component.get("pattern")
+        if (component.get("type") in _REGEX_COMPONENTS and isinstance(pattern, str) and pattern not in BUILT_IN
+                and component.get("regex", True)):
+            found.append(pattern)
+        for value in component.values():
+            if isinstance(value, (dict, list)):
+                found.extend(custom_patterns(value))
+    elif isinstance(component, list):
+        for item in component:
+            found.extend(custom_patterns(item))
+    return found
+
+
+@dataclass(frozen=True)
+class Check:
+    """One question for the worker: does this pipeline pre-tokenize this text in time?
+    ``where`` names the text for the user ("the corpus", "the Inspect text")."""
+
+    normalizer: dict | None
+    pre_tokenizer: dict | None
+    text: str
+    where: str
+    patterns: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """The verdict cache's key: the pipeline and the text's SHA-256."""
+        pipeline = json.dumps([self.normalizer, self.pre_tokenizer], sort_keys=True)
+        return pipeline, hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    @property
+    def budget(self) -> float:
+        return budget_seconds(len(self.text))
+
+    def request(self) -> str:
+        """The message posted to the worker (JSON)."""
+        return json.dumps({"normalizer": self.normalizer, "pre_tokenizer": self.pre_tokenizer, "text": self.text})
+
+
+def pipeline_check(normalizer: dict | None, pre_tokenizer: dict | None, text: str, where: str) -> Check | None:
+    """The check for running these dumped components over ``text``; None if they hold no
+    custom pattern (nothing to check)."""
+    patterns = custom_patterns(normalizer) + custom_patterns(pre_tokenizer)
+    if not patterns:
+        return None
+    return Check(normalizer, pre_tokenizer, text, where, tuple(dict.fromkeys(patterns)))
+
+
+def spec_check(spec: Any, corpus: Any, where: str = "the corpus") -> Check | None:
+    """The check before training ``spec`` (a state.TrainSpec, or (preset, options)) on
+    ``corpus`` (a state.Corpus): only Byte-level BPE takes a pattern, and a word-count list
+    is never cut by it.
+
+    >>> from subwordlab_web.state import Corpus, TrainSpec
+    >>> spec_check(TrainSpec("byte_bpe", "vocab_size", 300, {"pattern": r"\\w+|\\s+"}), Corpus("hi there")).where
+    'the corpus'
+    >>> spec_check(TrainSpec("byte_bpe", "vocab_size", 300, {"pattern": "o200k"}), Corpus("hi")) is None
+    True
+    """
+    preset, options = (spec.preset, spec.options) if hasattr(spec, "preset") else spec
+    pattern = options.get("pattern")
+    if preset != "byte_bpe" or not isinstance(pattern, str) or corpus.format != "text":
+        return None
+    return pipeline_check(None, {"type": "ByteLevel", "pattern": pattern, "add_prefix_space": False},
+                          corpus.text, where)
+
+
+def tokenizer_check(tok: Any, text: str, where: str) -> Check | None:
+    """The check before ``tok`` (any core Tokenizer) encodes ``text``."""
+    from subwordlab.registry import dump_component
+
+    pre = getattr(tok, "pre_tokenizer", None)
+    norm = getattr(tok, "normalizer", None)
+    try:
+        dumped = (dump_component("normalizer", norm), dump_component("pre_tokenizer", pre))
+    except TypeError:  # a component that cannot be saved has no pattern from a user either
+        return None
+    return pipeline_check(dumped[0], dumped[1], text, where)
+
+
+# --- in the worker ----------------------------------------------------------------------------
+def run_request(request: str) -> str:
+    """The guard worker's one job: build the pipeline (the same core classes the page
+    uses, so the same compile-time checks run) and pre-tokenize the text, as the page would.
+    Returns JSON: ``{"ok": true, "pieces": n, "seconds": t}``; a pipeline the core refuses
+    gives ``{"ok": true, "refused": message}``: the page shows the core's own message and
+    changes nothing, as for a pattern that did not answer in time."""
+    from subwordlab.registry import LoadContext
+
+    started = time.perf_counter()
+    doc = json.loads(request)
+    try:
+        ctx = LoadContext()
+        normalizer = ctx.component("normalizer", doc["normalizer"], "normalizer")
+        pre = ctx.component("pre_tokenizer", doc["pre_tokenizer"], "pre_tokenizer")
+        text = normalizer.normalize_str(doc["text"]) if normalizer is not None else doc["text"]
+        pieces = pre.pre_tokenize_str(text) if pre is not None else [text]
+    except (ValueError, MemoryError, RecursionError, OverflowError) as exc:
+        return json.dumps({"ok": True, "refused": str(exc)})
+    return json.dumps({"ok": True, "pieces": len(pieces), "seconds": round(time.perf_counter() - started, 4)})
+
+
+# --- advice -----------------------------------------------------------------------------------
+# A quantified group whose body can itself repeat: (a+)+, (\w*)*, (x{2,})+ ...
+_NESTED = re.compile(r"\((?:\?:)?((?:\\.|[^()\\+*])*[+*](?:\\.|[^()\\])*)\)[+*{]")
+# A quantified group of alternatives: (a|a)*, (a|ab)+ ...
+_ALTERNATION = re.compile(r"\((?:\?:)?((?:\\.|[^()\\])*\|(?:\\.|[^()\\])*)\)[+*{]")
+
+
+def advice(pattern: str) -> str:
+    """What to change in a pattern that backtracks catastrophically.
+
+    >>> advice("(a+)+$")
+    "remove the nested repetition '(a+)+' (e.g. write 'a+')"
+    >>> advice("(a|a)+b")
+    "make the alternatives of '(a|a)+' unable to match the same text (e.g. '(?:a)+')"
+    """
+    m = _NESTED.search(pattern)
+    if m:
+        return f"remove the nested repetition '{m.group(0)}' (e.g. write '{m.group(1)}')"
+    m = _ALTERNATION.search(pattern)
+    if m:
+        alternatives = list(dict.fromkeys(m.group(1).split("|")))
+        simpler = alternatives[0] if len(alternatives) == 1 else "|".join(alternatives)
+        return (f"make the alternatives of '{m.group(0)}' unable to match the same text "
+                f"(e.g. '(?:{simpler}){m.group(0)[-1]}')")
+    return "remove repetitions nested inside repetitions, and alternatives that can match the same text"
+
+
+def timeout_message(check: Check) -> str:
+    """What the page says when the worker did not answer in time.
+
+    >>> c = pipeline_check(None, {"type": "ByteLevel", "pattern": "(a+)+$"}, "a" * 41 + "b", "the corpus")
+    >>> print(timeout_message(c))  # doctest: +NORMALIZE_WHITESPACE
+    The pattern '(a+)+$' backtracks catastrophically on the corpus (42 characters): a check in a separate worker
+    did not finish in 2.0 s, so the page did not run it. To fix it, remove the nested repetition '(a+)+'
+    (e.g. write 'a+'), or use 'gpt2', 'cl100k' or 'o200k'. Nothing else changed: your corpus, the previous
+    tokenizer and your settings are kept.
+    """
+    names = " and ".join(f"'{p}'" for p in check.patterns)  # as typed (repr would double backslashes)
+    which = "pattern" if len(check.patterns) == 1 else "patterns"
+    return (f"The {which} {names} backtracks catastrophically on {check.where} ({len(check.text):,} characters): "
+            f"a check in a separate worker did not finish in {check.budget:.1f} s, so the page did not run it. "
+            f"To fix it, {advice(check.patterns[0])}, or use 'gpt2', 'cl100k' or 'o200k'. "
+            "Nothing else changed: your corpus, the previous tokenizer and your settings are kept.")
+
+
+def unavailable_message(check: Check, why: str) -> str:
+    """What the page says when the guard's worker could not run (the pattern is not run
+    unchecked: it could freeze the page)."""
+    return (f"The pattern '{check.patterns[0]}' was not used: the page tries a pattern of your own in a separate "
+            f"worker first, and that worker could not run ({why}). Reload the page to try again, or use 'gpt2', "
+            "'cl100k' or 'o200k'. Your corpus, the previous tokenizer and your settings are kept.")
+
+
+# --- on the page ------------------------------------------------------------------------------
+class PatternGuard:
+    """Asks the port's guard worker (``port.run_guarded``) and remembers the answers.
+
+    ``await guard.verdict(check)`` is None when the page may run the check's pattern over
+    its text, else the message to show. One check runs at a time (one worker).
+    """
+
+    def __init__(self, port: Any) -> None:
+        self.port = port
+        self.verdicts: dict[tuple[str, str], str | None] = {}
+        self.busy = False
+        self.checks = 0  # how many checks went to the worker (tests and the README's figures)
+
+    def known(self, check: Check | None) -> bool:
+        """True if nothing needs asking: no check, or its verdict is cached."""
+        return check is None or check.key in self.verdicts
+
+    def cached(self, check: Check | None) -> str | None:
+        return None if check is None else self.verdicts.get(check.key)
+
+    async def first_refusal(self, checks: list[Check | None]) -> str | None:
+        """The first message of ``checks``' verdicts, or None if every one may run."""
+        for check in checks:
+            message = await self.verdict(check)
+            if message is not None:
+                return message
+        return None
+
+    async def verdict(self, check: Check | None) -> str | None:
+        if check is None:
+            return None
+        while self.busy:  # the worker runs one check at a time
+            await self.port.sleep(BUSY_POLL_SECONDS)
+        if check.key in self.verdicts:
+            return self.verdicts[check.key]
+        self.busy = True
+        try:
+            self.checks += 1
+            reply = await self.port.run_guarded(check.request(), check.budget)
+        finally:
+            self.busy = False
+        if reply is None:
+            message = timeout_message(check)
+        else:
+            answer = json.loads(reply)
+            if "unavailable" in answer:  # not a verdict: asked again next time
+                return unavailable_message(check, answer["unavailable"])
+            # the core refused the pipeline (e.g. a pattern that matches only empty strings): its
+            # own message, given before anything changes (the Options field keeps the model)
+            message = answer.get("refused")
+        self.verdicts[check.key] = message
+        return message
+
+
+def checking_text(check: Check) -> str:
+    """What the page shows while the worker checks. Example: 'Checking the pattern '\\w+' on the corpus…'."""
+    return (f"Checking the pattern '{check.patterns[0]}' on {check.where} in a separate worker "
+            f"(at most {check.budget:.0f} s; the first check also starts the worker)…")
