@@ -87,6 +87,11 @@ def test_snippet_is_one_iframe_with_escaped_attributes():
     assert html.endswith("></iframe>") and "<c>" not in html
 
 
+def test_full_page_url_drops_embed_and_its_shape():
+    assert full_page_url("https://x.org/?embed=1&panel=train&cards=player,candidates&lock=1&step=3#v1.a") == \
+        "https://x.org/?panel=train&step=3#v1.a"
+
+
 def test_full_page_url_drops_only_embed():
     assert full_page_url("https://x.org/lab/?embed=1&panel=train#v1.abc") == "https://x.org/lab/?panel=train#v1.abc"
     assert full_page_url("http://127.0.0.1:8000/index.html?embed=1") == "http://127.0.0.1:8000/index.html"

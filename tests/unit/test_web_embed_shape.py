@@ -272,3 +272,15 @@ def test_a_lesson_step_embed_with_cards_and_back_to_its_step():
     port.click(button)
     port.settle()
     assert (st.lesson, st.step) == (3, 4) and button.hidden
+
+
+def test_a_lesson_snippet_carries_the_lesson_step_cards_and_lock():
+    port, app = started("?lesson=3&step=4")
+    app.show_panel("share")
+    for card in CARDS["train"]:
+        port.set_checked(port.query(f"#share-embed-card-{card}"), card in ("lesson", "player"))
+    port.set_checked(port.query("#share-embed-lock"), True)
+    port.click(port.query("#share-embed-copy"))
+    port.settle()
+    src = re.search(r'src="([^"]+)"', port.value(port.query("#share-embed-code"))).group(1).replace("&amp;", "&")
+    assert src == PAGE + "?embed=1&panel=train&cards=lesson,player&lock=1&lesson=3&step=4"

@@ -211,13 +211,14 @@ def embed_url(page_url: str, *, panel: str | None = None, fragment: str | None =
 
 
 def full_page_url(page_url: str) -> str:
-    """The same experiment outside embed mode (for the embed's "Open the full playground").
+    """The same experiment outside embed mode (for the embed's "Open the full playground"):
+    every card, nothing locked.
 
-    Example: full_page_url("https://x.org/lab/?embed=1&panel=train&sample=seed000#v1.abc")
+    Example: full_page_url("https://x.org/lab/?embed=1&panel=train&sample=seed000&lock=1#v1.abc")
     -> "https://x.org/lab/?panel=train&sample=seed000#v1.abc"
     """
     parts = urlsplit(page_url)
-    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "embed"]
+    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("embed", "cards", "lock")]
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), parts.fragment))
 
 
