@@ -153,45 +153,54 @@ def frequent_substrings(words, freqs, max_len):
 
 def _frequent_substrings(words, freqs, max_len):
     """``frequent_substrings`` in slices: yields ``(done, total)`` now and then."""
-    # step 1: the suffixes (cut at max_len) with their words' frequencies, sorted. They
-    # are sorted in buckets by their first two characters, one bucket a slice: buckets in
-    # order, each sorted, is the whole list sorted (one big sort would be one long pause)
+    # step 1: every suffix's start, in buckets by its first two characters (buckets in
+    # order, each sorted, is the whole list sorted; one big sort would be one long pause).
+    # A start is one int, word index << bits | offset: the suffix's text (cut at max_len)
+    # is cut out only when its bucket is sorted, in step 2 (every suffix's text at once
+    # would cost ~180 bytes a character of the corpus)
+    bits = max(map(len, words), default=0).bit_length()
+    mask = (1 << bits) - 1
+    two = min(2, max_len)
     buckets = {}
-    for k, (w, f) in enumerate(zip(words, freqs)):
+    m = 0
+    for k, w in enumerate(words):
+        base = k << bits
         for i in range(len(w)):
-            key = w[i:i + max_len]
-            bucket = buckets.get(key[:2])
+            head = w[i:i + two]
+            bucket = buckets.get(head)
             if bucket is None:
-                bucket = buckets[key[:2]] = []
-            bucket.append((key, f))
+                bucket = buckets[head] = []
+            bucket.append(base | i)
+        m += len(w)
         if not (k + 1) % _SLICE_WORDS:
             yield 0, 1
-    keys = []
-    for head in sorted(buckets):
-        bucket = buckets.pop(head)
-        bucket.sort()
-        keys += bucket
-        if len(keys) // _SLICE_KEYS != (len(keys) - len(bucket)) // _SLICE_KEYS:
-            yield 0, 1
-    m = len(keys)
     if not m:
         return []
-    # step 2: lcp intervals, bottom-up: a stack of (depth, left bound); acc[j] is the
-    # weight of the first j suffixes (prefix sums: an interval's weight in O(1))
-    # (a stack entry also keeps its left bound's suffix, so the suffixes passed can be
-    # released slice by slice: freeing them all at the end would be one long pause)
+
+    def sorted_suffixes():
+        """(suffix cut at max_len, its word's frequency), all in order, one bucket at a time."""
+        for head in sorted(buckets):
+            yield from sorted([(words[c >> bits][(c & mask):(c & mask) + max_len], freqs[c >> bits])
+                               for c in buckets.pop(head)])
+
+    # step 2: lcp intervals, bottom-up: a stack of (depth, left bound, its suffix); acc[j]
+    # is the weight of the first j suffixes (prefix sums: an interval's weight in O(1))
     out = []
     stack = [(0, 0, "")]
-    prev_key = keys[0][0]
+    suffixes = sorted_suffixes()
+    prev_key, prev_f = next(suffixes)
     prev_lcp = 0
     acc = [0]
     for j in range(1, m + 1):
-        acc.append(acc[-1] + keys[j - 1][1])
-        key = keys[j][0] if j < m else ""
-        h = _lcp(prev_key, key) if j < m else -1
+        acc.append(acc[-1] + prev_f)
+        if j < m:
+            key, f = next(suffixes)
+            h = _lcp(prev_key, key)
+        else:
+            key, f, h = "", 0, -1
         # a suffix that no neighbour extends and whose word occurs twice or more
-        if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and keys[j - 1][1] >= 2:
-            out.append((prev_key, keys[j - 1][1]))
+        if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and prev_f >= 2:
+            out.append((prev_key, prev_f))
         lb, lb_key = j - 1, prev_key
         while stack and h < stack[-1][0]:
             depth, lb, lb_key = stack.pop()
@@ -199,9 +208,8 @@ def _frequent_substrings(words, freqs, max_len):
                 out.append((lb_key[:depth], acc[j] - acc[lb]))
         if stack and h > stack[-1][0]:
             stack.append((h, lb, lb_key))
-        prev_key, prev_lcp = key, h
+        prev_key, prev_lcp, prev_f = key, h, f
         if not j % _SLICE_KEYS:
-            keys[j - _SLICE_KEYS:j - 1] = [None] * (_SLICE_KEYS - 1)
             yield j, m
     yield m, m
     return out
