@@ -160,6 +160,8 @@ LESSONS: tuple[Lesson, ...] = (
                2: _q("003", "Meanwhile \"er_\", which crosses what a linguist would consider a word-boundary-adjacent "
                      "fragment plus the artificial \"_\" marker, does get merged early — purely because \"newer\" "
                      "and \"wider\" together push that specific pattern's count to 9."),
+               4: _q("003", "lowest_ → [low, e, s, t, _] — four fragments after \"low\", not the two a linguist "
+                     "would produce."),
                5: _q("003", "\"lowest\" occurs only twice in this training corpus, so the pair (e, s) inside it never "
                      "accumulates enough corpus-wide frequency to win a merge before the six-merge budget runs out"),
                6: _q("003", "\"lower\" was never in the training corpus, yet it tokenizes into two clean pieces, both "
