@@ -19,7 +19,7 @@ from common import ROOT
 sys.path.insert(0, str(ROOT / "web"))
 
 from subwordlab import CorpusError, parse_word_counts
-from subwordlab.loaders import from_tiktoken
+from subwordlab.loaders import MAX_RANK_TOKEN_BYTES, from_tiktoken
 from subwordlab_web.exports import ImportFailed, import_model
 from subwordlab_web.share import ShareLinkError, decode_fragment
 
@@ -48,9 +48,24 @@ def rank_cases(n):
     return {
         "tiktoken: many good lines, last bad": lines + b"QQ== x\n",
         "tiktoken: one huge token": base64.b64encode(b"a" * (n * 3 // 4)) + b" 0\n",
+        "tiktoken: staircase a, aa, aaa, …": _staircase(n),
         "tiktoken: 5,000-digit ranks": b"".join(base64.b64encode(bytes([k])) + b" " + b"9" * 5000 + b"\n"
                                                 for k in range(min(256, max(1, n // 5010)))),
     }
+
+
+def _staircase(n):
+    """Tokens a, aa, aaa, … up to the longest token the loader takes, then the same runs of
+    b, c, … (any byte), until the file has ``n`` bytes: every split of every token is a token,
+    the worst case for deriving the merges."""
+    out, size = [], 0
+    for byte in range(256):
+        for length in range(1, MAX_RANK_TOKEN_BYTES + 1):
+            out.append(base64.b64encode(bytes([byte]) * length) + b" %d\n" % len(out))
+            size += len(out[-1])
+            if size >= n:
+                return b"".join(out)
+    return b"".join(out)
 
 
 def count_cases(n):

@@ -139,12 +139,14 @@ def tiktoken_merges(ranks):
     return drain(_tiktoken_merge_steps(ranks, sorted(ranks, key=ranks.__getitem__)))
 
 
-def _tiktoken_merge_steps(ranks, by_rank, as_ids=False, table=None):
+def _tiktoken_merge_steps(ranks, by_rank, as_ids=False, table=None, most=None):
     """``tiktoken_merges`` in slices (``events.sliced``: yields ``(done, total)`` every few
     milliseconds); ``by_rank``: the tokens in rank order; ``as_ids``: the merges as rank pairs.
     ``table``: a dict to fill, as the merges are found, with the BPE model's rank table
     ``{(left id, right id): (merge number, merged id)}`` (ids are the ranks), so the model
-    need not index the merges again."""
+    need not index the merges again. ``most``: refuse a file that derives more merges than
+    this (OpenAI's files derive about 2.3 per token; a crafted file can derive one per byte of
+    every token, and the merges, not the file, would then set the cost)."""
     merges = []
     get = ranks.get
     # both parts of a split are tokens, so neither is longer than the longest token but one
@@ -176,6 +178,10 @@ def _tiktoken_merge_steps(ranks, by_rank, as_ids=False, table=None):
                 for i, (a, b, _) in enumerate(local):
                     table.setdefault((a, b), (number + i, merged))
             merges.extend([(a, b) for a, b, _ in local] if as_ids else [(token[:k], token[k:]) for _, _, k in local])
+            if most is not None and len(merges) > most:
+                raise ModelFileError(f"the rank file's {len(by_rank):,} tokens split into more than {most:,} merges "
+                                     "(OpenAI's files: about 2.3 per token); it is not a BPE rank file tiktoken "
+                                     "or this loader can use: check that it is the file you meant")
 
     yield from sliced(len(by_rank), split)
     return merges
@@ -207,6 +213,11 @@ def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     return drain(iter_from_tiktoken(rank_file_text, pattern, special_tokens))
 
 
+# The longest token a rank file may hold. Deriving the merges hashes every split of every
+# token, so a file's cost grows with (bytes x longest token); the cap keeps it linear in the
+# file's size (a crafted staircase a, aa, aaa, ... of 1 MB took 1.7 s uncapped, ~50 s at 10 MB).
+MAX_RANK_TOKEN_BYTES = 256
+MERGES_PER_TOKEN = 16  # refused beyond: the merges derived from a file stay linear in its size
 _RANK_DIGITS = 12  # a rank is an id below the file's line count: never near 12 digits
 
 
@@ -254,6 +265,9 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
             rank = int(parts[1])
             if not token:
                 raise ModelFileError(f"rank file line {n}: an empty token")
+            if len(token) > MAX_RANK_TOKEN_BYTES:
+                raise ModelFileError(f"rank file line {n}: a token of {len(token):,} bytes; the longest this loader "
+                                     f"takes is {MAX_RANK_TOKEN_BYTES} bytes (OpenAI's files have at most 128)")
             if token in ranks:
                 raise ModelFileError(f"rank file line {n}: the token {token!r} also has rank {ranks[token]}")
             if rank in by_rank:
@@ -285,7 +299,8 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
         yield len(lines), total
     # (ids are the ranks)
     table = {}
-    merges = yield from _scaled(_tiktoken_merge_steps(ranks, tokens, as_ids=True, table=table),
+    merges = yield from _scaled(_tiktoken_merge_steps(ranks, tokens, as_ids=True, table=table,
+                                                      most=MERGES_PER_TOKEN * len(tokens) + 1000),
                                 len(lines), len(lines), total)
     yield 2 * len(lines), total
     specials = _add_specials(vocab, special_tokens, "rank file")

@@ -155,3 +155,18 @@ def test_a_rank_with_thousands_of_digits_is_named_not_converted():
         from_tiktoken("QQ== 0\nQg== " + "9" * 5000 + "\n", pattern="gpt2")
     with pytest.raises(ModelFileError, match="rank file line 1: expected '<base64 token> <rank>'"):
         from_tiktoken("QQ== ²\n", pattern="gpt2")
+
+
+def test_a_token_longer_than_the_cap_is_refused_so_a_staircase_file_stays_linear():
+    # a crafted staircase a, aa, aaa, ...: every split of every token is hashed, so without
+    # the cap the cost grows with the cube of the longest token
+    import base64
+
+    from subwordlab.loaders import MAX_RANK_TOKEN_BYTES
+    lines = [f"{base64.b64encode(b'a' * n).decode()} {n - 1}" for n in range(1, MAX_RANK_TOKEN_BYTES + 2)]
+    with pytest.raises(ModelFileError, match=rf"line {MAX_RANK_TOKEN_BYTES + 1}: a token of {MAX_RANK_TOKEN_BYTES + 1} bytes"):
+        from_tiktoken("\n".join(lines), pattern="gpt2")
+    # up to the cap, the staircase's merges (one per split: 32,640 from 256 tokens) are refused
+    # past 16 per token, so what a file derives stays linear in its size
+    with pytest.raises(ModelFileError, match=r"256 tokens split into more than 5,096 merges"):
+        from_tiktoken("\n".join(lines[:MAX_RANK_TOKEN_BYTES]), pattern="gpt2")
