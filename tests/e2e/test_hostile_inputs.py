@@ -14,9 +14,18 @@ after it, and the Long Tasks seen while a catastrophic pattern is stopped.
 
 from __future__ import annotations
 
+import base64
+import json
+import os
 import time
+import zlib
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
+
+import subwordlab
+from subwordlab_web import share
 
 
 ANSWER_MS = 200  # the page must answer a trivial evaluate within this
@@ -102,3 +111,186 @@ def test_a_catastrophic_pattern_in_options_is_stopped_in_the_worker(fresh_page, 
     expect(error).to_be_hidden(timeout=GUARD_WAIT_MS)
     expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
     expect(page.locator("body")).to_have_attribute("data-guard-boots", "2")
+
+
+# --- every door, every kind of hostile input -------------------------------------------------
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def link(exp: share.Experiment) -> str:
+    return share.encode_fragment(exp)
+
+
+def quotes_link() -> str:
+    """1 KB of link whose data inflates to ~800 KB of escaped quotes (an unterminated string)."""
+    return "v1." + _b64(zlib.compress(b'{"corpus": "' + b'\\"' * 400_000, 9))
+
+
+def split_tokenizer_json(pattern: str) -> bytes:
+    tok = subwordlab.train("low lower aab", preset="byte_bpe", vocab_size=260, pattern=r"a+|[^a]+")
+    return tok.to_hf_json().replace(json.dumps(r"a+|[^a]+")[1:-1], json.dumps(pattern)[1:-1]).encode()
+
+
+def upload(selector: str, name: str, data: bytes):
+    return lambda page: page.set_input_files(selector, [{"name": name, "mimeType": "application/octet-stream", "buffer": data}])
+
+
+def drop(selector: str, name: str, data_js: str):
+    def act(page) -> None:
+        transfer = page.evaluate_handle(
+            f"() => {{ const dt = new DataTransfer(); dt.items.add(new File([{data_js}], {json.dumps(name)})); return dt; }}")
+        page.dispatch_event(selector, "drop", {"dataTransfer": transfer})
+    return act
+
+
+def go_hash(fragment: str):
+    return lambda page: page.evaluate(f"() => {{ location.hash = {json.dumps('#' + fragment)}; }}")
+
+
+def on_tab(tab: str, act):
+    def run(page) -> None:
+        page.click(f"#tab-{tab}")
+        act(page)
+    return run
+
+
+def options(**values):
+    def act(page) -> None:
+        for name, value in values.items():
+            if name == "size":
+                page.click("#tab-train")
+                page.fill("#train-size", value)
+                page.press("#train-size", "Enter")
+            else:
+                set_option(page, name, value)
+    return act
+
+
+BIG = 33 * 1024 * 1024
+BINARY = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01"
+EVIL_NAME = "<img src=x onerror=window.__pwned=3>.txt"
+# id: (what the hostile input does, where the message appears, what it says, whether the page keeps its corpus and model)
+CASES = {
+    "paste markup": (on_tab("inspect", lambda p: p.fill("#inspect-input", EVIL)), "#inspect-chips", "< 60i 105m 109g 103", True),
+    "upload binary": (on_tab("corpus", upload("#corpus-file", "photo.png", BINARY)), "#corpus-message", "looks like a binary file", True),
+    "upload empty": (on_tab("corpus", upload("#corpus-file", "empty.txt", b"")), "#corpus-message", "is empty", True),
+    "upload huge": (on_tab("corpus", upload("#corpus-file", "huge.txt", b"a" * BIG)), "#corpus-message", "the limit is", True),
+    "upload evil name": (on_tab("corpus", upload("#corpus-file", EVIL_NAME, b"\x00\x01")), "#corpus-message", EVIL_NAME, True),
+    "drop binary": (on_tab("corpus", drop("#corpus-drop", "x.bin", "new Uint8Array([0, 1, 2, 0])")), "#corpus-message",
+                    "looks like a binary file", True),
+    "options catastrophic pattern": (options(pattern="(a|aa)+$"), "#train-form-error", "backtracks catastrophically", True),
+    "options empty-matching pattern": (options(pattern="a*"), "#train-form-error", "matches an empty string", True),
+    "options absurd size": (options(size="10000000000"), "#train-form-error", "num_merges must be a whole number", True),
+    "options negative frequency": (options(min_frequency="-3"), "#train-form-error", "min_frequency", True),
+    "options markup special tokens": (options(special_tokens=EVIL), "#train-status", "trained", False),
+    "import malformed json": (on_tab("files", upload("#files-import", "bad.json", b'{"model": {')), "#files-error", "bad.json", True),
+    "import escaped quotes": (on_tab("files", upload("#files-import", "q.json", b'"' + b'\\"' * 64_000)), "#files-error",
+                              "q.json", True),
+    "import empty": (on_tab("files", upload("#files-import", "e.json", b"")), "#files-error", "is empty", True),
+    "import binary": (on_tab("files", upload("#files-import", "b.json", BINARY)), "#files-error", "b.json", True),
+    "import evil name": (on_tab("files", upload("#files-import", EVIL_NAME, b"{}")), "#files-error", EVIL_NAME, True),
+    "import catastrophic split": (lambda p: (p.click("#tab-inspect"), p.fill("#inspect-input", A_RUN),
+                                             on_tab("files", upload("#files-import", "evil.json", split_tokenizer_json(CATASTROPHIC)))(p)),
+                                  "#files-error", "backtracks catastrophically on the Inspect text", True),
+    "link escaped quotes": (go_hash(quotes_link()), "#link-banner", "could not be opened", True),
+    "link garbage": (go_hash("v1.!!!!"), "#link-banner", "could not be opened", True),
+    "link catastrophic pattern": (go_hash(link(share.Experiment(
+        share.CorpusRef.inline(CORPUS), share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}), step=2, panel="train"))),
+        "#link-banner", "backtracks catastrophically on the corpus", False),
+    "link markup texts": (go_hash(link(share.Experiment(
+        share.CorpusRef.inline(EVIL, title="<script>window.__pwned=4</script>"), share.Config("bpe", {"num_merges": 3}),
+        step=1, panel="inspect", inspect_text=EVIL))), "#inspect-chips", "<", False),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_hostile_input_gives_a_message_and_leaves_the_page_whole(fresh_page, site_url, case):
+    act, where, says, keeps = CASES[case]
+    page = open_page(fresh_page, site_url)
+    before = paste_and_train(page)
+    act(page)
+    settled(page, None)  # answering at once, the work still going on
+    expect(page.locator(where)).to_be_visible(timeout=GUARD_WAIT_MS)
+    expect(page.locator(where)).to_contain_text(says, timeout=GUARD_WAIT_MS)
+    settled(page, before if keeps else None)
+
+
+def test_hostile_embed_parameters(fresh_page, site_url):
+    page = open_page(fresh_page, site_url, "?embed=1&preset=%3Cscript%3Ewindow.__pwned%3D5%3C/script%3E&vocab_size=-5"
+                     "&step=banana&text=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D6%3E")
+    expect(page.locator("#link-banner")).to_contain_text("parameters were ignored")
+    settled(page, None)
+
+
+# --- what the guard costs ----------------------------------------------------------------------
+def _descendants_rss_mb(kind: str) -> float:
+    """RSS (MB) of this test run's Chromium processes of ``kind`` (e.g. "renderer"): the
+    processes below this pytest process whose command line has ``--type=<kind>``."""
+    parents: dict[int, int] = {}
+    cmdlines: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+            cmdlines[int(entry.name)] = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+    mine, frontier = set(), {os.getpid()}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - mine
+        mine |= frontier
+    total = 0
+    for pid in mine:
+        if f"--type={kind}" in cmdlines.get(pid, ""):
+            try:
+                rss = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmRSS"))
+                total += int(rss.split()[1])
+            except (OSError, StopIteration):
+                continue
+    return total / 1024
+
+
+def test_guard_worker_costs(fresh_page, site_url, capsys):
+    """The worker's boot time and memory, and the page's Long Tasks while a catastrophic
+    pattern is stopped (printed; README "The pattern guard")."""
+    page = open_page(fresh_page, site_url)
+    before = paste_and_train(page)
+    page.evaluate("""() => { window.__longTasks = [];
+        new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })
+          .observe({type: 'longtask'}); }""")
+    page.wait_for_timeout(500)
+    rss_before = _descendants_rss_mb("renderer")
+    heap_before = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")
+    page.evaluate("() => { window.__longTasks = []; }")
+    t0 = time.perf_counter()
+    set_option(page, "pattern", r"\w+|\s+|[^\w\s]+")  # a good custom pattern: boots the worker
+    expect(page.locator("body")).to_have_attribute("data-guard-boots", "1")
+    expect(page.locator("#train-options-note")).to_have_text("(1 changed)", timeout=GUARD_WAIT_MS)
+    first_check_s = time.perf_counter() - t0
+    boot_ms = float(page.get_attribute("body", "data-guard-boot-ms"))
+    page.wait_for_timeout(500)
+    rss_after = _descendants_rss_mb("renderer")
+    heap_after = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")
+    tasks_good = page.evaluate("() => window.__longTasks.splice(0)")
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
+    before = state_of(page)
+    t0 = time.perf_counter()
+    set_option(page, "pattern", CATASTROPHIC)
+    expect(page.locator("#train-form-error")).to_contain_text("backtracks catastrophically", timeout=GUARD_WAIT_MS)
+    stopped_s = time.perf_counter() - t0
+    tasks_bad = page.evaluate("() => window.__longTasks.splice(0)")
+    settled(page, before)
+    report = {"worker_boot_ms": round(boot_ms), "first_check_s": round(first_check_s, 2),
+              "renderer_rss_mb": [round(rss_before), round(rss_after)],
+              "page_js_heap_mb": [heap_before and round(heap_before, 1), heap_after and round(heap_after, 1)],
+              "long_tasks_ms_while_worker_boots": [round(t) for t in tasks_good],
+              "catastrophic_stopped_after_s": round(stopped_s, 2),
+              "long_tasks_ms_while_catastrophic_runs": [round(t) for t in tasks_bad]}
+    with capsys.disabled():
+        print("\n[pattern guard] " + json.dumps(report))
+    # the page's own thread never ran the pattern: no task as long as the budget
+    assert max(tasks_bad, default=0) < 1000, report
+    assert rss_after > 0 and boot_ms > 0

@@ -189,3 +189,13 @@ def test_a_pattern_the_core_refuses_is_refused_before_the_model_goes():
     error = port.query("#train-form-error")
     assert not error.hidden and "matches an empty string" in port.text(error)
     assert app.state.spec == spec and app.state.recording is rec
+
+
+def test_an_absurd_target_is_refused_in_the_form_and_the_model_stays():
+    port, app = started()
+    spec, rec = app.state.spec, app.state.recording
+    port.input(port.query("#train-size"), "10000000000", "change")
+    port.settle()
+    error = port.query("#train-form-error")
+    assert not error.hidden and "num_merges must be a whole number from" in port.text(error)
+    assert app.state.spec == spec and app.state.recording is rec

@@ -154,7 +154,10 @@ class TrainPanel:
         for row in port.query_all("#train-options .option"):
             name = port.get_attr(row, "data-option")
             values[name] = read_field(port, preset_schema.option(name), port.query(f"#opt-{name}", row))
-        return TrainSpec(preset, target, int(raw), changed_options(preset, values))
+        size = int(raw)
+        if preset_schema.has(target):  # its range, from the core's schema (e.g. at most 10,000,000)
+            preset_schema.option(target).check(size)
+        return TrainSpec(preset, target, size, changed_options(preset, values))
 
     def _on_preset(self, _event: Any) -> None:
         spec = self.state.spec.with_preset(self.port.value(self.preset))
