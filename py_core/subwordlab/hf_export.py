@@ -12,6 +12,11 @@ no pre-tokenizer for some of ours, so the text is prepared instead), added token
 (``ex.added``) and warnings (``ex.warnings``). What has no exact construction raises
 ``HFExportError`` naming the problem and the fix (see ``hf_json.py`` for the list).
 
+A tokenizer trained here names its preset and options (``tok.spec``); before any writer
+runs, the export asks the option schema (``Option.hf`` in options.py) what each option
+means for the file and refuses a value the schema says it cannot express, naming the
+option and what to change.
+
 >>> import subwordlab
 >>> tok = subwordlab.train("low lower newest widest " * 20, preset="byte_bpe", vocab_size=270)
 >>> export_hf(tok).text.splitlines()[:3]
@@ -33,6 +38,7 @@ from .models.hf_bpe import HFBPE
 from .models.hf_unigram import HFUnigram
 from .models.unigram import Unigram
 from .models.wordpiece import WordPiece
+from .options import PRESETS
 from .patterns import GPT2
 from .registry import find_hf_writer, hf_writer
 
@@ -381,12 +387,9 @@ def _bpe(ex, m):
     tok, vocab = ex.tok, {t: i for i, t in enumerate(m.vocab)}
     # step 1: the end-of-word marker
     if m.end_of_word:
-        if len(m.end_of_word) != 1:
-            raise HFExportError(
-                f"this BPE model appends the end-of-word marker {m.end_of_word!r} to every word as a symbol of its own, "
-                "which tokenizer.json cannot express: HF's end_of_word_suffix glues the marker to the last character "
-                f"('t{m.end_of_word}' is one starting symbol), so words would split differently. Retrain with "
-                "end_of_word=None (or a one-character marker such as '_') to export")
+        refusal = PRESETS["bpe"].option("end_of_word").hf_refusal(m.end_of_word)  # the schema's rule
+        if refusal:
+            raise HFExportError(refusal)
         if type(tok.pre_tokenizer) is not P.WhitespaceSplit:
             raise HFExportError("an end-of-word marker is only exported with the WhitespaceSplit pre-tokenizer")
         # a normalizer inserts the marker after every word: exactly our extra symbol
@@ -466,11 +469,30 @@ def _check_no_queue_jumps(m, merges):
                 "tokenizer has no exact tokenizer.json")
 
 
+def check_trained_options(tok):
+    """Ask the option schema about each option ``tok`` was trained with; ``HFExportError``
+    with the schema's message for the first value tokenizer.json cannot express. Imported
+    and hand-built tokenizers name no preset: their components' writers decide alone.
+
+    Example: a BPE trained with end_of_word='</w>' -> "end_of_word='</w>' cannot be written
+    to tokenizer.json: ... retrain with end_of_word=None ...".
+    """
+    preset = PRESETS.get(tok.spec.get("preset"))
+    if preset is None:
+        return
+    for option in preset.options:
+        if option.name in tok.spec:
+            refusal = option.hf_refusal(tok.spec[option.name])
+            if refusal:
+                raise HFExportError(refusal)
+
+
 def export_hf(tok):
     """``HFExport(text, warnings)``: the tokenizer.json text and the differences to know.
 
     Raises ``HFExportError`` when there is no exact equivalent (see the module docstring).
     """
+    check_trained_options(tok)
     ex = _Export(tok)
     model = ex.model(tok.model)
     pre = ex.pre_tokenizer(tok.pre_tokenizer)

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
+from .hf_onig import translate_regex
+from .patterns import PATTERNS
 from .trainers.bpe import TIE_BREAKS
 from .trainers.wordpiece import SCORINGS
 
@@ -75,6 +77,25 @@ class Range:
 
 
 @dataclass(frozen=True)
+class HFMeaning:
+    """What a trained option means for a Hugging Face tokenizer.json; hf_export.py asks
+    (``Option.hf_refusal``) before it writes one.
+
+    ``where``: the part of the file that carries the option (e.g. 'model.unk_token'), or
+    ``TRAINING_ONLY`` when the option only steers training (the file holds what training
+    learned: the vocabulary, merges, scores). ``refuses``: value -> why the file cannot
+    express that value and what to choose instead; None when every value exports.
+    """
+
+    where: str
+    refuses: Callable[[Any], str | None] | None = None
+
+
+TRAINING_ONLY = "nothing (it steers training; the file holds what was learned)"
+_TRAINING = HFMeaning(TRAINING_ONLY)
+
+
+@dataclass(frozen=True)
 class Option:
     """One option of a preset.
 
@@ -90,10 +111,24 @@ class Option:
     choices: tuple[str, ...] = ()
     nullable: bool = False
     range: Range | None = None
+    hf: HFMeaning | None = None  # what it means for a tokenizer.json export; every option says (a unit test checks)
 
     def __post_init__(self) -> None:
         assert self.kind in KINDS and self.help, self.name  # every option says what it does
         assert (self.range is not None) == (self.kind in ("int", "float")), self.name  # every number has a range
+
+    def hf_refusal(self, value: Any) -> str | None:
+        """None if a tokenizer trained with ``value`` exports to tokenizer.json; otherwise one
+        message naming the option and what to change.
+
+        >>> PRESETS["bpe"].option("end_of_word").hf_refusal("</w>")[:54]
+        "end_of_word='</w>' cannot be written to tokenizer.json"
+        """
+        if self.hf is None:
+            return (f"the option schema does not say what {self.name} means for tokenizer.json "
+                    "(options.py: give the option hf=HFMeaning(...))")
+        why = self.hf.refuses(value) if self.hf.refuses is not None else None
+        return None if why is None else f"{self.name}={value!r} cannot be written to tokenizer.json: {why}"
 
     @property
     def flag(self) -> str:
@@ -260,10 +295,37 @@ class Preset:
         return tuple(o for o in self.options if o.name not in TARGETS)
 
 
+# -- what options mean for a tokenizer.json export ------------------------------------------
+
+def _one_character_marker(value: Any) -> str | None:
+    """HF's end_of_word_suffix is glued to a word's last character; ours is a symbol of its own."""
+    if value is None or len(value) == 1:
+        return None  # none, or one character the export inserts after every word (a Replace)
+    return ("tokenizer.json's end_of_word_suffix glues the marker to a word's last character (e.g. "
+            f"'t{value}' would be one starting symbol), so words would split differently; retrain with "
+            "end_of_word=None (or a one-character marker such as '_') to export")
+
+
+def _oniguruma(value: Any) -> str | None:
+    """HF tokenizers run regexes with Oniguruma: the pattern must translate exactly."""
+    try:
+        translate_regex(PATTERNS.get(value, value), True)
+    except (ValueError, IndexError) as exc:
+        return (f"Oniguruma, the regex engine of HF tokenizers, has no equivalent ({exc}); retrain with "
+                "pattern='gpt2', 'cl100k', 'o200k' or a pattern without that construct to export")
+    return None
+
+
+_HF_ADDED = HFMeaning("added_tokens (each special token, with its id)")
+_HF_NORMALIZER = HFMeaning("normalizer")
+_HF_UNK = HFMeaning("model.unk_token (Unigram: model.unk_id)")
+_HF_BYTE_FALLBACK = HFMeaning("model.byte_fallback and the decoder's ByteFallback")
+
+
 # -- the options ---------------------------------------------------------------------------
 
 def _size(name: str, help_: str) -> Option:
-    return Option(name, "int", None, help_, nullable=True, range=Range(0, MAX_SIZE))
+    return Option(name, "int", None, help_, nullable=True, range=Range(0, MAX_SIZE), hf=_TRAINING)
 
 
 def _common(merge_what: str = "", rule: str = "") -> tuple[Option, ...]:
@@ -275,38 +337,43 @@ def _common(merge_what: str = "", rule: str = "") -> tuple[Option, ...]:
         _size("num_merges", "number of merges to learn (instead of vocab_size)" + rule),
         Option("min_frequency", "int", 1,
                "a pair occurring fewer times than this is never merged, whatever its score" if wp
-               else "stop when the best pair occurs fewer times than this", range=Range(1, math.inf)),
+               else "stop when the best pair occurs fewer times than this", range=Range(1, math.inf), hf=_TRAINING),
         Option("tie_break", "choice", "first",
                f"equal {'scores' if wp else 'counts'}: 'first' pair met scanning words in order of first appearance, "
-               "or 'lex_min'/'lex_max' comparing the two symbols", choices=TIE_BREAKS),
+               "or 'lex_min'/'lex_max' comparing the two symbols", choices=TIE_BREAKS, hf=_TRAINING),
         Option("top_k", "int", 10, "how many competing pairs (with count and score) each merge event reports" if wp
-               else "how many competing pairs each merge event reports", range=Range(0, 10_000)),
+               else "how many competing pairs each merge event reports", range=Range(0, 10_000), hf=_TRAINING),
     )
 
 
-_LOWERCASE = Option("lowercase", "bool", False, "lower-case the text before splitting it into words")
+_LOWERCASE = Option("lowercase", "bool", False, "lower-case the text before splitting it into words", hf=_HF_NORMALIZER)
 
 
 def _specials(default: tuple[str, ...], help_: str) -> Option:
-    return Option("special_tokens", "list", default, help_)
+    return Option("special_tokens", "list", default, help_, hf=_HF_ADDED)
 
 
 _SENTENCEPIECE_TEXT = (
-    Option("add_dummy_prefix", "bool", True, "prepend ▁ so the first word looks like every other word"),
-    Option("remove_extra_whitespaces", "bool", True, "strip the ends and collapse runs of spaces"),
-    Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'", choices=NORMALIZATIONS),
-    Option("lowercase", "bool", False, "lower-case after normalization"),
+    Option("add_dummy_prefix", "bool", True, "prepend ▁ so the first word looks like every other word",
+           hf=HFMeaning("normalizer (Prepend) and pre_tokenizer (Metaspace prepend_scheme)")),
+    Option("remove_extra_whitespaces", "bool", True, "strip the ends and collapse runs of spaces", hf=_HF_NORMALIZER),
+    Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'", choices=NORMALIZATIONS,
+           hf=_HF_NORMALIZER),
+    Option("lowercase", "bool", False, "lower-case after normalization", hf=_HF_NORMALIZER),
 )
 _COVERAGE = Option("character_coverage", "float", 1.0,
                    "share of the corpus's characters the alphabet must cover; rarer ones become <unk> or bytes",
-                   range=Range(0.0, 1.0, low_open=True))
-_MAX_PIECE = Option("max_piece_length", "int", 16, "longest piece, in characters", range=Range(1, 10_000))
-_SP_UNK = Option("unk_token", "text", "<unk>", "token for uncovered characters", nullable=True)
+                   range=Range(0.0, 1.0, low_open=True), hf=_TRAINING)
+_MAX_PIECE = Option("max_piece_length", "int", 16, "longest piece, in characters", range=Range(1, 10_000),
+                    hf=_TRAINING)
+_SP_UNK = Option("unk_token", "text", "<unk>", "token for uncovered characters", nullable=True, hf=_HF_UNK)
 _SP_SPECIALS = _specials(("<s>", "</s>"), "control tokens, given ids right after <unk>")
 _USER_SYMBOLS = Option("user_defined_symbols", "list", (),
                        "strings that are always one token of their own, never split or merged "
-                       "(given ids after the special tokens)")
-_SPLIT_DIGITS = Option("split_digits", "bool", False, "every digit is a token of its own")
+                       "(given ids after the special tokens)",
+                       hf=HFMeaning("added_tokens (normalized, not special) and the pre_tokenizer"))
+_SPLIT_DIGITS = Option("split_digits", "bool", False, "every digit is a token of its own",
+                       hf=HFMeaning("pre_tokenizer (Digits, individual_digits)"))
 
 _WORDPIECE_RULE = ("; each merge joins the pair chosen by 'scoring': by default the highest score "
                    "count(ab)/(count(a)*count(b)), the rule of the original papers and the HF course, not the HF "
@@ -315,22 +382,22 @@ _SCORING = Option("scoring", "choice", "likelihood",
                   "how a merge is chosen: 'likelihood' merges the pair with the highest count(ab)/(count(a)*count(b)) "
                   "(the original papers, the HF course); 'frequency' merges the most frequent pair, as the HF "
                   "tokenizers library's WordPieceTrainer does (BPE with ## pieces; every character also starts the "
-                  "vocabulary without ##)", choices=SCORINGS)
+                  "vocabulary without ##)", choices=SCORINGS, hf=_TRAINING)
 
 _UNIGRAM_TRAINING = (
     Option("vocab_size", "int", None, "vocabulary size to prune down to, counting every piece (unk, special tokens, "
-           "bytes, user-defined symbols)", nullable=True, range=Range(0, MAX_SIZE)),
+           "bytes, user-defined symbols)", nullable=True, range=Range(0, MAX_SIZE), hf=_TRAINING),
     Option("seed_size", "int", 1_000_000, "most frequent substrings in the starting vocabulary, besides all "
-           "characters (SentencePiece's seed_sentencepiece_size)", range=Range(0, 100_000_000)),
+           "characters (SentencePiece's seed_sentencepiece_size)", range=Range(0, 100_000_000), hf=_TRAINING),
     _MAX_PIECE,
     Option("shrinking_factor", "float", 0.75, "share of the pieces each pruning round keeps: the most useful ones "
-           "by loss of corpus likelihood", range=Range(0.0, 1.0, low_open=True, high_open=True)),
+           "by loss of corpus likelihood", range=Range(0.0, 1.0, low_open=True, high_open=True), hf=_TRAINING),
     Option("n_sub_iterations", "int", 2, "EM iterations (E-step forward-backward, M-step re-estimation) before "
-           "each pruning round", range=Range(1, 1000)),
+           "each pruning round", range=Range(1, 1000), hf=_TRAINING),
     Option("max_sentence_length", "int", 4192, "a longer word (a run without white space), in UTF-8 bytes, trains "
            "on its first max_sentence_length bytes only, which bounds the time and memory of training on text "
            "without spaces; every character still gets a piece (SentencePiece's max_sentence_length skips such "
-           "lines)", range=Range(1, 100_000_000)),
+           "lines)", range=Range(1, 100_000_000), hf=_TRAINING),
 )
 
 
@@ -349,12 +416,13 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "optional lower-casing, white-space words, character BPE with an end-of-word marker, suffix decoder",
             _common() + (
                 Option("end_of_word", "text", "</w>", "marker appended to every word as its own symbol "
-                       "('</w>', '_', any string, or None)", nullable=True),
+                       "('</w>', '_', any string, or None)", nullable=True,
+                       hf=HFMeaning("normalizer (a Replace inserting the marker after every word)", _one_character_marker)),
                 Option("unk_token", "text", None, "token for characters never seen in training "
-                       "(None: such a character is an error)", nullable=True),
+                       "(None: such a character is an error)", nullable=True, hf=_HF_UNK),
                 _LOWERCASE,
                 Option("initial_alphabet", "text", "", "characters to include in the alphabet even if the corpus "
-                       "lacks them"),
+                       "lacks them", hf=_TRAINING),
                 _specials((), "control tokens, given the first ids"),
             )),
     _preset("byte_bpe", "bpe", "Byte-level BPE (GPT-2)", "Byte-level BPE",
@@ -363,7 +431,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "regex pre-tokenizer, bytes as 256 base tokens, byte-level BPE, byte-level decoder",
             _common() + (
                 Option("pattern", "text", "gpt2", "pre-tokenization regex: 'gpt2', 'cl100k', 'o200k' or your own "
-                       "pattern"),
+                       "pattern", hf=HFMeaning("pre_tokenizer (ByteLevel, or a Split in Oniguruma syntax)", _oniguruma)),
                 _specials((), "control tokens such as '<|endoftext|>', given the first ids; training text is split "
                           "on them"),
             ), byte_level=True),
@@ -373,7 +441,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "Unicode normalization, spaces as ▁, character BPE with optional byte fallback, metaspace decoder",
             _common() + _SENTENCEPIECE_TEXT + (
                 Option("byte_fallback", "bool", False, "an unknown character becomes its UTF-8 bytes as <0xHH> "
-                       "tokens (always in the vocabulary)"),
+                       "tokens (always in the vocabulary)", hf=_HF_BYTE_FALLBACK),
                 _SPLIT_DIGITS, _COVERAGE, _MAX_PIECE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS,
             )),
     _preset("wordpiece", "wordpiece", "WordPiece (BERT)", "WordPiece",
@@ -383,14 +451,15 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "optional lower-casing and accent stripping, BERT pre-tokenizer, WordPiece merges by score, ## decoder",
             _common("score", _WORDPIECE_RULE) + (
                 _SCORING,
-                Option("lowercase", "bool", False, "lower-case the text first (BERT uncased)"),
+                Option("lowercase", "bool", False, "lower-case the text first (BERT uncased)", hf=_HF_NORMALIZER),
                 Option("strip_accents", "bool", False, "decompose (NFD) and drop combining marks: 'é' -> 'e' "
-                       "(BERT uncased)"),
+                       "(BERT uncased)", hf=_HF_NORMALIZER),
                 Option("unk_token", "text", "[UNK]", "what a word becomes when some part of it cannot be matched "
-                       "(the whole word)", nullable=True),
-                Option("continuing_subword_prefix", "text", "##", "marks a piece that continues a word"),
+                       "(the whole word)", nullable=True, hf=_HF_UNK),
+                Option("continuing_subword_prefix", "text", "##", "marks a piece that continues a word",
+                       hf=HFMeaning("model.continuing_subword_prefix and the decoder's prefix")),
                 Option("max_input_chars_per_word", "int", 100, "longer words become the unk token (and are left "
-                       "out of training)", range=Range(1, 1_000_000)),
+                       "out of training)", range=Range(1, 1_000_000), hf=HFMeaning("model.max_input_chars_per_word")),
                 _specials(("[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"), "control tokens, given the first ids"),
             )),
     _preset("unigram", "unigram", "Unigram", "Unigram",
@@ -400,7 +469,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             _UNIGRAM_TRAINING + (
                 _LOWERCASE,
                 Option("unk_token", "text", "<unk>", "piece for characters never seen in training (a run of them "
-                       "becomes one)", nullable=True),
+                       "becomes one)", nullable=True, hf=_HF_UNK),
                 _specials(("<s>", "</s>"), "control tokens, given ids right after <unk>"),
             )),
     _preset("sentencepiece_unigram", "unigram", "SentencePiece Unigram", "SentencePiece Unigram",
@@ -409,7 +478,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "Unicode normalization, spaces as ▁, Unigram LM with optional byte fallback, metaspace decoder",
             _UNIGRAM_TRAINING + _SENTENCEPIECE_TEXT + (
                 Option("byte_fallback", "bool", False, "an unknown character becomes its UTF-8 bytes as <0xHH> "
-                       "pieces (all 256 always in the vocabulary)"),
+                       "pieces (all 256 always in the vocabulary)", hf=_HF_BYTE_FALLBACK),
                 _SPLIT_DIGITS, _COVERAGE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS,
             )),
 )}
@@ -452,9 +521,10 @@ def options_markdown() -> str:
     lines = ["Lists are written as " + md(LIST_SYNTAX) + " (on the command line and in the page).", ""]
     for p in PRESETS.values():
         lines += [f"#### `{p.name}`: {md(p.title)}", "", md(p.help) + " Pipeline: " + md(p.pipeline) + ".", "",
-                  "| option | takes | default | what it does |", "|---|---|---|---|"]
+                  "| option | takes | default | what it does | in an HF tokenizer.json |", "|---|---|---|---|---|"]
         for o in p.options:
             default = "none" if o.default is None else (o.text(o.default) or "(empty)")
-            lines.append(f"| `{o.name}` | {md(o.allowed())} | `{default}` | {md(o.help)} |")
+            hf = "(not said)" if o.hf is None else o.hf.where + ("; some values are refused" if o.hf.refuses else "")
+            lines.append(f"| `{o.name}` | {md(o.allowed())} | `{default}` | {md(o.help)} | {md(hf)} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
