@@ -124,9 +124,11 @@ Sliced = Generator[Tuple[int, int], None, T]
 
 
 def sliced(total: int, work: Callable[[int, int], None], seconds: float = SLICE_SECONDS,
-           clock: Callable[[], float] = time.perf_counter) -> Sliced[None]:
+           clock: Callable[[], float] = time.perf_counter, every: int = _CHECK_EVERY) -> Sliced[None]:
     """Run ``work(lo, hi)`` over ``0..total`` in small ranges, yielding ``(done, total)``
     each time ``seconds`` of work have passed (by the clock, not by a count of items).
+    ``every``: items per range, between two looks at the clock (1 for items of very
+    different sizes, such as buckets to sort).
 
     >>> seen = []
     >>> list(sliced(3, lambda lo, hi: seen.extend(range(lo, hi)))), seen
@@ -137,7 +139,7 @@ def sliced(total: int, work: Callable[[int, int], None], seconds: float = SLICE_
     """
     done, deadline = 0, clock() + seconds
     while done < total:
-        hi = min(done + _CHECK_EVERY, total)
+        hi = min(done + every, total)
         work(done, hi)
         done = hi
         if done < total and clock() >= deadline:

@@ -50,11 +50,12 @@ filtered as pieces die; the E-step works in probability space (products, no logs
 words up to 30 characters, where no product can underflow, and in log space beyond.
 """
 
+import heapq
 import math
-from itertools import compress
+from itertools import compress, islice
 
 from ..corpus import cut_long
-from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events, sliced
+from ..events import AlphabetReady, EmStep, PruneStep, drain, progress_events, sliced
 from ..unicode_data import category, script
 from ..models.unigram import Unigram
 from .alphabet import covered_characters
@@ -62,10 +63,7 @@ from .alphabet import covered_characters
 SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 _PROB_SPACE_MAX = 30  # longest word the E-step handles with plain products
-# long phases yield a Progress event after this many words / suffixes (a few ms of work),
-# so a web page can hand control back to the browser
-_SLICE_WORDS = 500
-_SLICE_KEYS = 8_000
+_RUN = 4096  # _sorted_in_slices sorts this many items at once (a few milliseconds)
 _ANY, _INHERITED = "", "Inherited"
 
 
@@ -152,7 +150,8 @@ def frequent_substrings(words, freqs, max_len):
 
 
 def _frequent_substrings(words, freqs, max_len):
-    """``frequent_substrings`` in slices: yields ``(done, total)`` now and then."""
+    """``frequent_substrings`` in slices (``events.sliced``): yields ``(done, total)`` every
+    few milliseconds of work."""
     # step 1: every suffix's start, in buckets by its first two characters (buckets in
     # order, each sorted, is the whole list sorted; one big sort would be one long pause).
     # A start is one int, word index << bits | offset: the suffix's text (cut at max_len)
@@ -162,18 +161,19 @@ def _frequent_substrings(words, freqs, max_len):
     mask = (1 << bits) - 1
     two = min(2, max_len)
     buckets = {}
-    m = 0
-    for k, w in enumerate(words):
-        base = k << bits
-        for i in range(len(w)):
-            head = w[i:i + two]
-            bucket = buckets.get(head)
-            if bucket is None:
-                bucket = buckets[head] = []
-            bucket.append(base | i)
-        m += len(w)
-        if not (k + 1) % _SLICE_WORDS:
-            yield 0, 1
+
+    def add_starts(lo, hi):
+        for k in range(lo, hi):
+            w, base = words[k], k << bits
+            for i in range(len(w)):
+                head = w[i:i + two]
+                bucket = buckets.get(head)
+                if bucket is None:
+                    bucket = buckets[head] = []
+                bucket.append(base | i)
+
+    yield from sliced(len(words), add_starts)
+    m = sum(map(len, words))  # the number of suffixes
     if not m:
         return []
 
@@ -188,30 +188,33 @@ def _frequent_substrings(words, freqs, max_len):
     out = []
     stack = [(0, 0, "")]
     suffixes = sorted_suffixes()
-    prev_key, prev_f = next(suffixes)
-    prev_lcp = 0
     acc = [0]
-    for j in range(1, m + 1):
-        acc.append(acc[-1] + prev_f)
-        if j < m:
-            key, f = next(suffixes)
-            h = _lcp(prev_key, key)
-        else:
-            key, f, h = "", 0, -1
-        # a suffix that no neighbour extends and whose word occurs twice or more
-        if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and prev_f >= 2:
-            out.append((prev_key, prev_f))
-        lb, lb_key = j - 1, prev_key
-        while stack and h < stack[-1][0]:
-            depth, lb, lb_key = stack.pop()
-            if depth >= 2:
-                out.append((lb_key[:depth], acc[j] - acc[lb]))
-        if stack and h > stack[-1][0]:
-            stack.append((h, lb, lb_key))
-        prev_key, prev_lcp, prev_f = key, h, f
-        if not j % _SLICE_KEYS:
-            yield j, m
-    yield m, m
+    previous = [*next(suffixes), 0]  # the suffix before, its frequency, its lcp with the one before it
+
+    def intervals(lo, hi):
+        prev_key, prev_f, prev_lcp = previous
+        for j in range(lo + 1, hi + 1):
+            acc.append(acc[-1] + prev_f)
+            if j < m:
+                key, f = next(suffixes)
+                h = _lcp(prev_key, key)
+            else:
+                key, f, h = "", 0, -1
+            # a suffix that no neighbour extends and whose word occurs twice or more
+            if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and prev_f >= 2:
+                out.append((prev_key, prev_f))
+            lb, lb_key = j - 1, prev_key
+            while stack and h < stack[-1][0]:
+                depth, lb, lb_key = stack.pop()
+                if depth >= 2:
+                    out.append((lb_key[:depth], acc[j] - acc[lb]))
+            if stack and h > stack[-1][0]:
+                stack.append((h, lb, lb_key))
+            prev_key, prev_lcp, prev_f = key, h, f
+        previous[:] = prev_key, prev_f, prev_lcp
+
+    yield from sliced(m, intervals)
+    yield m, m  # the seed's substrings are found (as each phase ends: a hand-back, however short it was)
     return out
 
 
@@ -346,39 +349,65 @@ def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
             else:
                 freqs[k] += f
 
-    for k, (word, f) in enumerate(counts.items()):
-        head = word
-        if max_bytes is not None and len(word) * 4 > max_bytes:  # (a character has at most 4 bytes)
-            size = len(word.encode("utf-8"))
-            if size > max_bytes:
-                head = _head_bytes(word, max_bytes)
-                limited.append(size)
-                for ch in word[len(head):]:  # (the characters past the limit: for the alphabet only)
-                    if alphabet is None or ch in alphabet:
-                        char_freq[ch] = char_freq.get(ch, 0) + f
-        run = []
-        for ch in head:
-            if alphabet is None or ch in alphabet:
-                run.append(ch)
-                char_freq[ch] = char_freq.get(ch, 0) + f
-            elif run:
+    items = iter(counts.items())
+
+    def cut_words(lo, hi):
+        for word, f in islice(items, hi - lo):
+            head = word
+            if max_bytes is not None and len(word) * 4 > max_bytes:  # (a character has at most 4 bytes)
+                size = len(word.encode("utf-8"))
+                if size > max_bytes:
+                    head = _head_bytes(word, max_bytes)
+                    limited.append(size)
+                    for ch in word[len(head):]:  # (the characters past the limit: for the alphabet only)
+                        if alphabet is None or ch in alphabet:
+                            char_freq[ch] = char_freq.get(ch, 0) + f
+            run = []
+            for ch in head:
+                if alphabet is None or ch in alphabet:
+                    run.append(ch)
+                    char_freq[ch] = char_freq.get(ch, 0) + f
+                elif run:
+                    add(run, f)
+                    run = []
+            if run:
                 add(run, f)
-                run = []
-        if run:
-            add(run, f)
-        if not (k + 1) % _SLICE_WORDS:
-            yield k + 1, len(counts)
+
+    yield from sliced(len(counts), cut_words)
     return words, freqs, char_freq
 
 
 def _valid_pieces(found, max_len, split_digits):
     """The ``(substring, count)`` pairs that are valid pieces, in slices (yields ``(done, total)``)."""
     out = []
-    for k, (s, f) in enumerate(found):
-        if is_valid_piece(s, max_len, split_digits):
-            out.append((s, f))
-        if not (k + 1) % _SLICE_KEYS:
-            yield k + 1, len(found)
+
+    def keep_valid(lo, hi):
+        for k in range(lo, hi):
+            if is_valid_piece(found[k][0], max_len, split_digits):
+                out.append(found[k])
+
+    yield from sliced(len(found), keep_valid)
+    return out
+
+
+def _sorted_in_slices(items, key):
+    """``sorted(items, key=key)`` in slices (yields ``(done, total)``): runs of ``_RUN``
+    items are sorted one at a time, then merged lazily (``heapq.merge``), a slice at a time.
+    Stable, as ``sorted``. Example: ``drain(_sorted_in_slices([3, 1, 2], None))`` -> [1, 2, 3].
+    """
+    runs = []
+
+    def sort_runs(lo, hi):
+        for r in range(lo, hi):
+            runs.append(sorted(items[r * _RUN:(r + 1) * _RUN], key=key))
+
+    yield from sliced(-(-len(items) // _RUN), sort_runs, every=1)
+    merged, out = heapq.merge(*runs, key=key), []
+
+    def take(lo, hi):
+        out.extend(islice(merged, hi - lo))
+
+    yield from sliced(len(items), take)
     return out
 
 
@@ -553,9 +582,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
     found = yield from progress_events("seed", _frequent_substrings(words, freqs, max_piece_length))
     subs = yield from progress_events("seed", _valid_pieces(found, max_piece_length, split_digits))
-    subs.sort(key=lambda t: (-t[1] * len(t[0]), t[0]))
+    subs = yield from progress_events("seed", _sorted_in_slices(subs, lambda t: (-t[1] * len(t[0]), t[0])))
     subs = subs[:seed_size]
-    yield Progress("seed", 1, 1)  # (each of these steps is tens of ms on a big corpus: a pause)
     pieces = chars + [s for s, _ in subs]
     raw = [char_freq[c] for c in chars] + [f * len(s) for s, f in subs]
     logsum = math.log(math.fsum(raw))
@@ -563,9 +591,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     n_chars = len(chars)  # ids below n_chars are the characters: never dropped
     alive = [True] * len(pieces)
     reserved = set(meta)
-    yield Progress("seed", 1, 1)
-    by_piece = [i for i in sorted(range(len(pieces)), key=pieces.__getitem__) if pieces[i] not in reserved]
-    yield Progress("seed", 1, 1)
+    by_piece = yield from progress_events("seed", _sorted_in_slices(list(range(len(pieces))), pieces.__getitem__))
+    by_piece = [i for i in by_piece if pieces[i] not in reserved]
 
     def snapshot():
         """The vocabulary now, as the final model would hold it: reserved pieces first
@@ -643,34 +670,40 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, lengths, freqs, tota
     """
     # step 1: the best split of every word: how often each piece is used
     freq = [0.0] * len(pieces)
-    total_steps = len(lengths) + len(pieces)
-    for k, (edges, n, f) in enumerate(zip(lattices.edges, lengths, freqs)):
-        if not k % _SLICE_WORDS:
-            yield k, total_steps
-        path, _ = _viterbi(edges, n, scores)
-        for i in path:
-            freq[i] += f
+    total_steps = len(lengths) + len(pieces)  # progress: the words, then the pieces
+
+    def best_splits(lo, hi):
+        for k in range(lo, hi):
+            f = freqs[k]
+            for i in _viterbi(lattices.edges[k], lengths[k], scores)[0]:
+                freq[i] += f
+
+    for done, _ in sliced(len(lengths), best_splits):
+        yield done, total_steps
     total = math.fsum(freq)
     logsum = math.log(total)
     # step 2: each piece's best alternative: its own best split without the piece itself
     losses = {}
     log = math.log
-    for i in range(n_chars, len(pieces)):
-        if not alive[i]:
-            continue
-        if not i % _SLICE_WORDS:
-            yield len(lengths) + i, total_steps
-        p = pieces[i]
-        alt, alt_score = _viterbi(lattices.alternatives(i, p, alive), len(p), scores)
-        if freq[i] == 0 or alt_score > scores[i]:
-            losses[i] = None
-            continue
-        # step 3: the loss if every use of the piece became its alternative
-        f_i = freq[i]
-        logprob_sp = log(f_i) - logsum
-        logsum_alt = log(total + f_i * (len(alt) - 1))
-        logprob_alt = math.fsum(log(freq[j] + f_i) - logsum_alt for j in alt)
-        losses[i] = f_i / total_freq * (logprob_sp - logprob_alt)
+
+    def piece_losses(lo, hi):
+        for i in range(n_chars + lo, n_chars + hi):
+            if not alive[i]:
+                continue
+            p = pieces[i]
+            alt, alt_score = _viterbi(lattices.alternatives(i, p, alive), len(p), scores)
+            if freq[i] == 0 or alt_score > scores[i]:
+                losses[i] = None
+                continue
+            # step 3: the loss if every use of the piece became its alternative
+            f_i = freq[i]
+            logprob_sp = log(f_i) - logsum
+            logsum_alt = log(total + f_i * (len(alt) - 1))
+            logprob_alt = math.fsum(log(freq[j] + f_i) - logsum_alt for j in alt)
+            losses[i] = f_i / total_freq * (logprob_sp - logprob_alt)
+
+    for done, _ in sliced(len(pieces) - n_chars, piece_losses):
+        yield len(lengths) + n_chars + done, total_steps
     yield total_steps, total_steps
     return losses
 
