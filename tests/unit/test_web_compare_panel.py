@@ -156,3 +156,29 @@ def test_two_wordpiece_configurations_differing_by_scoring_compare_side_by_side(
     a, b = (c.recording.tokenizer for c in panel.run_state.columns)
     assert a.spec["scoring"] == "likelihood" and b.spec["scoring"] == "frequency"
     assert a.model.vocab != b.model.vocab  # the two rules learn different pieces
+
+
+def test_both_forms_show_every_options_help_from_the_schema():
+    from subwordlab.options import PRESETS
+    from subwordlab_web.compare_panel import OPTION_SKIP
+    from subwordlab_web.state import TrainSpec
+
+    port, app = started()
+    panel = app.panels["compare"]
+    for name, preset in PRESETS.items():
+        # Compare: under each configuration's options, the help text, which the field names as its description
+        panel.configs = [(name, {})]
+        panel.render_configs()
+        items = port.query_all("#cmp-configs .cmp-option-item")
+        shown = {port.get_attr(it, "data-option"): port.text(port.query(".cmp-option-help", it)) for it in items}
+        assert shown == {o.name: o.help for o in preset.form_options() if o.name not in OPTION_SKIP}, name
+        for it in items:
+            field = (port.query_all("input", it) + port.query_all("select", it))[0]
+            help_id = port.get_attr(port.query(".cmp-option-help", it), "id")
+            assert help_id and port.get_attr(field, "aria-describedby") == help_id
+        # Train: the same help under each field of its form
+        app.state.set_spec(TrainSpec(name, "vocab_size", 300))
+        port.settle()
+        rows = port.query_all("#train-options .option")
+        shown = {port.get_attr(r, "data-option"): port.text(port.query(".option-help", r)) for r in rows}
+        assert shown == {o.name: o.help for o in preset.form_options()}, name

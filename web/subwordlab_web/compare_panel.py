@@ -222,15 +222,23 @@ class ComparePanel(CompareResults):
         return row
 
     def _option_field(self, i: int, option: Any, value: Any) -> Any:
+        """One option: its name and field, and below them its help from the schema (as on
+        Train), which the field names as its description."""
         port = self.port
-        item = port.create("label", "cmp-option")
-        port.set_attr(item, "title", option.help)
-        port.append(item, port.create("span", "cmp-option-name", option.name))
+        item = port.create("div", "cmp-option-item")
+        port.set_attr(item, "data-option", option.name)
+        label = port.create("label", "cmp-option")
+        port.append(label, port.create("span", "cmp-option-name", option.name))
         field = option_field(port, option, value, f"cmp{i}-opt-{option.name}")
         check = option.kind == "bool"
         port.on(field, "change", lambda _e, k=i, o=option, el=field:
                 self._on_option(k, o, port.checked(el) if check else port.value(el)))
-        port.append(item, field)
+        port.append(label, field)
+        help_text = port.create("p", "cmp-option-help", option.help)
+        port.set_attr(help_text, "id", f"cmp{i}-help-{option.name}")
+        port.set_attr(field, "aria-describedby", f"cmp{i}-help-{option.name}")
+        port.append(item, label)
+        port.append(item, help_text)
         return item
 
     def _on_preset(self, i: int, preset: str) -> None:
