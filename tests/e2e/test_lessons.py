@@ -104,3 +104,23 @@ def test_an_embedded_lesson_step(fresh_page, site_url, screenshots_dir):
     expect(page.locator("#lesson-where")).to_have_text("Lesson 3 · step 5 of 6")
     page.wait_for_function("location.search === '?embed=1&lesson=3&step=5'")
     page.screenshot(path=str(screenshots_dir / "lesson-embed-375.png"), full_page=False)
+
+
+def test_the_unigram_lesson_says_what_pruning_removed(fresh_page, site_url, screenshots_dir):
+    """Lesson 6: the last pruning round removes four whole-word pieces and the words fall back
+    to characters (the unit tests recompute every number from the recorded events)."""
+    page, guard = open_lesson(fresh_page, site_url, "?lesson=6&step=3")
+    expect(page.locator("#lesson-pick")).to_have_value("6")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 6 · step 3 of 4")
+    expect(page.locator("#lesson-heading")).to_have_text("EM round 2: probabilities re-estimated")
+    expect(page.locator("#lesson-source")).to_contain_text("The numbers come from this training")
+    expect(page.locator("#lesson-printed-line")).to_be_hidden()
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-heading")).to_have_text("Pruning round 2: 4 pieces removed")
+    facts = page.locator("#lesson-facts")
+    expect(facts).to_contain_text("Pruning removed 4 pieces, least useful first: ▁hugs (loss 0.1577)")
+    expect(facts).to_contain_text("The vocabulary: 16 → 12 entries.")
+    expect(facts).to_contain_text("hug → ▁ h u g")
+    expect(page.locator("#train-step-now")).to_have_text("4")
+    page.wait_for_function("location.search === '?lesson=6&step=4'")
+    page.screenshot(path=str(screenshots_dir / "lesson-6-step-4-1366.png"), full_page=False)

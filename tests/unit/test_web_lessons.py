@@ -39,6 +39,8 @@ def recorded(lesson):
 
 
 RECORDINGS = {le.number: recorded(le) for le in LESSONS}
+MERGE_LESSONS = [le for le in LESSONS if not le.spec.is_unigram]  # the five worked examples that print merges
+UNIGRAM = lesson_by_number(6)
 
 
 def lesson_loop(lesson, step, rec):
@@ -51,9 +53,10 @@ def lesson_loop(lesson, step, rec):
     return pairs
 
 
-def test_five_lessons_numbered_in_picker_order_from_the_bundled_worked_examples():
-    assert [le.number for le in LESSONS] == [1, 2, 3, 4, 5]
-    assert lesson_by_number(3) is LESSONS[2] and lesson_by_number(0) is None and lesson_by_number(6) is None
+def test_six_lessons_numbered_in_picker_order_from_the_bundled_worked_examples():
+    assert [le.number for le in LESSONS] == [1, 2, 3, 4, 5, 6]
+    assert lesson_by_number(3) is LESSONS[2] and lesson_by_number(0) is None and lesson_by_number(7) is None
+    assert [le.number for le in MERGE_LESSONS] == [1, 2, 3, 4, 5] and UNIGRAM.spec.is_unigram
     for le in LESSONS:
         assert le.sample in SAMPLES and SAMPLES[le.sample].format == "word_counts"
         assert lesson_for(le.sample, le.spec) is le
@@ -69,7 +72,7 @@ def test_sources_are_the_lesson_files_and_their_titles_are_in_them():
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda le: f"lesson{le.number}")
 def test_every_quote_is_the_lessons_own_words(lesson):
-    quotes = list(lesson.intro) + [lesson.rule] + ([lesson.tie_rule] if lesson.tie_rule else [])
+    quotes = list(lesson.intro) + [lesson.rule] + ([lesson.tie_rule] if lesson.tie_rule else []) + list(lesson.em_note)
     quotes += [q for qs in lesson.notes.values() for q in qs]
     for q in quotes:
         assert flat(q.text) in source_text(q.source), q.text
@@ -77,7 +80,7 @@ def test_every_quote_is_the_lessons_own_words(lesson):
         assert flat(printed.text) in source_text(lesson.source), printed.text
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda le: f"lesson{le.number}")
+@pytest.mark.parametrize("lesson", MERGE_LESSONS, ids=lambda le: f"lesson{le.number}")
 def test_the_recording_equals_what_the_lesson_prints(lesson):
     rec = RECORDINGS[lesson.number]
     assert len(rec.steps) == lesson.steps
@@ -96,7 +99,7 @@ def test_the_recording_equals_what_the_lesson_prints(lesson):
             assert re.search(rf"\bcount {printed.count}\b", text) or f"), {printed.count})" in text
 
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda le: f"lesson{le.number}")
+@pytest.mark.parametrize("lesson", MERGE_LESSONS, ids=lambda le: f"lesson{le.number}")
 def test_each_step_states_the_recorded_numbers(lesson):
     rec = RECORDINGS[lesson.number]
     wordpiece = lesson.spec.preset == "wordpiece"
@@ -175,6 +178,98 @@ def test_the_last_steps_claims_hold_for_the_trained_tokenizers():
     assert RECORDINGS[4].tokenizer.tokenize("tokenizers") == ["tokeni", "z", "e", "r", "s</w>"]
 
 
+# --- lesson 6: Unigram pruning, every number recomputed from the recorded events ---------------
+def best_split(word, pieces):
+    """The most probable split of `word` into `pieces` ({piece: log prob}), by trying every
+    split (the words are short): a check of the tokenizer's Viterbi that shares no code with it."""
+    if not word:
+        return (), 0.0
+    best = None
+    for end in range(1, len(word) + 1):
+        head = word[:end]
+        if head in pieces:
+            rest, score = best_split(word[end:], pieces)
+            if rest is not None and (best is None or pieces[head] + score > best[1]):
+                best = ((head,) + rest, pieces[head] + score)
+    return best if best is not None else (None, 0.0)
+
+
+def test_the_unigram_lesson_prunes_the_hug_corpus_in_a_few_rounds():
+    rec = RECORDINGS[6]
+    assert UNIGRAM.sample == "seed002" and UNIGRAM.words() == LESSONS[1].words()  # the hug corpus of lesson 2
+    kinds = [e.kind for e in rec.steps]
+    assert kinds.count("prune") >= 2 and set(kinds) == {"em", "prune"}
+    assert rec.steps[-1].vocab_size == UNIGRAM.spec.size == len(rec.tokenizer.model.vocab)
+    # no lesson text prints a Unigram run: the card says where its numbers come from instead
+    assert not UNIGRAM.printed and "come from this training" in UNIGRAM.numbers_note
+    assert all(le.numbers_note == "" and le.printed for le in MERGE_LESSONS)
+
+
+def test_each_unigram_step_states_what_the_events_recorded():
+    rec = RECORDINGS[6]
+    words = UNIGRAM.words()
+    start = explain(UNIGRAM, rec, 0)
+    said = " ".join(start.facts)
+    assert start.quotes == UNIGRAM.intro
+    assert f"starts with {len(rec.alphabet.pieces)} entries" in said
+    assert f"prunes it to {UNIGRAM.spec.size} in {len(rec.steps)} steps" in said
+    assert f"({sum(e.kind == 'prune' for e in rec.steps)} pruning rounds)" in said
+    snapshots = [rec.alphabet.pieces] + [e.pieces for e in rec.steps]
+    for k, e in enumerate(rec.steps, 1):
+        card = explain(UNIGRAM, rec, k)
+        said = " ".join(card.facts)
+        before, after = [p for p, _ in snapshots[k - 1]], [p for p, _ in snapshots[k]]
+        # the vocabulary before -> after, counted from the snapshots (not the events' own sizes)
+        assert f"The vocabulary: {len(before)} → {len(after)} entries." in card.facts
+        removed = [p for p in before if p not in after]
+        assert len(after) == len(before) - len(removed)
+        if e.kind == "prune":
+            assert card.heading == f"Pruning round {e.round + 1}: {len(removed)} piece{'s' if len(removed) != 1 else ''} removed"
+            assert sorted(p for p, _ in e.dropped) == sorted(removed)
+            # named least useful first, each with its loss, as the card lists them
+            listed = re.findall(r"(\S+) \(loss (\d+\.\d{4})\)", said)
+            assert [p for p, _ in listed] == [p for p, _ in e.dropped][: len(listed)] and listed
+            assert [float(x) for _, x in listed] == [round(loss, 4) for _, loss in e.dropped][: len(listed)]
+            assert [float(x) for _, x in listed] == sorted(float(x) for _, x in listed)
+            assert card.quotes == (UNIGRAM.rule,)
+        else:
+            assert card.heading == f"EM round {e.round + 1}: probabilities re-estimated"
+            assert f"log-likelihood is now {e.log_likelihood:.3f}" in said
+            if removed:
+                assert f"dropped {len(removed)} piece" in said and removed[0] in said
+            else:
+                assert "dropped" not in said
+            assert card.quotes == UNIGRAM.em_note
+        # how the words split now: the best split over this step's pieces, found by brute force
+        pieces = dict(snapshots[k])
+        now = card.facts[-1]
+        for word in words:
+            split, _score = best_split("▁" + word, pieces)
+            assert f"{word} → {' '.join(split)}" in now, (k, word, now)
+    # pruning really changed the splits: the last round removed the whole-word pieces but ▁pun
+    last = explain(UNIGRAM, rec, len(rec.steps)).facts[-1]
+    assert last == "Now: " + "; ".join(f"{w} → {' '.join(rec.tokenizer.tokenize(w))}" for w in words) + "."
+
+
+def test_the_unigram_lesson_in_the_page():
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=6&step=2")
+    st = app.state
+    assert (st.lesson, st.step, st.corpus.sample, st.spec) == (6, 2, "seed002", UNIGRAM.spec)
+    card = card_text(port)
+    steps = len(st.recording.steps)
+    assert card["where"] == f"Lesson 6 · step 2 of {steps}"
+    assert card["facts"] == list(explain(UNIGRAM, st.recording, 2).facts)
+    assert card["heading"].startswith("Pruning round 1:")
+    assert port.query("#lesson-printed-line").hidden
+    source = port.text(port.query("#lesson-source"))
+    assert SOURCES["002"].title in source and source.endswith(UNIGRAM.numbers_note)
+    port.click(port.query("#lesson-next"))
+    port.settle()
+    assert st.step == 3 and st.lesson == 6 and port.href.endswith("?lesson=6&step=3")
+    options = [port.text(o) for o in port.query_all("#lesson-pick option")]
+    assert options[-1] == "6. Unigram: pruning the hug corpus"
+
+
 # --- the address: ?lesson=3&step=4 -------------------------------------------------------------
 def test_lesson_and_step_parameters():
     p = parse_query("?lesson=3&step=4")
@@ -185,9 +280,9 @@ def test_lesson_and_step_parameters():
 
 
 @pytest.mark.parametrize("query, problem", [
-    ("lesson=0", "the parameter lesson=0 must be between 1 and 5"),
-    ("lesson=6&step=1", "the parameter lesson=6 must be between 1 and 5"),
-    ("lesson=three", "the parameter lesson='three' must be a whole number from 1 to 5"),
+    ("lesson=0", "the parameter lesson=0 must be between 1 and 6"),
+    ("lesson=7&step=1", "the parameter lesson=7 must be between 1 and 6"),
+    ("lesson=three", "the parameter lesson='three' must be a whole number from 1 to 6"),
     ("lesson=-2", "the parameter lesson='-2' must be a whole number"),
 ])
 def test_a_bad_lesson_is_reported_by_name_and_dropped(query, problem):
@@ -304,7 +399,7 @@ def test_picking_a_lesson_then_changing_the_settings_leaves_it():
 def test_a_bad_lesson_in_the_address_is_reported_by_name():
     port, app = page("http://127.0.0.1:8000/index.html?lesson=9&step=2")
     assert app.state.lesson is None
-    assert "lesson=9 must be between 1 and 5" in port.text(port.query("#link-banner-text"))
+    assert "lesson=9 must be between 1 and 6" in port.text(port.query("#link-banner-text"))
 
 
 def test_an_embed_of_a_lesson_step():

@@ -8,7 +8,8 @@ pruning removed) is computed here from the recorded training, never written by h
 unit tests check those numbers against what the lesson texts print.
 
 Lesson step k is the player's step k: step 0 is the starting vocabulary, step k the k-th
-merge. ``lesson=3&step=4`` in the page's address opens lesson 3 at merge 4 (embed.py).
+merge (Unigram, lesson 6: the k-th EM iteration or pruning round, as recorded).
+``lesson=3&step=4`` in the page's address opens lesson 3 at merge 4 (embed.py).
 
 >>> LESSONS[2].number, LESSONS[2].sample, LESSONS[2].spec.describe()
 (3, 'seed003', 'BPE · 6 merges')
@@ -79,11 +80,14 @@ class Lesson:
     tie_rule: Quote | None = None  # quoted when a tie is broken
     notes: Mapping[int, tuple[Quote, ...]] = field(default_factory=dict)  # step -> the lesson's words on it
     printed: Mapping[int, Printed] = field(default_factory=dict)  # step -> what the lesson's code printed
+    em_note: tuple[Quote, ...] = ()  # Unigram: what an EM step says (a pruning step says `rule`)
+    numbers_note: str = ""  # where the card's numbers come from when no lesson text prints them
 
     @property
-    def steps(self) -> int:
-        """How many merges the lesson makes (its last step)."""
-        return self.spec.size
+    def steps(self) -> int | None:
+        """How many merges the lesson makes (its last step); None for Unigram, whose number of
+        EM and pruning rounds only the training knows."""
+        return None if self.spec.is_unigram else self.spec.size
 
     def words(self) -> dict[str, int]:
         """The sample's word counts. Example: lesson 1 -> {'low': 5, 'lower': 2, ...}"""
@@ -93,7 +97,7 @@ class Lesson:
     @property
     def marker(self) -> str | None:
         """The end-of-word marker (BPE) or None; WordPiece marks continuations with ## instead."""
-        if self.spec.preset == "wordpiece":
+        if self.spec.preset == "wordpiece" or self.spec.is_unigram:
             return None
         return self.spec.options.get("end_of_word", "</w>")
 
@@ -217,6 +221,21 @@ LESSONS: tuple[Lesson, ...] = (
         printed={1: Printed("best WordPiece pair: ('##i', '##z') count 5 score 0.1429", ("##i", "##z"), 5, 0.1429),
                  5: Printed("most frequent pair: ('t', '##o') count 15 score 0.0667", ("t", "##o"), 15, 0.0667)},
     ),
+    Lesson(
+        # one EM iteration per round (n_sub_iterations=1) so each round is two steps, EM then pruning;
+        # vocabulary 12 leaves two pruning rounds on this tiny corpus (12 is 3 reserved pieces,
+        # the 8 characters and one more piece)
+        6, "Unigram: pruning the hug corpus", "seed002",
+        TrainSpec("unigram", "vocab_size", 12, {"n_sub_iterations": 1}), "002",
+        intro=_q("002", "Unigram (Kudo, 2018) works the other way round. It starts from a large list of candidate "
+                 "pieces, every character plus the corpus’s most frequent substrings, gives each a probability, "
+                 "and removes the pieces that help least until the target size is left."),
+        rule=Quote("Training repeats one loop until V pieces are left: fit the piece probabilities to the corpus, "
+                   "then drop the pieces the corpus misses least.", "002"),
+        em_note=_q("002", "One word can be split many ways, and each piece has a probability.",
+                   "Score a split by multiplying its piece probabilities, then keep the best split."),
+        numbers_note="The numbers come from this training (no lesson text prints a Unigram run).",
+    ),
 )
 
 
@@ -312,12 +331,74 @@ def _ties(lesson: Lesson, e: Any) -> tuple[list[tuple[str, str]], bool]:
     return tied, len(tied) == len(e.candidates)
 
 
+def _pieces(event: Any) -> list[str]:
+    """The piece strings of a Unigram snapshot (an AlphabetReady, EmStep or PruneStep)."""
+    return [p for p, _ in event.pieces]
+
+
+def segmentations(lesson: Lesson, recording: Any, step: int) -> dict[str, tuple[str, ...]]:
+    """Each corpus word as the tokenizer after `step` splits it (Unigram: its best split)."""
+    tok = recording.tokenizer_at(step)
+    return {word: tuple(tok.tokenize(word)) for word in lesson.words()}
+
+
+SHOWN_DROPPED = 6  # a pruning card names at most this many removed pieces
+
+
+def explain_unigram(lesson: Lesson, recording: Any, step: int) -> StepText:
+    """The card of a Unigram lesson: step 0 the seed vocabulary, then each EM iteration
+    (what re-estimation dropped) and each pruning round (what it removed and at what loss).
+
+    Every number is the recording's: sizes are the events' ``vocab_size``, the removed
+    pieces a PruneStep's ``dropped`` (with their loss) or, for EM, the seed/previous snapshot
+    minus this one; the words' splits come from the tokenizer at that step.
+    """
+    steps = recording.steps
+    counts = lesson.words()
+    now = segmentations(lesson, recording, max(step, 0))
+    split = "; ".join(f"{w} → {' '.join(now[w])}" for w in counts)
+    if step <= 0:
+        rounds = sum(1 for e in steps if e.kind == "prune")
+        facts = [f"The corpus: {plural(len(counts), 'word')} with their counts: "
+                 f"{', '.join(f'{w} ×{n}' for w, n in counts.items())}.",
+                 f"The vocabulary starts with {plural(recording.alphabet.vocab_size, 'entry', 'entries')}: the "
+                 f"reserved pieces, every character and the frequent substrings, each with a probability. "
+                 f"Training prunes it to {lesson.spec.size} in {plural(len(steps), 'step')} "
+                 f"({plural(rounds, 'pruning round')}): press Next to see the first.",
+                 f"Now: {split}."]
+        return StepText("Step 0: the starting vocabulary", tuple(facts), lesson.intro)
+    e = steps[step - 1]
+    previous = steps[step - 2] if step > 1 else recording.alphabet
+    before = previous.vocab_size
+    facts = []
+    if e.kind == "prune":
+        heading = f"Pruning round {e.round + 1}: {plural(len(e.dropped), 'piece')} removed"
+        shown = ", ".join(f"{p} (loss {loss:.4f})" for p, loss in e.dropped[:SHOWN_DROPPED])
+        more = len(e.dropped) - SHOWN_DROPPED
+        facts.append(f"Pruning removed {plural(len(e.dropped), 'piece')}, least useful first: {shown}"
+                     + (f" and {plural(more, 'more piece')}" if more > 0 else "") + ". The loss is how much "
+                     "the corpus log-likelihood drops without the piece (0 when no best split uses it).")
+    else:
+        heading = f"EM round {e.round + 1}: probabilities re-estimated"
+        gone = [p for p in _pieces(previous) if p not in set(_pieces(e))]
+        facts.append(f"EM re-estimated every piece's probability from the words' possible splits; the corpus "
+                     f"log-likelihood is now {e.log_likelihood:.3f}."
+                     + (f" It dropped {plural(len(gone), 'piece')} expected less than half a time: "
+                        f"{', '.join(gone[:SHOWN_DROPPED])}" + (" …" if len(gone) > SHOWN_DROPPED else "") + "."
+                        if gone else ""))
+    facts.append(f"The vocabulary: {before} → {plural(e.vocab_size, 'entry', 'entries')}.")
+    facts.append(f"Now: {split}.")
+    return StepText(heading, tuple(facts), (lesson.rule,) if e.kind == "prune" else (lesson.em_note or (lesson.rule,)))
+
+
 def explain(lesson: Lesson, recording: Any, step: int) -> StepText:
     """What the lesson card says at `step` of a finished recording of `lesson`'s settings.
 
     Every number comes from the recording (its MergeStep events and starting alphabet);
     the words each count comes from are re-derived by replaying the recorded merges.
     """
+    if lesson.spec.is_unigram:
+        return explain_unigram(lesson, recording, step)
     steps = recording.steps
     wordpiece = lesson.spec.preset == "wordpiece"
     counts = lesson.words()
