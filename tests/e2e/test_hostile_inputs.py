@@ -198,6 +198,11 @@ CASES = {
     "link catastrophic pattern": (go_hash(link(share.Experiment(
         share.CorpusRef.inline(CORPUS), share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}), step=2, panel="train"))),
         "#link-banner", "backtracks catastrophically on the corpus", False),
+    # (decoding this link is one unsliced step of ~250 ms under load: the page is checked once it applied)
+    "link a megabyte of a": (lambda p: (go_hash(link(share.Experiment(
+        share.CorpusRef.inline("a" * 1_000_000), share.Config("byte_bpe", {"num_merges": 3}), step=3, panel="train")))(p),
+        p.wait_for_selector("body[data-share='applied']", state="attached", timeout=180_000)),
+        "#train-status", "trained: 3 steps", False),
     "link markup texts": (go_hash(link(share.Experiment(
         share.CorpusRef.inline(EVIL, title="<script>window.__pwned=4</script>"), share.Config("bpe", {"num_merges": 3}),
         step=1, panel="inspect", inspect_text=EVIL))), "#inspect-chips", "<", False),

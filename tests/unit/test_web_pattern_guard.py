@@ -199,3 +199,10 @@ def test_an_absurd_target_is_refused_in_the_form_and_the_model_stays():
     error = port.query("#train-form-error")
     assert not error.hidden and "num_merges must be a whole number from" in port.text(error)
     assert app.state.spec == spec and app.state.recording is rec
+
+
+def test_a_huge_word_is_cut_in_the_segmentation_table():
+    from subwordlab_web.train_views import SEGMENT_WORD_CHARS, segment_words
+
+    (shown, text, count), = segment_words([("a" * 1_000_000, 1)], True)
+    assert shown == "a" * SEGMENT_WORD_CHARS + "…" and text == " " + "a" * SEGMENT_WORD_CHARS and count == 1

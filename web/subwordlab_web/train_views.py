@@ -296,7 +296,16 @@ def current_point(at: Sequence[int], position: int) -> int | None:
     return best
 
 
+SEGMENT_WORD_CHARS = 60  # a longer word (1 MB of 'a' from a link) is shown and split by its start only
+
+
 def segment_words(top_words: Sequence[tuple[str, int]], byte_level_text: bool) -> list[tuple[str, str, int]]:
     """(shown word, text to tokenize, count): byte-level running text tokenizes words as
-    they appear mid-sentence, with their leading space."""
-    return [(w, (" " + w) if byte_level_text else w, n) for w, n in top_words[:SEGMENT_WORDS]]
+    they appear mid-sentence, with their leading space. A word longer than
+    ``SEGMENT_WORD_CHARS`` is cut there ("…" shown): each chip names its word, so a 1 MB word
+    would make gigabytes of labels. Example: segment_words([("ab", 2)], True) -> [('ab', ' ab', 2)]."""
+    out = []
+    for w, n in top_words[:SEGMENT_WORDS]:
+        cut = w[:SEGMENT_WORD_CHARS]
+        out.append((cut + ("…" if len(w) > SEGMENT_WORD_CHARS else ""), (" " + cut) if byte_level_text else cut, n))
+    return out
