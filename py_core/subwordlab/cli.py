@@ -49,7 +49,12 @@ def build_parser():
     def model_arg(p):
         p.add_argument("-m", "--model", required=True, metavar="MODEL.json", help="a model file written by 'subwordlab train'")
 
-    def policy_args(p):
+    def text_args(p, text_help, file_help):
+        """A model and a text to encode: the text as an argument or --file (a file or stdin),
+        and what to do with special tokens found in it."""
+        model_arg(p)
+        p.add_argument("text", nargs="?", help=text_help)
+        p.add_argument("--file", metavar="FILE", help=file_help)
         g = p.add_mutually_exclusive_group()
         g.add_argument("--allow-special", action="store_true", help="encode special tokens found in the text as special tokens")
         g.add_argument("--special-as-text", action="store_true", help="encode special tokens found in the text as ordinary text")
@@ -82,11 +87,8 @@ def build_parser():
     # encode
     p = command("encode", "encode a text (or a file, streamed) to ids or tokens",
                 "subwordlab encode -m model.json 'Hello world'\n  subwordlab encode -m model.json --file big.txt > ids.txt", cmd_encode)
-    model_arg(p)
-    p.add_argument("text", nargs="?", help="the text to encode")
-    p.add_argument("--file", metavar="FILE", help="encode this file instead, streamed ('-' for stdin)")
+    text_args(p, "the text to encode", "encode this file instead, streamed ('-' for stdin)")
     p.add_argument("--tokens", action="store_true", help="print token strings (JSON-quoted) instead of ids")
-    policy_args(p)
 
     # decode
     p = command("decode", "decode ids (arguments or stdin) back to text",
@@ -109,11 +111,8 @@ def build_parser():
     # inspect
     p = command("inspect", "show a text at every pipeline stage: normalized, pre-tokens, tokens with offsets, decoded",
                 "subwordlab inspect -m model.json 'Héllo  world!'", cmd_inspect)
-    model_arg(p)
-    p.add_argument("text", nargs="?", help="the text (or --file)")
-    p.add_argument("--file", metavar="FILE", help="read the text from a file ('-' for stdin)")
+    text_args(p, "the text (or --file)", "read the text from a file ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    policy_args(p)
 
     # vocab
     p = command("vocab", "list the vocabulary: id, token, bytes, and for BPE the merge that made it",

@@ -261,13 +261,13 @@ class ComparePanel(CompareResults):
 
     # --- the current tokenizer as a column --------------------------------------------------
     def current_tokenizer(self) -> tuple[Any, str]:
+        """(the state's current tokenizer, its column label) or (None, '')."""
         st = self.state
-        imported = getattr(st, "imported", None)
-        if imported is not None:
-            return imported, f"Imported: {st.imported_name}"
-        tok, _why = st.tokenizer_at_step()
+        tok, _why = st.current_tokenizer()
         if tok is None:
             return None, ""
+        if st.imported is not None:
+            return tok, f"Imported: {st.imported_name}"
         return tok, f"Current: {st.spec.describe()}, step {st.step:,}"
 
     def _render_current_option(self) -> None:

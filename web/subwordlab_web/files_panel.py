@@ -102,13 +102,10 @@ class FilesPanel:
     def tokenizer(self) -> tuple[Any, str]:
         """(the current tokenizer, where it came from) or (None, why there is none)."""
         st = self.state
-        imported = getattr(st, "imported", None)
-        if imported is not None:
-            return imported, f"loaded from {st.imported_name}"
-        tok, why = st.tokenizer_at_step()
+        tok, why = st.current_tokenizer()
         if tok is None:
             return None, why
-        return tok, f"trained here (step {st.step:,})"
+        return tok, (f"loaded from {st.imported_name}" if st.imported is not None else f"trained here (step {st.step:,})")
 
     def render(self) -> None:
         port = self.port
