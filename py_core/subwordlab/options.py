@@ -1,6 +1,10 @@
 """The option and preset schema: every algorithm (preset) the playground offers and every
 option it takes, with its kind, default, allowed values and a one-line help.
 
+(Why one module of ~530 lines: it is the one schema every door reads; its option
+definitions, each with its check, help and tokenizer.json meaning, are its bulk, and split
+across files a reader would lose the one list.)
+
 This module is the single source the command line builds its arguments from, the page
 builds its forms from, a share link is checked against, and the README's options table is
 generated from (``python -m subwordlab presets --markdown``). ``check_options`` validates

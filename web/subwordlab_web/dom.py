@@ -1,5 +1,8 @@
 """The DOM port: the one module of the UI that imports `js` and `pyodide.ffi`.
 
+(Why one module of ~560 lines: keeping every touch of the browser in one file is the point
+of the port; its methods are small and mirror port.DomPort one to one.)
+
 Views never touch the browser directly; they get a port and call its small API
 (`query`, `create`, `set_text`, `set_attr`, `on`, ...): the `port.DomPort` Protocol. The tests'
 `FakePort` (tests/unit/fakedom.py) implements it over an in-memory tree, so every view runs

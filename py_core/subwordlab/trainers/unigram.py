@@ -1,6 +1,6 @@
 """Unigram training (Kudo 2018, as SentencePiece does it): start big, prune.
 
-(Why one module of ~630 lines: the seed, the lattices, EM and pruning are one algorithm
+(Why one module of ~760 lines: the seed, the lattices, EM and pruning are one algorithm
 whose steps share the lattices; ``train`` at the bottom reads top to bottom as the whole.)
 
 1. Seed vocabulary: every character plus the most frequent substrings of the words (at most
