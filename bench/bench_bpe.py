@@ -9,7 +9,7 @@ import argparse
 import sys
 from collections import Counter
 
-from common import CORPORA, peak_memory_mb, report, timed
+from common import CORPORA, hf_byte_bpe, peak_memory_mb, report, timed
 
 import subwordlab
 from subwordlab.patterns import PATTERNS
@@ -18,16 +18,6 @@ from subwordlab.regex_compat import HAVE_REGEX
 
 def ours(text, vocab_size):
     return subwordlab.train(text, preset="byte_bpe", vocab_size=vocab_size)
-
-
-def hf(text, vocab_size):
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.train_from_iterator([text], trainers.BpeTrainer(
-        vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
-    return tok
 
 
 def textbook(text, vocab_size):
@@ -63,7 +53,7 @@ def main():
     for name, text, sizes in [("tinyshakespeare.txt", shakespeare, (4000, 16000)), ("UDHR (6 files)", udhr, (4000,))]:
         for vocab_size in sizes:
             t_ours, tok = timed(ours, text, vocab_size)
-            t_hf, _ = timed(hf, text, vocab_size)
+            t_hf, _ = timed(hf_byte_bpe, text, vocab_size)
             rows = [("ours (s)", f"{t_ours:.2f}"), ("HF tokenizers BpeTrainer (s)", f"{t_hf:.2f}"),
                     ("ours / HF", f"{t_ours / t_hf:.2f}x")]
             if vocab_size == 4000 and name.startswith("tiny") and not args.skip_textbook:

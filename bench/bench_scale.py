@@ -39,7 +39,8 @@ import random
 import statistics
 import sys
 
-from common import CORPORA, ROOT, clocked, rss_growth_mb
+from common import CORPORA, ROOT, clocked, hf_byte_bpe, rss_growth_mb
+from common import sentencepiece_unigram as sp_unigram
 
 # -- the corpora -------------------------------------------------------------------------------
 
@@ -111,32 +112,10 @@ def ours_byte_bpe(text, vocab):
     return tok, {n: (marks[i + 1][0] - marks[i][0], marks[i + 1][1] - marks[i][1]) for i, n in enumerate(names)}
 
 
-def hf_byte_bpe(text, vocab):
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.train_from_iterator([text], trainers.BpeTrainer(
-        vocab_size=vocab, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
-    return tok
-
-
 def ours_unigram(lines, vocab):
     import subwordlab
 
     return subwordlab.train(lines, preset="sentencepiece_unigram", vocab_size=vocab, normalization="none")
-
-
-def sp_unigram(lines, vocab):
-    import io
-
-    import sentencepiece as spm
-
-    model = io.BytesIO()
-    spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(lines), model_writer=model, vocab_size=vocab, model_type="unigram",
-        character_coverage=1.0, normalization_rule_name="identity", num_threads=1, minloglevel=2)
-    return spm.SentencePieceProcessor(model_proto=model.getvalue())
 
 
 def ours_wordpiece(text, vocab):

@@ -13,25 +13,14 @@ character, and each trainer's peak memory measured in a fresh process.
 """
 
 import argparse
-import io
 import sys
 from collections import Counter
 
-from common import CORPORA, ROOT, clocked, max_rss_mb, peak_memory_mb, report
+from common import CORPORA, ROOT, clocked, max_rss_mb, peak_memory_mb, report, sentencepiece_unigram
 
 import subwordlab
 
 SHAKESPEARE = CORPORA / "tinyshakespeare.txt"
-
-
-def sentencepiece_unigram(lines, vocab_size):
-    import sentencepiece as spm
-
-    model = io.BytesIO()
-    spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(lines), model_writer=model, vocab_size=vocab_size, model_type="unigram",
-        character_coverage=1.0, normalization_rule_name="identity", num_threads=1, minloglevel=2)
-    return spm.SentencePieceProcessor(model_proto=model.getvalue())
 
 
 def ours_unigram(lines, vocab_size):
@@ -60,7 +49,7 @@ def main():
     ours_q = ours_unigram(lines[:cut], vocab)
     load = "lines = open(%r, encoding='utf-8').read().splitlines()\n" % str(SHAKESPEARE)
     base = max_rss_mb("import subwordlab, sentencepiece\n" + load)
-    sp_rss = max_rss_mb("import sys; sys.path.insert(0, %r)\nfrom bench_unigram_wordpiece import sentencepiece_unigram\n"
+    sp_rss = max_rss_mb("import sys; sys.path.insert(0, %r)\nfrom common import sentencepiece_unigram\n"
                         % str(ROOT / "bench") + load + f"sentencepiece_unigram(lines, {vocab})")
     our_rss = max_rss_mb("import subwordlab\n" + load + f"subwordlab.train(lines, preset='sentencepiece_unigram', "
                          f"vocab_size={vocab}, normalization='none')")

@@ -78,3 +78,28 @@ def report(rows, title):
 
 def dump(path, data):
     Path(path).write_text(json.dumps(data, indent=2))
+
+
+# -- the peers every training benchmark measures against (one definition each) ---------------
+def hf_byte_bpe(text, vocab_size):
+    """HF ``tokenizers``' BpeTrainer on GPT-2-style byte-level words (every byte in the alphabet)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.train_from_iterator([text], trainers.BpeTrainer(
+        vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
+    return tok
+
+
+def sentencepiece_unigram(lines, vocab_size):
+    """SentencePiece's Unigram trainer, one thread, no normalization, every character kept."""
+    import io
+
+    import sentencepiece as spm
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines), model_writer=model, vocab_size=vocab_size, model_type="unigram",
+        character_coverage=1.0, normalization_rule_name="identity", num_threads=1, minloglevel=2)
+    return spm.SentencePieceProcessor(model_proto=model.getvalue())
