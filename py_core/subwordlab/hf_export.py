@@ -17,6 +17,10 @@ runs, the export asks the option schema (``Option.hf`` in options.py) what each 
 means for the file and refuses a value the schema says it cannot express, naming the
 option and what to change.
 
+Why one module of ~520 lines: it is the writers of every component class, one short
+function each beside its registration, as hf_import.py holds their readers; split by stage
+a reader would lose the one place that says what tokenizer.json can and cannot carry.
+
 >>> import subwordlab
 >>> tok = subwordlab.train("low lower newest widest " * 20, preset="byte_bpe", vocab_size=270)
 >>> export_hf(tok).text.splitlines()[:3]

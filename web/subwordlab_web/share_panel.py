@@ -12,6 +12,10 @@
   cards to show, the lock, and the auto-height script, as ticked). What an embed does with
   ``cards=``, ``lock=1``, auto-height and "Back to the author's setup": embed_view.py.
 
+Why one module of ~500 lines: the link, its opening and the snippet builder read and write
+the same Experiment (share.py) and the same banner; the embed's own behaviour is already
+apart (embed.py parses, embed_view.py shows).
+
 The page marks its progress on ``<body>`` for tests and for timing:
 ``data-share="applying" | "applied" | "waiting-file" | "error"`` and, once applied,
 ``data-share-ms`` (milliseconds from the start of applying to the step being shown).
