@@ -498,6 +498,9 @@ class FakePort:
     def prevent_default(self, event: FakeEvent) -> None:
         event.default_prevented = True
 
+    def default_prevented(self, event: FakeEvent) -> bool:
+        return event.default_prevented
+
     def input_files(self, el: FakeElement) -> list[FakeFile]:
         return list(getattr(el, "files", []))
 

@@ -67,3 +67,22 @@ def test_keys_belong_to_other_panels_there():
     event = press(port, "ArrowRight", port.query("body"))
     assert app.state.player.position == 2 and not event.default_prevented
     assert action_for("x") is None and action_for("Home") == "reset"
+
+
+def test_arrows_in_a_chip_group_move_focus_not_the_player():
+    # the group's own handler runs first and moves its Tab stop off the pressed chip, so the
+    # chip no longer looks like a control with keys; the shortcut must see the key was taken
+    port, app = trained()
+    app.show_panel("inspect")
+    player = app.state.player
+    player.seek(2)
+    port.input(port.query("#inspect-input"), "low lower newest widest")
+    port.settle()
+    chips = port.query_all("#inspect-chips .chip")
+    assert len(chips) > 2
+    port.focus(chips[0])
+    event = port.dispatch(chips[0], "keydown", key="ArrowRight")  # bubbles to the group
+    for handler in list(port.window_listeners.get("keydown", [])):  # then reaches the window
+        handler(event)
+    port.settle()
+    assert player.position == 2 and port.get_attr(chips[1], "tabindex") == "0"

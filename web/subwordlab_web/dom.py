@@ -260,6 +260,10 @@ class BrowserPort:
     def prevent_default(self, event: Any) -> None:
         event.preventDefault()
 
+    def default_prevented(self, event: Any) -> bool:
+        """Whether a handler before this one took the event (``preventDefault``)."""
+        return bool(event.defaultPrevented)
+
     def input_files(self, el: Any) -> list[Any]:
         """The files chosen in an `<input type=file>`."""
         files = el.files

@@ -36,6 +36,8 @@ class Shortcuts:
         action = action_for(port.key(event))
         if action is None or self.app.current not in PANELS:
             return
+        if port.default_prevented(event):
+            return  # a control took the key first (a chip group's arrows moved focus and its Tab stop)
         target = port.event_target(event)
         owners = OWN_KEYS + (SPACE_OWNERS if action == "toggle" else ())
         if any(port.closest(target, selector) is not None for selector in owners):
