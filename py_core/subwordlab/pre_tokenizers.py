@@ -21,7 +21,7 @@ import re
 
 from .bytes_map import bytes_to_text
 from .patterns import PATTERNS
-from .regex_compat import compile_pattern
+from .regex_compat import compile_pattern, translate
 from .registry import component, dump_component
 from .unicode_data import category
 
@@ -33,9 +33,13 @@ _SEPARATORS = "\x1c\x1d\x1e\x1f"
 _NON_SPACE = re.compile("[^\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+")
 
 
-# A custom pattern is refused if it matches an empty string here (or matches "" itself):
-# such a pattern cuts nothing, and an empty piece is no token (a*, \b, (?=x), the empty pattern).
-_EMPTY_PROBE = "Hello, World! it's 42 \u00e9t\u00e9\n\t  x_y-z \u4e2d\u6587 \U0001F600."
+# A custom pattern is refused if it can match an empty string: such a pattern cuts nothing, and
+# an empty piece is no token (a*, \b, (?=x), the empty pattern). The answer is read from the
+# parsed pattern (its shortest match), not by running it on a sample: running a user's regex on
+# the page's main thread, even on 40 characters, can backtrack for hours ('([^@]|[^@])+@').
+# Only a pattern the stdlib cannot parse (a `regex`-only syntax, CPython with `regex` only) is
+# tried on the short probes below, each a few characters, so no backtracking can grow far.
+_EMPTY_PROBES = ("Hi,", " 42", "\u00e9t\u00e9", "\n\t ", "x_y-z", "\u4e2d\u6587", "\U0001F600.", "it's")
 
 
 def covering_spans(regex, text, gaps=None):
@@ -76,10 +80,27 @@ def unmatched_count(regex, text):
     return len(text) - sum(e - s for s, e in (m.span() for m in regex.finditer(text)))
 
 
+def can_match_empty(regex, pattern):
+    r"""Whether ``pattern`` can match an empty string somewhere. Read from the stdlib's parse of
+    the pattern (the shortest width it can match: linear in the pattern, the text never runs);
+    a `regex`-only pattern is tried on a few probes of a few characters instead.
+
+    >>> import re
+    >>> [can_match_empty(re.compile(p), p) for p in ("a*", r"\b", r"\w+|\s+", r"(a)?(?(1)a|)")]
+    [True, True, False, True]
+    """
+    try:
+        return re._parser.parse(translate(pattern)).getwidth()[0] == 0
+    except (re.error, ValueError, RecursionError, OverflowError):
+        pass  # a pattern only the `regex` module compiles
+    return regex.fullmatch("") is not None or any(
+        m.start() == m.end() for probe in _EMPTY_PROBES for m in regex.finditer(probe))
+
+
 def check_not_empty_matching(regex, pattern):
     """Refuse a pattern that matches an empty string: it would cut the text nowhere (or
     into nothing), and an empty piece is no token. Raises ValueError saying what to write."""
-    if regex.fullmatch("") is not None or any(m.start() == m.end() for m in regex.finditer(_EMPTY_PROBE)):
+    if can_match_empty(regex, pattern):
         raise ValueError(
             f"the pre-tokenization pattern {pattern!r} matches an empty string, so it cannot cut text into "
             f"pieces; make every alternative match at least one character (e.g. '+' instead of '*', no bare "

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 import subwordlab
 from subwordlab import regex_compat
-from subwordlab.pre_tokenizers import ByteLevel
+from subwordlab.pre_tokenizers import ByteLevel, can_match_empty
 
 ENGINES = ["stdlib"] + (["regex"] if regex_compat.HAVE_REGEX else [])
 
@@ -93,3 +93,26 @@ def test_hf_export_keeps_unmatched_text_like_ours():
     tok = subwordlab.train("ab cd", preset="byte_bpe", pattern=r"[a-z]+", vocab_size=256)
     split = json.loads(tok.to_hf_json())["pre_tokenizer"]["pretokenizers"][0]
     assert split["behavior"] == "Isolated" and split["invert"] is False
+
+
+class _NeverRun:
+    """A compiled pattern that fails the test if any text is matched against it."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the empty-match check ran the pattern ({name})")
+
+
+@pytest.mark.parametrize("pattern", [r"([^@]|[^@])+@", r"(\D|\D)+@", r"(.|.|.|.)*!", r"\p{L}++|\s+"])
+def test_the_empty_match_check_never_runs_the_pattern(pattern):
+    """The check reads the pattern's shortest match from its parse: a pattern that backtracks
+    exponentially on any 40 characters (the first three took minutes on the old 40-character
+    probe) is never run on the page's main thread by the check; only the guard worker (web)
+    meets it."""
+    assert can_match_empty(_NeverRun(), pattern) is False
+    assert can_match_empty(_NeverRun(), pattern + "|a*") is True
+
+
+@pytest.mark.parametrize("pattern", [r"\w+|(?=x)", r"(a*)\1", r"(a)?(?(1)a|)", r"(?<=\d)(?=\d)"])
+def test_every_way_to_match_empty_is_refused(engine, pattern):
+    with pytest.raises(ValueError, match="matches an empty string"):
+        ByteLevel(pattern)
