@@ -74,9 +74,12 @@ def _panels() -> list[PanelDef]:
     return list(PANELS)
 
 
+WARM_UP_AFTER = 0.3  # seconds after start(): the first screen is painted, the default sample trained
+
+
 def warm_up() -> None:
     """Build the regular-expression tables of the GPT-style patterns once, while the page
-    is still starting (a few hundred ms in Pyodide), not during the first training run."""
+    has started (~0.15 s in Pyodide, after the first paint), not during the first training run."""
     from subwordlab.pre_tokenizers import ByteLevel, BertPreTokenizer
 
     ByteLevel("gpt2")
@@ -101,7 +104,7 @@ class App:
         port.set_error_sink(self.show_error)
         port.set_text(port.query("#core-version"), f"core v{subwordlab.__version__}")
         if self.warm:
-            warm_up()
+            port.spawn(self._warm_up_after_first_paint())
 
         self.tabs = {port.get_attr(t, "data-tab"): t for t in port.query_all("#panel-tabs [data-tab]")}
         self.sections = {port.get_attr(s, "data-panel"): s for s in port.query_all("section[data-panel]")}
@@ -130,6 +133,12 @@ class App:
             return
         if sample is not None:
             port.spawn(self.panels["corpus"].load_sample(sample))
+
+    async def _warm_up_after_first_paint(self) -> None:
+        """``warm_up`` once the page has shown itself: it is ~0.15 s that the first screen
+        does not need (and cannot be sliced: it is a few regular-expression compiles)."""
+        await self.port.sleep(WARM_UP_AFTER)
+        warm_up()
 
     # --- tabs -------------------------------------------------------------------------
     def show_panel(self, panel_id: str, focus: bool = False) -> None:

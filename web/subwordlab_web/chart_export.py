@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+
+# subtle: xml.sax.saxutils imports urllib.request, http.client and email (~0.2 s of the page's
+# start in Pyodide, for a download nobody has asked for yet), so it is imported on first use
 
 SVG_NS = "http://www.w3.org/2000/svg"
 SVG_MIME = "image/svg+xml"
@@ -67,6 +69,8 @@ def _style(styles: dict[str, str], inherited: dict[str, str]) -> str:
 
 def _attrs(attrs: dict[str, str]) -> str:
     """Attributes as XML, escaped; page-only ones, event handlers and links left out."""
+    from xml.sax.saxutils import quoteattr
+
     out = []
     for name, value in attrs.items():
         low = name.lower()
@@ -79,6 +83,8 @@ def _attrs(attrs: dict[str, str]) -> str:
 
 
 def _element(tree: Any, inherited: dict[str, str], out: list[str]) -> None:
+    from xml.sax.saxutils import escape, quoteattr
+
     if isinstance(tree, str):
         out.append(escape(tree))
         return
@@ -99,6 +105,8 @@ def _element(tree: Any, inherited: dict[str, str], out: list[str]) -> None:
 
 def standalone_svg(tree: Any) -> str:
     """The chart ``tree`` as an SVG document that renders anywhere (see the module doc)."""
+    from xml.sax.saxutils import quoteattr
+
     tag, attrs, styles, children = tree
     if tag != "svg":
         raise ValueError(f"a chart export needs an <svg> element, not <{tag}>")

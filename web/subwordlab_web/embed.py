@@ -35,7 +35,6 @@ of script (``LISTENER_JS``) set the iframe's height from it, for messages of tha
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -256,6 +255,8 @@ def snippet(src: str, *, title: str = "Subword Lab", width: str | int = DEFAULT_
         ("style", "border: 1px solid #d9dee7; border-radius: 10px; max-width: 100%;"),
         ("loading", "lazy"),
     ]
+    import html  # here, not at the top: its entity table is a noticeable part of the page's start
+
     inner = " ".join(f'{name}="{html.escape(value, quote=True)}"' for name, value in attrs)
     frame = f"<iframe {inner}></iframe>"
     return f"{frame}\n{LISTENER_JS}" if auto_height else frame
