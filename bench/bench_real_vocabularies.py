@@ -5,8 +5,9 @@ Run: .venv/bin/python bench/bench_real_vocabularies.py
 The files come from build/reference_vocabs.py (npm's js-tiktoken, rewritten byte for byte
 into OpenAI's files; fetched once). Prints seconds, MB/s and ratios; ids are asserted equal.
 
-- load: our ``from_tiktoken`` (parse, derive every merge as HF's converters do, index them)
-  against tiktoken's ``load_tiktoken_bpe`` + ``Encoding`` (which needs no merge list).
+- load: our ``from_tiktoken`` (parse; the model keeps the ranks and encodes by them as
+  tiktoken does, its merges derived only when asked for) against tiktoken's
+  ``load_tiktoken_bpe`` + ``Encoding``.
 - encode: the whole of tinyshakespeare.txt, cold (first pass) and warm (chunk cache filled),
   against tiktoken's native encoder.
 """

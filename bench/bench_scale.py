@@ -323,7 +323,7 @@ def main():
     if "encode" in only:
         bench_encode(table, {n: t for n, t in corpora.items()}, args.repeat, ("r50k_base", "o200k_base"))
     if "load" in only:
-        bench_load(table, args.repeat, ("r50k_base", "o200k_base"))
+        bench_load(table, args.repeat, ("r50k_base", "cl100k_base", "o200k_base"))
     if "bpe" in only:
         bench_bpe(table, corpora, args.repeat, args.vocab)
     if "wordpiece" in only:

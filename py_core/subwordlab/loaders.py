@@ -16,6 +16,7 @@ import hashlib
 from .bytes_map import BYTE_TO_CHAR, bytes_to_text
 from .decoders import ByteLevelDecoder
 from .models.bpe import BPE
+from .models.rank_bpe import RankBPE, derive_merges
 from .events import drain, sliced
 from .jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
 from .pre_tokenizers import ByteLevel
@@ -26,7 +27,7 @@ def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):
     return drain(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec))
 
 
-def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec, indexed=None):
+def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec):
     present = set(vocab)
     missing = [ch for ch in BYTE_TO_CHAR if ch not in present]
     if missing:
@@ -37,19 +38,21 @@ def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec, indexed=No
     yield 0, 1
     try:
         pre = ByteLevel(pattern)
-        model = yield from BPE.in_slices(vocab, merges, byte_level=True, indexed=indexed)
+        model = yield from BPE.in_slices(vocab, merges, byte_level=True)
     except ValueError as exc:
         raise ModelFileError(str(exc)) from None
     return Tokenizer(model, None, pre, ByteLevelDecoder(), specials, spec)
 
 
-def _add_specials(vocab, special_tokens, where):
+def _add_specials(vocab, special_tokens, where, index=None):
     """Special tokens as ``{str: id}``: those already in ``vocab`` keep their id, a list's
-    new ones are appended, a dict's go at their ids (gaps filled with unused placeholders)."""
+    new ones are appended, a dict's go at their ids (gaps filled with unused placeholders).
+    ``index``: ``vocab``'s ``{token: id}`` when the caller has it; kept up to date."""
     specials = {}
     if special_tokens is None:
         return specials
-    index = dict(zip(vocab, range(len(vocab))))
+    if index is None:
+        index = dict(zip(vocab, range(len(vocab))))
     if isinstance(special_tokens, str):
         special_tokens = [special_tokens]
     if isinstance(special_tokens, dict):
@@ -136,55 +139,7 @@ def tiktoken_merges(ranks):
     ``ranks``: ``{token_bytes: rank}``. Returns ``[(left_bytes, right_bytes)]``.
     Example: {a:0, b:1, c:2, ab:3, bc:4, abc:5} -> [(a,b), (b,c), (a,bc), (ab,c)].
     """
-    return drain(_tiktoken_merge_steps(ranks, sorted(ranks, key=ranks.__getitem__)))
-
-
-def _tiktoken_merge_steps(ranks, by_rank, as_ids=False, table=None, most=None):
-    """``tiktoken_merges`` in slices (``events.sliced``: yields ``(done, total)`` every few
-    milliseconds); ``by_rank``: the tokens in rank order; ``as_ids``: the merges as rank pairs.
-    ``table``: a dict to fill, as the merges are found, with the BPE model's rank table
-    ``{(left id, right id): (merge number, merged id)}`` (ids are the ranks), so the model
-    need not index the merges again. ``most``: refuse a file that derives more merges than
-    this (OpenAI's files derive about 2.3 per token; a crafted file can derive one per byte of
-    every token, and the merges, not the file, would then set the cost)."""
-    merges = []
-    get = ranks.get
-    # both parts of a split are tokens, so neither is longer than the longest token but one
-    # (``longest``): a split point k lies in [len - longest, longest]. Then one huge token
-    # among short ones costs nothing (each k tried costs a copy of the token).
-    lengths = sorted(map(len, by_rank))
-    longest = lengths[-2] if len(lengths) > 1 else 0
-
-    def split(lo, hi):
-        for token in by_rank[lo:hi]:
-            n = len(token)
-            if n < 2:
-                continue
-            # every split into two tokens (one look-up per half, the left half first: most
-            # prefixes of a long token are tokens, fewer suffixes), ordered by the ranks of its parts
-            local = []
-            for k in range(max(1, n - longest), min(n, longest + 1)):
-                a = get(token[:k])
-                if a is not None:
-                    b = get(token[k:])
-                    if b is not None:
-                        local.append((a, b, k))
-            if not local:
-                continue
-            if len(local) > 1:
-                local.sort()
-            if table is not None:
-                merged, number = ranks[token], len(merges)
-                for i, (a, b, _) in enumerate(local):
-                    table.setdefault((a, b), (number + i, merged))
-            merges.extend([(a, b) for a, b, _ in local] if as_ids else [(token[:k], token[k:]) for _, _, k in local])
-            if most is not None and len(merges) > most:
-                raise ModelFileError(f"the rank file's {len(by_rank):,} tokens split into more than {most:,} merges "
-                                     "(OpenAI's files: about 2.3 per token); it is not a BPE rank file tiktoken "
-                                     "or this loader can use: check that it is the file you meant")
-
-    yield from sliced(len(by_rank), split)
-    return merges
+    return drain(derive_merges(ranks, sorted(ranks, key=ranks.__getitem__)))
 
 
 # OpenAI's published rank files, known by their SHA-256 (the hashes tiktoken pins):
@@ -219,32 +174,50 @@ def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
 MAX_RANK_TOKEN_BYTES = 256
 MERGES_PER_TOKEN = 16  # refused beyond: the merges derived from a file stay linear in its size
 _RANK_DIGITS = 12  # a rank is an id below the file's line count: never near 12 digits
+_LINES_PER_SLICE = 4096  # lines parsed between two looks at the clock (~2 ms in CPython)
 
 
-def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
-    """``from_tiktoken`` in slices, for a page that must keep responding while a 200,000-token
-    file loads: yields ``(done, total)`` every few milliseconds of work (``done/total`` grows
-    from 0 to 1 over the whole load) and returns the tokenizer.
+class _NotPlain(Exception):
+    """The file is not in the plain form OpenAI's are in: read it line by line instead."""
 
-    Ids are the ranks, exactly. ``pattern``: "gpt2", "cl100k", "o200k" or a regex (tiktoken's
-    ``pat_str``). ``special_tokens``: ``{str: id}`` as tiktoken gives them (ids in a gap are
-    kept, the gap filled with unused placeholders), or a list (appended). For OpenAI's own
-    files (r50k_base, cl100k_base, o200k_base, known by their SHA-256) both default to
-    tiktoken's; any other file needs its ``pattern``.
-    """
-    if isinstance(rank_file_text, (bytes, bytearray)):
-        rank_file_text = bytes(rank_file_text).decode("ascii", errors="replace")
-    if not isinstance(rank_file_text, str):
-        raise ModelFileError(f"a tiktoken rank file is text, not {type(rank_file_text).__name__}")
-    sha256 = hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()
-    known = KNOWN_TIKTOKEN_FILES.get(sha256)
-    if len(rank_file_text) > MAX_FILE_BYTES:
-        raise ModelFileError(f"the rank file is {len(rank_file_text):,} characters; the limit is {MAX_FILE_BYTES:,}")
-    yield 0, 1
-    # progress: parsing the lines, deriving the merges and indexing them are about 1/4 each
-    lines = rank_file_text.splitlines()
-    total = 4 * max(1, len(lines))
-    yield 0, total
+
+def _parse_plain(lines):
+    """The tokens of a rank file in the plain form OpenAI's files have (``<base64> <rank>``
+    lines, ranks 0, 1, 2, ... in order), parsed a slice of lines at a time with C-speed
+    calls (split, join, isdigit, a2b_base64 over whole slices: o200k's 200k lines in about
+    0.1 s, against 0.4 s line by line). Raises ``_NotPlain`` at the first thing it does not
+    expect; ``_parse_lines`` then reads the file again and names the problem. Yields
+    ``(done, total)`` like ``events.sliced``; returns the tokens (bytes) in rank order."""
+    tokens = []
+    decode = binascii.a2b_base64
+
+    def parse(lo, hi):
+        rows = list(map(str.split, lines[lo:hi]))
+        if set(map(len, rows)) != {2}:  # (a blank line, a missing or extra field)
+            raise _NotPlain
+        texts, ranks = zip(*rows)
+        digits = "".join(ranks)
+        if not (digits.isascii() and digits.isdigit()) or max(map(len, ranks)) > _RANK_DIGITS:
+            raise _NotPlain
+        if list(map(int, ranks)) != list(range(lo, hi)):
+            raise _NotPlain  # out of order, repeated or missing ranks
+        try:
+            data = [decode(t, strict_mode=True) for t in texts]
+        except (binascii.Error, ValueError):
+            raise _NotPlain from None
+        if min(map(len, data)) == 0 or max(map(len, data)) > MAX_RANK_TOKEN_BYTES:
+            raise _NotPlain
+        tokens.extend(data)
+
+    yield from sliced(len(lines), parse, every=_LINES_PER_SLICE)
+    if len(set(tokens)) != len(tokens):
+        raise _NotPlain  # a token twice
+    return tokens
+
+
+def _parse_lines(lines):
+    """The tokens of a rank file in rank order, read line by line (any order of ranks, blank
+    lines, tabs), each problem named with its line. Yields ``(done, total)``."""
     ranks, by_rank = {}, {}
 
     def parse(lo, hi):
@@ -275,12 +248,50 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
             ranks[token] = rank
             by_rank[rank] = token
 
-    yield from _scaled(sliced(len(lines), parse), 0, len(lines), total)
+    yield from sliced(len(lines), parse)
     if not ranks:
         raise ModelFileError("the rank file is empty")
     if max(by_rank) != len(by_rank) - 1:
         gap = next(i for i in range(len(by_rank)) if i not in by_rank)
         raise ModelFileError(f"rank file: the ranks are not 0..{max(by_rank)}: rank {gap} is missing")
+    return [by_rank[i] for i in range(len(by_rank))]
+
+
+def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
+    """``from_tiktoken`` in slices, for a page that must keep responding while a 200,000-token
+    file loads: yields ``(done, total)`` every few milliseconds of work (``done/total`` grows
+    from 0 to 1 over the whole load) and returns the tokenizer.
+
+    Ids are the ranks, exactly. ``pattern``: "gpt2", "cl100k", "o200k" or a regex (tiktoken's
+    ``pat_str``). ``special_tokens``: ``{str: id}`` as tiktoken gives them (ids in a gap are
+    kept, the gap filled with unused placeholders), or a list (appended). For OpenAI's own
+    files (r50k_base, cl100k_base, o200k_base, known by their SHA-256) both default to
+    tiktoken's; any other file needs its ``pattern``.
+
+    The model keeps the ranks and encodes by them (``models.rank_bpe``); its merges are
+    derived when first asked for, except from a file whose tokens could split into more
+    merges than ``MERGES_PER_TOKEN`` allow: those are derived (and such a file refused) here.
+    """
+    if isinstance(rank_file_text, (bytes, bytearray)):
+        rank_file_text = bytes(rank_file_text).decode("ascii", errors="replace")
+    if not isinstance(rank_file_text, str):
+        raise ModelFileError(f"a tiktoken rank file is text, not {type(rank_file_text).__name__}")
+    sha256 = hashlib.sha256(rank_file_text.encode("utf-8")).hexdigest()
+    known = KNOWN_TIKTOKEN_FILES.get(sha256)
+    if len(rank_file_text) > MAX_FILE_BYTES:
+        raise ModelFileError(f"the rank file is {len(rank_file_text):,} characters; the limit is {MAX_FILE_BYTES:,}")
+    yield 0, 1
+    # progress: parsing the lines, then making the token strings, about 1/2 each
+    lines = rank_file_text.splitlines()
+    total = 2 * max(1, len(lines))
+    yield 0, total
+    # step 1: the tokens in rank order (the fast reading, or line by line for its messages)
+    try:
+        tokens = yield from _scaled(_parse_plain(lines), 0, len(lines), total)
+    except _NotPlain:
+        tokens = yield from _scaled(_parse_lines(lines), 0, len(lines), total)
+    if not tokens:
+        raise ModelFileError("the rank file is empty")
     if pattern is None:
         if known is None:
             raise ModelFileError("this rank file is not one of OpenAI's published files (r50k_base, cl100k_base, "
@@ -289,26 +300,30 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
         pattern = known[1]
     if special_tokens is None and known is not None:
         special_tokens = known[2]
-    tokens = [by_rank[i] for i in range(len(by_rank))]
+    # step 2: the token strings (ids are the ranks), then the special tokens
     vocab = []
 
     def as_text(lo, hi):
         vocab.extend(map(bytes_to_text, tokens[lo:hi]))
 
-    for _ in sliced(len(tokens), as_text):
-        yield len(lines), total
-    # (ids are the ranks)
-    table = {}
-    merges = yield from _scaled(_tiktoken_merge_steps(ranks, tokens, as_ids=True, table=table,
-                                                      most=MERGES_PER_TOKEN * len(tokens) + 1000),
-                                len(lines), len(lines), total)
-    yield 2 * len(lines), total
-    specials = _add_specials(vocab, special_tokens, "rank file")
+    yield from _scaled(sliced(len(tokens), as_text, every=_LINES_PER_SLICE), len(lines), len(lines), total)
+    index = dict(zip(vocab, range(len(vocab))))
+    specials = _add_specials(vocab, special_tokens, "rank file", index)
+    # step 3: the merges, only if the tokens could split into too many (a crafted file: every
+    # token of n bytes splits at most n - 1 ways, so OpenAI's files never need it)
+    most = MERGES_PER_TOKEN * len(tokens) + 1000
+    merges = table = None
+    if sum(map(len, tokens)) - len(tokens) > most:
+        table = {}
+        merges = yield from _scaled(derive_merges(dict(zip(tokens, range(len(tokens)))), tokens, as_ids=True,
+                                                  table=table, most=most), len(lines), len(lines), total)
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
             "source_sha256": sha256}
-    yield 2 * len(lines), total
-    tok = yield from _scaled(_byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec, table),
-                             2 * len(lines), 2 * len(lines), total)
+    try:
+        model = RankBPE(vocab, tokens, index, merges, table)
+        tok = Tokenizer(model, None, ByteLevel(pattern), ByteLevelDecoder(), specials, spec)
+    except ValueError as exc:
+        raise ModelFileError(str(exc)) from None
     yield total, total
     return tok
 

@@ -56,7 +56,8 @@ def dump_component(stage, obj):
     """``{"type": tag, **obj.dump()}`` of a pipeline component; None for None."""
     if obj is None:
         return None
-    tag = _BY_CLASS[stage].get(type(obj))
+    # a subclass no one registered (models/rank_bpe.py's RankBPE) is saved as its base
+    tag = next((_BY_CLASS[stage][c] for c in type(obj).__mro__ if c in _BY_CLASS[stage]), None)
     if tag is None:
         raise TypeError(f"the {stage} {type(obj).__name__} cannot be saved; register it with "
                         "@subwordlab.registry.component(stage, tag) and give it dump() and load()")
@@ -116,8 +117,8 @@ def hf_reader(stage, *tags):
 
 
 def find_hf_writer(obj):
-    """The writer registered for ``type(obj)``, or None."""
-    return _HF_WRITERS.get(type(obj))
+    """The writer registered for ``type(obj)`` (or its nearest registered base), or None."""
+    return next((_HF_WRITERS[c] for c in type(obj).__mro__ if c in _HF_WRITERS), None)
 
 
 def find_hf_reader(stage, tag):

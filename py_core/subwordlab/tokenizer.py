@@ -152,8 +152,7 @@ class Tokenizer:
         """Byte-level: ids of one regex chunk (cached)."""
         ids = self._chunk_cache.get(chunk)
         if ids is None:
-            byte_ids = self.model.byte_ids
-            ids = self.model.merge_ids([byte_ids[b] for b in chunk.encode("utf-8")])
+            ids = self.model.encode_bytes(chunk.encode("utf-8"))
             if len(self._chunk_cache) < _CACHE_LIMIT:
                 self._chunk_cache[chunk] = ids
         return ids
@@ -180,7 +179,7 @@ class Tokenizer:
             pass
         # step 1: the distinct runs not seen before, each encoded once
         fresh: Dict[str, List[int]] = {}
-        byte_ids, merge, split = model.byte_ids, model.merge_ids, pre.regex.findall
+        encode_bytes, split = model.encode_bytes, pre.regex.findall
         for run in dict.fromkeys(runs):
             if run in cache:
                 continue
@@ -190,7 +189,7 @@ class Tokenizer:
                 for chunk in split(run):
                     ids += self._encode_chunk(chunk)
             else:
-                ids = merge(list(map(byte_ids.__getitem__, run.encode("utf-8"))))
+                ids = encode_bytes(run.encode("utf-8"))
             fresh[run] = ids
         # step 2: remember them (up to the cache's limit)
         room = _CACHE_LIMIT - len(cache)

@@ -103,6 +103,9 @@ def test_from_tiktoken_encodes_as_tiktoken(pattern):
         text = text + "<|endoftext|>" + text[:100]
         assert tok.encode(text, allowed_special="all") == enc.encode(text, allowed_special="all")
         assert tok.decode(tok.encode(text, allowed_special="all")) == text
+    # the offsets path (Inspect) merges by the same rule
+    text = TEXTS[0][:3000]
+    assert tok.encode_full(text).ids == tok.encode(text) == tok.sample_encode(text, 0.0)
 
 
 @pytest.mark.cpython_only
@@ -170,3 +173,69 @@ def test_a_token_longer_than_the_cap_is_refused_so_a_staircase_file_stays_linear
     # past 16 per token, so what a file derives stays linear in its size
     with pytest.raises(ModelFileError, match=r"256 tokens split into more than 5,096 merges"):
         from_tiktoken("\n".join(lines[:MAX_RANK_TOKEN_BYTES]), pattern="gpt2")
+
+
+def test_a_rank_file_in_any_order_with_blank_lines_loads_like_the_plain_one():
+    # OpenAI's files are read a slice at a time; any other layout line by line, to the same model
+    ranks = byte_ranks()
+    ranks.update({b"lo": 256, b"low": 257, b" low": 258, b"er": 259})
+    plain = from_tiktoken(rank_file(ranks), pattern="gpt2")
+    lines = rank_file(ranks).splitlines()
+    messy = "\n".join(lines[::-1][:100] + ["", "  "] + [line.replace(" ", "\t") for line in lines[::-1][100:]])
+    other = from_tiktoken(messy, pattern="gpt2")
+    assert other.model.vocab == plain.model.vocab and other.model.tokens == plain.model.tokens
+    assert other.encode("low lower") == plain.encode("low lower") == [257, 258, 259]
+
+
+def test_long_tokens_that_could_split_many_ways_are_derived_at_load():
+    # 40 tokens of 200 bytes could split 199 ways each, more than MERGES_PER_TOKEN allow: the
+    # merges are then derived at load (and would be refused if too many); these split into one
+    import random
+
+    rng = random.Random(5)
+    ranks = byte_ranks()
+    for i in range(40):
+        ranks[b"q" + bytes(rng.randrange(256) for _ in range(199))] = 256 + i
+    ranks[b"ab"] = 296
+    ranks[b"ab" + bytes(198)] = 297  # needs a split of the last (198 zero bytes) too
+    ranks[bytes(198)] = 298
+    tok = from_tiktoken(rank_file(ranks), pattern="gpt2")
+    assert tok.model._merges is not None  # derived at load
+    assert tok.model.merges == [(97, 98), (296, 298)] and tok.model.base_size == 296
+
+
+def test_a_rank_model_merges_by_the_rank_of_the_concatenation_like_tiktoken():
+    # where a merge order and tiktoken's rule could part ways, the rank model follows
+    # tiktoken: the lowest-ranked concatenation, the leftmost on a tie, one pair at a time
+    from subwordlab.models.rank_bpe import RankBPE
+
+    ranks = byte_ranks()
+    ranks.update({b"ab": 256, b"ba": 257, b"aba": 258, b"abab": 259, b"bab": 260})
+    m = RankBPE.from_ranks(list(ranks))
+    assert m.encode_bytes(b"ababa") == m.merge_ids([97, 98, 97, 98, 97]) == [256, 258]  # ab.ab.a -> ab.aba
+    assert m.encode_bytes(b"abab") == [259]  # the whole piece is a token: tiktoken's first look
+    # (ab, a) and (a, ba) both make aba: the leftmost merges
+    assert [t for t, _, _ in m.merge_spans([(256, 0, 2), (97, 2, 3), (257, 3, 5)])] == [258, 257]
+
+
+@pytest.mark.cpython_only
+def test_a_rank_model_encodes_as_tiktoken_on_random_rank_tables():
+    import random
+
+    import tiktoken
+
+    from subwordlab.patterns import PATTERNS
+
+    rng = random.Random(7)
+    for trial in range(30):
+        ranks = byte_ranks()
+        # random tokens over a small alphabet, in a random rank order (no BPE history needed)
+        while len(ranks) < 256 + 40:
+            word = bytes(rng.choice(b"ab c") for _ in range(rng.randint(2, 5)))
+            ranks.setdefault(word, len(ranks))
+        tok = from_tiktoken(rank_file(ranks), pattern="gpt2")
+        enc = tiktoken.Encoding(f"t{trial}", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={})
+        for _ in range(20):
+            text = "".join(rng.choice("ab c") for _ in range(rng.randint(1, 30)))
+            assert tok.encode(text) == enc.encode_ordinary(text), (trial, text)
+            assert tok.encode_full(text).ids == enc.encode_ordinary(text), (trial, text)

@@ -187,3 +187,34 @@ def test_tiktoken_pat_str_as_a_custom_pattern_gives_tiktokens_ids(vocabs, monkey
     for text in texts:
         assert tok.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=()), text[:40]
         assert tok.unmatched_chars(text) == 0
+
+
+# The merges and pair table our loader derived at load before it kept only the ranks
+# (sha256 of json.dumps of [[left, right], ...] and of sorted [[left, right, number, merged]]).
+DERIVED = {
+    "r50k_base": (108_299, "9088df7aed74ec17641a97d12d48500a67e6147cec584d1cbd3530c77afa0e05",
+                  "1ca7595035d8b3eb2b4a580ffaa84d12f5e727c2d112dd5deb69ad7d12888c4d"),
+    "cl100k_base": (233_378, "921072e803ee7769a3a139d61c10c1293a74e67862bc8795087bcbf6f19357c2",
+                    "4c97d3d09910ae0a1cfd59ddd0230e96eef513df4a8fab1e8884e88ae48b7579"),
+    "o200k_base": (446_189, "92322cb22db73a08340f595bca8495e3e8c34743d61de3badca7fad35dc1c0c8",
+                   "001d52b34abfc0a675796e87887e047405e69f168d5999171accc2bdda10d134"),
+}
+
+
+@pytest.mark.parametrize("name", list(PATTERNS))
+def test_merges_are_derived_on_first_use_and_equal_the_derivation_at_load(vocabs, name):
+    import hashlib
+
+    ours, _ = vocabs[name]
+    fresh = subwordlab.Tokenizer.from_tiktoken((_load_builder().ensure() / f"{name}.tiktoken").read_text(encoding="ascii"))
+    model = fresh.model
+    # encoding, offsets, tokens and decoding use the ranks alone: nothing derived yet
+    text = read("tinyshakespeare.txt")[:2000]
+    assert fresh.encode_full(text).ids == fresh.encode(text) == ours.encode(text)
+    assert fresh.decode(fresh.encode(text)) == text and fresh.tokenize("hello")
+    assert model._merges is None and model._table is None
+    count, merges_sha, table_sha = DERIVED[name]
+    assert len(model.merges) == count and model.base_size == 256
+    assert hashlib.sha256(json.dumps([list(m) for m in model.merges]).encode()).hexdigest() == merges_sha
+    table = sorted([a, b, r, n] for (a, b), (r, n) in model.ranks.items())
+    assert hashlib.sha256(json.dumps(table).encode()).hexdigest() == table_sha

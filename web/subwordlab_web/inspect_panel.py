@@ -281,7 +281,8 @@ class InspectPanel:
         port.set_hidden(self.note, tok is not None)
         port.set_text(self.note, why)
         model = getattr(tok, "model", None)
-        bpe = model is not None and hasattr(model, "merges")
+        # (by type: asking for ``merges`` would derive a rank file's, models/rank_bpe.py)
+        bpe = getattr(model, "type", None) == "BPE"
         unigram = model is not None and hasattr(model, "nbest")
         port.set_hidden(self.sampling, not (bpe or unigram))
         port.set_text(self.alpha_label, "Dropout" if bpe else "Alpha")

@@ -170,6 +170,10 @@ class HFBPE:
         """The fast path: merge a list of ids (no spans)."""
         return [t for t, _, _ in self.merge_spans([(t, 0, 0) for t in ids])]
 
+    def encode_bytes(self, data):
+        """Byte-level: the ids of one piece's UTF-8 bytes (the tokenizer's byte-level fast path)."""
+        return self.merge_ids([self.byte_ids[b] for b in data])
+
     def tokenize_piece(self, piece):
         """``[(id, start, end), ...]`` of one piece, spans in the piece's characters."""
         if self.ignore_merges:
