@@ -24,7 +24,11 @@ What it does:
    build/_cache/pywheels/ for the Pyodide-on-Node test tier (only if not cached);
 6. fetches axe-core AXE_VERSION (the accessibility checker the e2e tier runs on every
    panel) with `npm pack` into build/_cache/, checks its pinned integrity and extracts
-   `axe.min.js` into dist/test-assets/ — beside the site, never inside it.
+   `axe.min.js` into dist/test-assets/ — beside the site, never inside it;
+7. fetches the older Pyodide releases of GOLDEN_PYODIDES (CPython 3.12 and 3.13 compiled to
+   WebAssembly, with older Unicode tables) the same way and extracts each runtime into
+   dist/test-assets/pyodide-<version>/, where tests/pyodide/golden_versions.mjs checks the
+   golden model hashes on them.
 
 Nothing on the page is fetched from a CDN at run time: dist/site is self-contained.
 """
@@ -88,6 +92,19 @@ AXE_INTEGRITY = (
     "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
 )
 TEST_ASSETS = DIST / "test-assets"
+
+# Older Pyodide releases, for tests/pyodide/golden_versions.mjs only (dist/test-assets/): the
+# same spec and corpus must give byte-identical models on CPython 3.12 and 3.13 too, whose
+# unicodedata is older than the core's pinned Unicode 16.0 tables.
+# version -> `npm view pyodide@<version> dist.integrity`
+GOLDEN_PYODIDES = {
+    "0.27.8": "sha512-XDy8yQAloO0fSaJ6F5aQad0IqcBKvU4MgGjN3LrjOPW6J4xHT5PBiBzCnApxjuerWl33BiyuPQG1uIHHAQnkkg==",  # CPython 3.12.7, Unicode 15.0.0
+    "0.29.5": "sha512-TkYrUv9m8QmfImADKRmpwZulL48E0uUaBSO+dvRQKyAJc0qh9gu7jn8btyHPh3NZm1r2IH2YrJhIr7Q2B9urAw==",  # CPython 3.13.2, Unicode 15.1.0
+}
+# Their runtime files (before 314 the loader is pyodide.asm.js, not .mjs).
+GOLDEN_PYODIDE_RUNTIME = [
+    "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json",
+]
 
 WEB_FILES = ["index.html", "bare.html", "embed-example.html", "bootstrap.js", "guard_worker.js", "css"]
 
@@ -169,10 +186,10 @@ def pyodide_tarball() -> Path:
     return npm_tarball("pyodide", PYODIDE_VERSION, PYODIDE_INTEGRITY)
 
 
-def extract_runtime(tarball: Path, dest: Path) -> None:
+def extract_runtime(tarball: Path, dest: Path, names: list[str] = PYODIDE_RUNTIME) -> None:
     dest.mkdir(parents=True)
     with tarfile.open(tarball) as tar:
-        for name in PYODIDE_RUNTIME:
+        for name in names:
             member = tar.getmember(f"package/{name}")
             with tar.extractfile(member) as src, open(dest / name, "wb") as out:  # type: ignore[union-attr]
                 shutil.copyfileobj(src, out)
@@ -281,6 +298,19 @@ def extract_axe() -> Path:
     return TEST_ASSETS / "axe.min.js"
 
 
+# --- 7. older Pyodide runtimes for the golden hashes -------------------------------------
+def extract_golden_runtimes() -> list[Path]:
+    """dist/test-assets/pyodide-<version>/ for each of GOLDEN_PYODIDES (after extract_axe,
+    which empties dist/test-assets/), fetched and checked like the page's Pyodide."""
+    dests = []
+    for version, integrity in GOLDEN_PYODIDES.items():
+        dest = TEST_ASSETS / f"pyodide-{version}"
+        extract_runtime(npm_tarball("pyodide", version, integrity), dest, GOLDEN_PYODIDE_RUNTIME)
+        dests.append(dest)
+    log(f"test assets: Pyodide {', '.join(GOLDEN_PYODIDES)} in {TEST_ASSETS.relative_to(ROOT)}")
+    return dests
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-test-wheels", action="store_true",
@@ -291,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_test_wheels:
         fetch_test_wheels()
         extract_axe()
+        extract_golden_runtimes()
     log("done")
     return 0
 

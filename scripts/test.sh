@@ -3,7 +3,8 @@
 #   1. lint     ruff (configured in pyproject.toml) over the tree, mypy over the core's
 #               annotated public API; any finding fails the run
 #   2. unit     tests/unit on CPython (the core and the UI logic)
-#   3. pyodide  the same tests/unit inside real Pyodide on Node, against the built wheels
+#   3. pyodide  the same tests/unit inside real Pyodide on Node, against the built wheels,
+#               then the golden model hashes on older Pyodide releases too (CPython 3.12, 3.13)
 #   4. e2e      the built site in headless Chromium via Playwright (tests/e2e, with the
 #               engine journeys of tests/e2e/engines in Chromium)
 #   5. e2e-firefox    the engine journeys in Debian's firefox-esr (Playwright over WebDriver BiDi)
@@ -47,9 +48,18 @@ lint() {
   return "$rc"
 }
 
+# pyodide: the unit tests inside the page's Pyodide, then the golden model hashes on every
+# Pyodide the build fetched (CPython 3.12, 3.13 and the page's 3.14); either failure fails it
+pyodide() {
+  local rc=0
+  node tests/pyodide/run.mjs || rc=$?
+  node tests/pyodide/golden_versions.mjs || { [ "$rc" -ne 0 ] || rc=1; }
+  return "$rc"
+}
+
 tier lint    lint
 tier unit    "$PY" -m pytest -q tests/unit
-tier pyodide node tests/pyodide/run.mjs
+tier pyodide pyodide
 tier e2e     "$PY" -m pytest -q tests/e2e
 tier e2e-firefox   "$PY" -m pytest -q tests/e2e/engines --engine firefox
 tier e2e-webkitgtk "$PY" -m pytest -q tests/e2e/engines --engine webkitgtk
