@@ -300,11 +300,13 @@ def extract_axe() -> Path:
 
 # --- 7. older Pyodide runtimes for the golden hashes -------------------------------------
 def extract_golden_runtimes() -> list[Path]:
-    """dist/test-assets/pyodide-<version>/ for each of GOLDEN_PYODIDES (after extract_axe,
-    which empties dist/test-assets/), fetched and checked like the page's Pyodide."""
+    """dist/test-assets/pyodide-<version>/ for each of GOLDEN_PYODIDES, fetched and checked
+    like the page's Pyodide (extract_axe empties dist/test-assets/ first, so a version
+    dropped from the list leaves no folder behind)."""
     dests = []
     for version, integrity in GOLDEN_PYODIDES.items():
         dest = TEST_ASSETS / f"pyodide-{version}"
+        shutil.rmtree(dest, ignore_errors=True)
         extract_runtime(npm_tarball("pyodide", version, integrity), dest, GOLDEN_PYODIDE_RUNTIME)
         dests.append(dest)
     log(f"test assets: Pyodide {', '.join(GOLDEN_PYODIDES)} in {TEST_ASSETS.relative_to(ROOT)}")
