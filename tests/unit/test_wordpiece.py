@@ -51,14 +51,16 @@ def test_tie_breaks_on_equal_scores():
        st.integers(1, 10**12), st.integers(1, 10**7), st.integers(1, 10**7))
 def test_score_keys_order_exactly_like_fractions(c1, l1, r1, c2, l2, r2):
     f1, f2 = Fraction(c1, l1 * r1), Fraction(c2, l2 * r2)
-    k1, k2 = exact_score_key(c1, l1, r1), exact_score_key(c2, l2, r2)
+    shift = (l1 * r1 * l2 * r2).bit_length()  # 2**shift >= the product of the denominators
+    k1, k2 = exact_score_key(c1, l1, r1, shift), exact_score_key(c2, l2, r2, shift)
     assert (k1 < k2) == (f1 < f2) and (k1 == k2) == (f1 == f2)
 
 
 def test_score_keys_separate_fractions_that_round_to_the_same_float():
     k = 10**15
-    a, b = exact_score_key(k, 3 * k + 1, 1), exact_score_key(k + 1, 3 * k + 4, 1)
-    assert a[0] == b[0]  # the same float ...
+    assert k / (3 * k + 1) == (k + 1) / (3 * k + 4)  # the same float ...
+    shift = ((3 * k + 1) * (3 * k + 4)).bit_length()
+    a, b = exact_score_key(k, 3 * k + 1, 1, shift), exact_score_key(k + 1, 3 * k + 4, 1, shift)
     assert (a < b) == (Fraction(k, 3 * k + 1) < Fraction(k + 1, 3 * k + 4))  # ... ordered exactly
 
 

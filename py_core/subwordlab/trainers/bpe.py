@@ -25,11 +25,12 @@ Ties between equally frequent pairs are broken by ``tie_break``:
 
 >>> from subwordlab.trainers.pairs import PairIndex
 >>> vocab = ["a", "b", "c"]
->>> index = PairIndex([[0, 1, 2], [0, 1]], [1, 1], [1, 1, 1])
+>>> index = PairIndex([(0, 1, 2), (0, 1)], [1, 1], [1, 1, 1])
 >>> [(s.pair, s.count) for s in merge_steps(index, vocab, num_merges=2)]
 [(('a', 'b'), 2), (('ab', 'c'), 1)]
 """
 
+import bisect
 import heapq
 
 from ..bytes_map import BYTE_TO_CHAR, text_to_bytes
@@ -120,7 +121,7 @@ def symbol_runs(counts, alphabet, token_to_id, eow):
         for run in runs:
             # subtle: a huge word (a megabyte without a space) trains as runs of bounded length
             for part in cut_long(run):
-                words.append(part), freqs.append(n)
+                words.append(tuple(part)), freqs.append(n)
 
     items = list(counts.items())
 
@@ -173,9 +174,9 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
             ranking.add_token()
         merges.append((a, b))
         # step 3: merge it everywhere and re-rank the pairs whose counts changed
-        touched = index.merge((a, b), new)
+        touched, _ = index.merge((a, b), new)
         ranking.current.pop((a, b), None)
-        ranking.update(touched)
+        ranking.update(*gained_and_shrunk(touched, new))
         yield MergeStep(
             rank=len(merges) - 1,
             pair=(vocab[a], vocab[b]),
@@ -189,24 +190,53 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
 
 # -- the heap of pairs (step 4's ranking) -------------------------------------------------
 
+def gained_and_shrunk(touched, new):
+    """The pairs a merge into ``new`` changed, split into those that may have gained
+    occurrences (every pair a merge creates holds ``new``) and those that only lost some.
+    Example: ({(1, 2): 0, (3, 9): 0}, 9) -> ([(3, 9)], [(1, 2)])."""
+    gained, shrunk = [], []
+    for p in touched:
+        (gained if new in p else shrunk).append(p)
+    return gained, shrunk
+
+
 def _reverse_key(key):
     """A key that sorts strings/bytes in reverse. Example: 'ab' sorts before 'a'."""
     return tuple(-c if isinstance(c, int) else -ord(c) for c in key) + (1,)
 
 
 class Ranking:
-    """Heap entries ``(-count, tie_key, pair)``: the smallest entry is the best pair."""
+    """The candidate pairs, best first: a heap of entries ``(key, pair)`` whose smallest
+    entry is the best pair. ``current[pair]``: the pair's live key; heap entries with
+    another key are stale and skipped (lazy deletion). Pairs occurring fewer than
+    ``min_count`` times are not candidates.
 
-    def __init__(self, index, vocab, tie_break, token_key):
+    A key orders by count (highest first: ``-count``), then by the tie-break rule. For
+    ``"first"`` the key is one integer, ``-count * 2**tie_bits + first_occurrence``: int
+    comparisons instead of nested tuples make the heap's pops and pushes cheaper, and the
+    entries smaller. For the lexical rules it is ``(-count, left_key, right_key)``.
+
+    Measured (byte-BPE, Shakespeare, vocab 8,000, CPU): this key, ``held`` in ``best`` and
+    the lazy ``worse`` pairs in ``update`` together take the ranking from 0.37 s to 0.20 s
+    (``update`` 0.15 -> 0.09, ``best`` 0.22 -> 0.11).
+    """
+
+    unit = shift = None  # WordPiece's likelihood ranking (wordpiece._ScoreRanking) ranks by score
+
+    def __init__(self, index, vocab, tie_break, token_key, min_count=1):
         if tie_break not in TIE_BREAKS:
             raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, not {tie_break!r}")
         self.index, self.vocab, self.tie_break = index, vocab, tie_break
+        self.min_count = min_count
         self.token_key = token_key or (lambda tok: tok)
         self.keys = [self._token_key(t) for t in vocab]
+        # first_occurrence < 2**tie_bits (PairIndex.first: word << 32, plus an offset)
+        self.tie_bits = 32 + len(index.words).bit_length()
         self.current = {}
         self.heap = []
-        for pair in index.counts:
-            self.push(pair)
+        self.held = []  # the best entries, taken off the heap (see ``best``)
+        self.dirty = set()  # pairs whose entry may rank them too high (see ``update``)
+        self.update(index.counts)
         heapq.heapify(self.heap)
 
     def _token_key(self, tok):
@@ -216,51 +246,101 @@ class Ranking:
     def add_token(self):
         self.keys.append(self._token_key(self.vocab[-1]))
 
-    def tie(self, pair):
-        """The tie-break key of a pair (smaller wins among equal counts or scores)."""
+    def key(self, pair):
+        """The ranking key of a live pair now (see the class docstring)."""
+        n, (a, b) = self.index.counts[pair], pair
+        # by score: -exact_score_key(n, unit[a], unit[b], shift) (wordpiece.py)
+        value = -((n << self.shift) // (self.unit[a] * self.unit[b])) if self.unit else -n
         if self.tie_break == "first":
-            return self.index.first_occurrence(pair)
-        return (self.keys[pair[0]], self.keys[pair[1]])
+            return (value << self.tie_bits) + self.index.first_occurrence(pair)
+        return (value, self.keys[a], self.keys[b])
 
-    def entry(self, pair):
-        return (-self.index.counts[pair], self.tie(pair))
+    def update(self, pairs, worse=()):
+        """Re-rank ``pairs`` (their counts changed): push a new entry for each whose key
+        changed, forget those no longer candidates. One inlined loop, not a call to ``key``
+        per pair (a likelihood-scored WordPiece merge re-keys ~100 pairs).
 
-    def live(self, pair):
-        """Whether a pair is a candidate at all."""
-        return pair in self.index.counts
-
-    def push(self, pair):
-        if self.live(pair):
-            e = self.entry(pair)
-            self.current[pair] = e
-            self.heap.append((e[0], e[1], pair))
-
-    def update(self, pairs):
+        ``worse``: pairs that only lost occurrences, so their key can only have got worse
+        (a lower count, a later first occurrence). They are not re-keyed now but marked
+        ``dirty``: their entry ranks them too high, and ``best`` re-keys them if they come
+        up to the top. Most never do: a byte-BPE merge shrinks ~4 pairs and makes ~4 new
+        ones, and re-keying the shrunk ones cost half the pushes and most of the
+        first-occurrence searches.
+        """
+        counts, current, heap, push = self.index.counts, self.current, self.heap, heapq.heappush
+        first, first_occurrence, keys = self.index.first, self.index.first_occurrence, self.keys
+        by_first, min_count, tie_bits = self.tie_break == "first", self.min_count, self.tie_bits
+        unit, shift, dirty = self.unit, self.shift, self.dirty
+        for pair in worse:
+            if counts.get(pair, 0) < min_count:
+                current.pop(pair, None)
+                dirty.discard(pair)
+            elif pair in current:
+                dirty.add(pair)
         for pair in pairs:
-            if self.live(pair):
-                e = self.entry(pair)
-                if self.current.get(pair) != e:
-                    self.current[pair] = e
-                    heapq.heappush(self.heap, (e[0], e[1], pair))
+            n = counts.get(pair, 0)
+            if n < min_count:
+                current.pop(pair, None)
+                dirty.discard(pair)
+                continue
+            a, b = pair
+            # by score: -exact_score_key(n, unit[a], unit[b], shift) (wordpiece.py), inlined
+            value = -((n << shift) // (unit[a] * unit[b])) if unit else -n
+            if by_first:
+                key = (value << tie_bits) + (first.get(pair) or first_occurrence(pair))
             else:
-                self.current.pop(pair, None)
+                key = (value, keys[a], keys[b])
+            dirty.discard(pair)
+            if current.get(pair) != key:
+                current[pair] = key
+                push(heap, (key, pair))
+
+    def _live(self, entry):
+        """Whether a heap entry is its pair's current one; a dirty pair is re-keyed first
+        (pushed again with its true key when that differs)."""
+        key, pair = entry
+        if self.current.get(pair) != key:
+            return False
+        if pair in self.dirty:
+            self.dirty.discard(pair)
+            true = self.key(pair)
+            if true != key:
+                self.current[pair] = true
+                heapq.heappush(self.heap, (true, pair))
+                return False
+        return True
 
     def best(self, k):
-        """The ``k`` best live heap entries ``(key, tie, pair)``, best first; stale heap
-        entries are discarded on the way."""
-        heap, current, out = self.heap, self.current, []
-        while heap and len(out) < k:
-            key, tie, pair = heapq.heappop(heap)
-            if current.get(pair) == (key, tie):
-                out.append((key, tie, pair))
-        for e in out:
+        """The ``k`` best live entries ``(key, pair)``, best first.
+
+        The entries taken off the heap stay out of it, in ``held`` (sorted), while they are
+        live: the next step takes from the heap only what beats them. Popping the k best
+        and pushing them back every step cost 28 us of the ~100 us of a byte-BPE step on
+        Shakespeare (20 heap operations); this costs the few pops of what changed.
+        Stale entries are dropped as they come to the top (lazy deletion).
+        """
+        heap, live, pop = self.heap, self._live, heapq.heappop
+        # the entries held since the last step whose pair did not change since
+        held = [e for e in self.held if live(e)]
+        # take from the heap every live entry that beats the k-th held one
+        while heap and (len(held) < k or heap[0] < held[k - 1]):
+            e = pop(heap)
+            if live(e):
+                i = bisect.bisect_left(held, e)
+                if i == len(held) or held[i] != e:  # (a pair whose key changed and changed back is in the heap twice)
+                    held.insert(i, e)
+        for e in held[k:]:
             heapq.heappush(heap, e)
+        del held[k:]
+        self.held = held
         # keep the heap from filling up with stale entries
-        if len(heap) > 4 * len(current) + 1024:
-            self.heap = [(e[0], e[1], p) for p, e in current.items()]
+        if len(heap) > 4 * len(self.current) + 1024:
+            out = {p for _, p in held}
+            self.heap = [(key, p) for p, key in self.current.items() if p not in out]
             heapq.heapify(self.heap)
-        return out
+        return list(held)
 
     def top(self, k):
         """The ``k`` best live pairs as ``(pair, count)``, best first."""
-        return [(p, -neg) for neg, _, p in self.best(k)]
+        counts = self.index.counts
+        return [(p, counts[p]) for _, p in self.best(k)]

@@ -31,17 +31,18 @@ counts are updated from the merged occurrences. A merge changes ``count(a)``,
 ``count(b)`` and ``count(ab)``, so every pair next to one of those three units is
 re-scored (an index unit -> its pairs), plus the pairs the merge created or shrank.
 
-Scores are compared exactly, as fractions: the ranking key is the correctly rounded float
-of ``count(ab) / (count(a) * count(b))`` followed by the correctly rounded float of the
-rounding error, ``(exact - float)``. Both are integer divisions, which IEEE-754 rounds the
-same way everywhere, and for denominators below 2**52 the pair of floats orders exactly
-like the fractions (two different fractions differ by more than the error's resolution).
-So CPython and Pyodide choose the same pair, ties included. Equal scores are broken by
+Scores are compared exactly, as fractions: the ranking key is the integer
+``(count(ab) << shift) // (count(a) * count(b))``, the score in fixed point with ``shift``
+fractional bits. Two different scores differ by at least ``1 / (den1 * den2)``, and every
+denominator is at most ``T**2`` (``T``: all the units of the corpus, a number that merges
+only lower), so with ``shift = 4 * T.bit_length()`` two different scores get different
+keys and equal scores equal ones: integer arithmetic, the same in CPython and Pyodide, ties
+included. (The float ``count / den`` is only shown, in the events.) Equal scores are broken by
 ``tie_break`` exactly as in BPE (``"first"``, ``"lex_min"``, ``"lex_max"``).
 
 >>> from subwordlab.trainers.pairs import PairIndex
 >>> vocab = ["b", "h", "p", "##g", "##n", "##s", "##u"]     # hug 10, pug 5, pun 12, bun 4, hugs 5
->>> words = [[1, 6, 3], [2, 6, 3], [2, 6, 4], [0, 6, 4], [1, 6, 3, 5]]
+>>> words = [(1, 6, 3), (2, 6, 3), (2, 6, 4), (0, 6, 4), (1, 6, 3, 5)]
 >>> steps = list(wordpiece_steps(PairIndex(words, [10, 5, 12, 4, 5], [1] * 7), vocab, num_merges=1))
 >>> steps[0].pair, steps[0].count, steps[0].part_counts, round(steps[0].score, 4)
 (('##g', '##s'), 5, (20, 5), 0.05)
@@ -51,7 +52,7 @@ So CPython and Pyodide choose the same pair, ties included. Equal scores are bro
 from ..corpus import CorpusError
 from ..events import AlphabetReady, MergeStep, progress_events
 from ..models.wordpiece import WordPiece
-from .bpe import TIE_BREAKS, Ranking
+from .bpe import TIE_BREAKS, Ranking, gained_and_shrunk
 from .pairs import PairIndex
 
 SCORINGS = ("likelihood", "frequency")  # count(ab)/(count(a)*count(b)), or count(ab) as HF's trainer
@@ -88,11 +89,12 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
         raise CorpusError(f"every word of the corpus is longer than max_input_chars_per_word={max_chars} (the longest "
                           f"has {longest:,} characters), so WordPiece would learn no token; raise that option or use "
                           "text with shorter words")
-    alphabet = set()
+    alphabet, inner = set(), set()  # inner: the characters that continue a word
     for w, _ in kept:
         # HF's trainer (frequency scoring) has every character word-initially too
         alphabet.update(w if scoring == "frequency" else w[0])
-        alphabet.update(prefix + c for c in w[1:])
+        inner.update(w[1:])
+    alphabet.update(prefix + c for c in inner)
     clash = sorted(alphabet & set(specials))
     if clash:
         raise ValueError(f"the special token {clash[0]!r} is also a character of the corpus; rename the special token")
@@ -113,7 +115,8 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
                          f"({len(vocab)} characters and special tokens); use at least {len(vocab)}")
 
     # step 2: every word as unit ids: s ##t ##e ##m
-    words = [[token_to_id[w[0]]] + [token_to_id[prefix + c] for c in w[1:]] for w, _ in kept]
+    cont = {c: token_to_id[prefix + c] for c in inner}  # c -> the id of ##c
+    words = [(token_to_id[w[0]],) + tuple(map(cont.__getitem__, w[1:])) for w, _ in kept]
 
     # step 3: the pair index: every adjacent pair, its count and where it occurs
     index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab)))
@@ -155,14 +158,14 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
     by_score = scoring == "likelihood"
     unit = unit_counts(index, len(vocab))
     ranking = (_ScoreRanking(index, vocab, tie_break, unit, max(1, min_frequency)) if by_score
-               else _CountRanking(index, vocab, tie_break, max(1, min_frequency)))
-    # unit -> the pairs it is the left / right part of (to re-score when its count changes)
+               else Ranking(index, vocab, tie_break, None, max(1, min_frequency)))
+    # unit -> the pairs it is the left / right part of (to re-score when its count changes;
+    # by count, a unit's own count never moves a pair, so none is kept)
     as_left, as_right = {}, {}
-    for a, b in index.counts:
+    for a, b in index.counts if by_score else ():
         as_left.setdefault(a, set()).add((a, b))
         as_right.setdefault(b, set()).add((a, b))
     cut = len(prefix)
-    words, freqs, where = index.words, index.freqs, index.where
     merges = []
     while (num_merges is None or len(merges) < num_merges) and (vocab_size is None or len(vocab) < vocab_size):
         # step 1: the best pairs by score (exact fractions) or by count; ties by the tie-break rule
@@ -183,30 +186,32 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
         merges.append((a, b))
         # step 3: merge it everywhere; the unit counts move by the occurrences merged
         # (subtle: for a == b overlapping pairs count twice in count(ab) but merge once)
-        before = [(w, len(words[w])) for w in where.get((a, b), ())]
-        touched = index.merge((a, b), new)
-        merged = sum(freqs[w] * (n - len(words[w])) for w, n in before)
+        touched, merged = index.merge((a, b), new)
         unit[a] -= merged
         unit[b] -= merged
         unit[new] += merged
-        # step 4: re-rank the pairs the merge touched and (by score) every pair next to a
-        # unit whose count changed
         ranking.current.pop((a, b), None)
-        as_left.get(a, set()).discard((a, b))
-        as_right.get(b, set()).discard((a, b))
-        counts = index.counts
-        for p in touched:
-            if p in counts:
-                as_left.setdefault(p[0], set()).add(p)
-                as_right.setdefault(p[1], set()).add(p)
-            else:
-                as_left.get(p[0], set()).discard(p)
-                as_right.get(p[1], set()).discard(p)
-        affected = set(touched)
-        for u in (a, b, new) if by_score else ():
-            affected.update(as_left.get(u, ()))
-            affected.update(as_right.get(u, ()))
-        ranking.update(affected)
+        if by_score:
+            # step 4: re-rank the pairs the merge touched and every pair next to a unit whose
+            # count changed (a, b and the new unit)
+            as_left.get(a, set()).discard((a, b))
+            as_right.get(b, set()).discard((a, b))
+            counts = index.counts
+            for p in touched:
+                if p in counts:
+                    as_left.setdefault(p[0], set()).add(p)
+                    as_right.setdefault(p[1], set()).add(p)
+                else:
+                    as_left.get(p[0], set()).discard(p)
+                    as_right.get(p[1], set()).discard(p)
+            affected = set(touched)
+            for u in (a, b, new):
+                affected.update(as_left.get(u, ()))
+                affected.update(as_right.get(u, ()))
+            ranking.update(affected)
+        else:
+            # step 4 (by count): re-rank the pairs the merge touched
+            ranking.update(*gained_and_shrunk(touched, new))
         yield MergeStep(
             rank=len(merges) - 1,
             pair=(vocab[a], vocab[b]),
@@ -222,51 +227,29 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
 
 # -- scores, exactly, and the heap of pairs by score (step 4's ranking) -------------------
 
-def exact_score_key(count, left, right):
-    """``(float, error)`` ordering like the fraction ``count / (left * right)``, both floats
-    correctly rounded. Example: (5, 7, 5) -> (0.14285714285714285, 8.9e-18)."""
-    den = left * right
-    fl = count / den
-    p, q = fl.as_integer_ratio()
-    # subtle: exact integer arithmetic for the rounding error, then one rounding
-    return fl, (count * q - p * den) / (den * q)
+def exact_score_key(count, left, right, shift):
+    """The score ``count / (left * right)`` in fixed point, ``shift`` fractional bits: keys
+    order exactly like the fractions when ``2**shift`` is at least the product of the two
+    denominators compared. Example: (5, 7, 5, 8) -> 36, i.e. 5/35 = 0.142... ~ 36/256."""
+    return (count << shift) // (left * right)
 
 
 class _ScoreRanking(Ranking):
-    """BPE's heap of pairs, keyed by WordPiece score instead of count.
-
-    Heap entries are ``((-score, -error), tie_key, pair)``: the smallest is the best pair.
-    Pairs occurring fewer than ``min_frequency`` times are not candidates.
+    """BPE's heap of pairs (``Ranking``), keyed by WordPiece score instead of count: the
+    key's value is ``-exact_score_key(count, unit[a], unit[b], shift)``. Pairs occurring
+    fewer than ``min_frequency`` times are not candidates.
     """
 
     def __init__(self, index, vocab, tie_break, unit, min_frequency):
         self.unit = unit
-        self.min_frequency = min_frequency
-        super().__init__(index, vocab, tie_break, None)
-
-    def entry(self, pair):
-        fl, err = exact_score_key(self.index.counts[pair], self.unit[pair[0]], self.unit[pair[1]])
-        return ((-fl, -err), self.tie(pair))
-
-    def live(self, pair):
-        return self.index.counts.get(pair, 0) >= self.min_frequency
+        # fixed-point bits that keep every two different scores apart (module docstring)
+        self.shift = 4 * max(1, sum(unit)).bit_length()
+        super().__init__(index, vocab, tie_break, None, min_frequency)
 
     def top(self, k):
         """The ``k`` best live pairs as ``(pair, count, score)``, best first."""
-        counts = self.index.counts
-        return [(p, counts[p], -key[0]) for key, _, p in self.best(k)]
-
-
-class _CountRanking(Ranking):
-    """BPE's heap of pairs by count (``scoring="frequency"``), without the pairs occurring
-    fewer than ``min_frequency`` times."""
-
-    def __init__(self, index, vocab, tie_break, min_frequency):
-        self.min_frequency = min_frequency
-        super().__init__(index, vocab, tie_break, None)
-
-    def live(self, pair):
-        return self.index.counts.get(pair, 0) >= self.min_frequency
+        counts, unit = self.index.counts, self.unit
+        return [(p, counts[p], counts[p] / (unit[p[0]] * unit[p[1]])) for _, p in self.best(k)]
 
 
 def unit_counts(index, size):
