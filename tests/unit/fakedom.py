@@ -295,7 +295,10 @@ class FakePort:
         self._error_sink: Callable[[BaseException], None] | None = None
         self.errors: list[BaseException] = []
         self.tasks: list[FakeTask] = []  # async handlers and spawned work, driven by `drive`/`settle`
-        self.clock = 0.0  # seconds; `sleep` moves it on
+        self.clock = 0.0  # seconds; `sleep` moves it on, and so does each look at it (`now`)
+        # work takes time in a real page: each `now()` finds the clock this much later, so a
+        # task that slices its work by elapsed time (tasks.train) hands back here too
+        self.work_tick = 0.001
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
         self.guard_requests: list[tuple[str, float]] = []  # what `run_guarded` was asked
         self.guard_hangs: Callable[[str], bool] = lambda request: False
@@ -477,6 +480,7 @@ class FakePort:
         await _Suspend()
 
     def now(self) -> float:
+        self.clock += self.work_tick
         return self.clock
 
     # --- events' details, files and the network ----------------------------------------

@@ -74,7 +74,7 @@ def test_the_train_tab_does_not_send_you_to_the_train_tab():
 
 
 def test_counters_never_contradict_each_other_while_a_run_starts(monkeypatch):
-    monkeypatch.setattr(tasks, "MAX_EVENTS_PER_SLICE", 1)  # one core event per browser turn
+    monkeypatch.setattr(tasks, "SLICE_SECONDS", 0)  # one core event per browser turn
     port, app = started(None)
     app.state.set_spec(TrainSpec("byte_bpe", "vocab_size", 300))
     app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000]))
@@ -100,7 +100,7 @@ def test_counters_never_contradict_each_other_while_a_run_starts(monkeypatch):
 
 
 def test_a_run_cancelled_after_one_step_says_one_step(monkeypatch):
-    monkeypatch.setattr(tasks, "MAX_EVENTS_PER_SLICE", 1)
+    monkeypatch.setattr(tasks, "SLICE_SECONDS", 0)
     port, app = started(None)
     app.state.set_spec(TrainSpec("byte_bpe", "vocab_size", 300))
     app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000]))
