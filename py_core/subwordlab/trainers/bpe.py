@@ -268,7 +268,7 @@ class Ranking:
         first-occurrence searches.
         """
         counts, current, heap, push = self.index.counts, self.current, self.heap, heapq.heappush
-        first, first_occurrence, keys = self.index.first, self.index.first_occurrence, self.keys
+        first, keys = self.index.first, self.keys
         by_first, min_count, tie_bits = self.tie_break == "first", self.min_count, self.tie_bits
         unit, shift, dirty = self.unit, self.shift, self.dirty
         for pair in worse:
@@ -287,10 +287,19 @@ class Ranking:
             # by score: -exact_score_key(n, unit[a], unit[b], shift) (wordpiece.py), inlined
             value = -((n << shift) // (unit[a] * unit[b])) if unit else -n
             if by_first:
-                key = (value << tie_bits) + (first.get(pair) or first_occurrence(pair))
+                tie = first.get(pair)
+                if tie is None:
+                    # where the pair comes first is not known: rank it as if at the very
+                    # start (the key can only rise), dirty; ``best`` searches it only if it
+                    # comes up to the top (measured: 180k of 190k searches saved, udhr_many)
+                    key = value << tie_bits
+                    dirty.add(pair)
+                else:
+                    key = (value << tie_bits) + tie
+                    dirty.discard(pair)
             else:
                 key = (value, keys[a], keys[b])
-            dirty.discard(pair)
+                dirty.discard(pair)
             if current.get(pair) != key:
                 current[pair] = key
                 push(heap, (key, pair))
