@@ -13,6 +13,7 @@ re-rendering every step. Cancelling the task discards the run.
 from __future__ import annotations
 
 import asyncio
+import gc
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -158,6 +159,11 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
             rec.advance(1)
             while not rec.done and port.now() - t0 < SLICE_SECONDS:
                 rec.advance(1)
+            # subtle: the run's millions of objects (words, lattices, recorded steps) would make
+            # each full pass of Python's cycle collector a pause of 50-150 ms in the middle of
+            # a slice, which no slicing can split; they are moved out of its sight as they
+            # are made (gc.freeze is O(1)), and given back when the run ends (below)
+            gc.freeze()
             now = port.now()
             if rec.alphabet is not None and merge_started is None:
                 merge_started = now
@@ -199,3 +205,5 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
             state.training = TrainingStatus(phase="failed", message=failure_message(exc))
             state.notify("recording")
         return
+    finally:
+        gc.unfreeze()  # the collector sees everything again (cycles made during the run included)
