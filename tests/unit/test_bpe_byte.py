@@ -189,3 +189,25 @@ def test_segment_fast_path_chunks_like_the_whole_text(text, pattern):
         segments = pre.segments(case)
         assert "".join(segments) == case
         assert [c for seg in segments for c in pre.chunks(seg)] == pre.chunks(case)
+
+
+def test_a_cold_encode_pauses_the_cycle_collector_and_always_restores_it():
+    import gc
+
+    tok = subwordlab.train("the cat sat on the mat " * 20, preset="byte_bpe", vocab_size=280)
+    encode_bytes, seen = tok.model.encode_bytes, []
+    tok.model.encode_bytes = lambda data: seen.append(gc.isenabled()) or encode_bytes(data)
+    assert gc.isenabled()
+    assert tok.decode(tok.encode("the mat sat")) == "the mat sat"
+    assert seen and not any(seen) and gc.isenabled()  # paused while encoding new chunks only
+    tok.model.encode_bytes = lambda data: 1 // 0
+    with pytest.raises(ZeroDivisionError):
+        tok.encode("a new text")
+    assert gc.isenabled()  # restored on error
+    tok.model.encode_bytes = encode_bytes
+    gc.disable()
+    try:
+        tok.encode("other words")
+        assert not gc.isenabled()  # left off when it was off
+    finally:
+        gc.enable()
