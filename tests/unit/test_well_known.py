@@ -147,3 +147,20 @@ def test_compare_adds_a_well_known_column(shipped):
     text = port.value(port.query("#cmp-text"))
     want = panel.run_state.columns[1].tokenizer.encode(text)
     assert len(port.query_all(".chip", cols[1])) == len(want) > 0
+
+
+def test_a_loaded_rank_file_is_inspected_and_compared_without_deriving_its_merges(shipped):
+    # the rank model derives its merges only when asked (models/rank_bpe.py): showing its
+    # tokens in Inspect (with the BPE-dropout knob) and Compare must not ask
+    port, app, _ = _page_with_vocabs(shipped)
+    buttons = port.query_all("#files-well-known button")
+    port.click(next(b for b in buttons if b.attrs["data-vocab"] == "r50k_base"))
+    port.settle()
+    model = app.state.imported.model
+    for panel in ("inspect", "compare"):
+        app.show_panel(panel)
+        port.settle()
+    chips = [port.text(port.query(".chip-text", c)) for c in port.query_all("#inspect-chips .chip")]
+    assert port.errors == [] and chips and "".join(chips)
+    assert port.text(port.query("#inspect-alpha-label")) == "Dropout"
+    assert model._merges is None and model._table is None
