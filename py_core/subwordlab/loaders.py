@@ -210,8 +210,6 @@ def _parse_plain(lines):
         tokens.extend(data)
 
     yield from sliced(len(lines), parse, every=_LINES_PER_SLICE)
-    if len(set(tokens)) != len(tokens):
-        raise _NotPlain  # a token twice
     return tokens
 
 
@@ -281,17 +279,25 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     if len(rank_file_text) > MAX_FILE_BYTES:
         raise ModelFileError(f"the rank file is {len(rank_file_text):,} characters; the limit is {MAX_FILE_BYTES:,}")
     yield 0, 1
-    # progress: parsing the lines, then making the token strings, about 1/2 each
+    # progress: parsing the lines, making the token strings, then (a crafted file only)
+    # deriving the merges, a third each
     lines = rank_file_text.splitlines()
-    total = 2 * max(1, len(lines))
+    total = 3 * max(1, len(lines))
     yield 0, total
     # step 1: the tokens in rank order (the fast reading, or line by line for its messages)
     try:
         tokens = yield from _scaled(_parse_plain(lines), 0, len(lines), total)
+        yield len(lines), total
+        ranks = dict(zip(tokens, range(len(tokens))))  # the model's table, and the check:
+        if len(ranks) != len(tokens):
+            raise _NotPlain  # a token twice
     except _NotPlain:
         tokens = yield from _scaled(_parse_lines(lines), 0, len(lines), total)
+        ranks = dict(zip(tokens, range(len(tokens))))
     if not tokens:
         raise ModelFileError("the rank file is empty")
+    # (a yield between bulk steps: in the page each is one task of tens of milliseconds)
+    yield len(lines), total
     if pattern is None:
         if known is None:
             raise ModelFileError("this rank file is not one of OpenAI's published files (r50k_base, cl100k_base, "
@@ -308,6 +314,7 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
 
     yield from _scaled(sliced(len(tokens), as_text, every=_LINES_PER_SLICE), len(lines), len(lines), total)
     index = dict(zip(vocab, range(len(vocab))))
+    yield 2 * len(lines), total
     specials = _add_specials(vocab, special_tokens, "rank file", index)
     # step 3: the merges, only if the tokens could split into too many (a crafted file: every
     # token of n bytes splits at most n - 1 ways, so OpenAI's files never need it)
@@ -315,12 +322,12 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     merges = table = None
     if sum(map(len, tokens)) - len(tokens) > most:
         table = {}
-        merges = yield from _scaled(derive_merges(dict(zip(tokens, range(len(tokens)))), tokens, as_ids=True,
-                                                  table=table, most=most), len(lines), len(lines), total)
+        merges = yield from _scaled(derive_merges(ranks, tokens, as_ids=True, table=table, most=most),
+                                    2 * len(lines), len(lines), total)
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
             "source_sha256": sha256}
     try:
-        model = RankBPE(vocab, tokens, index, merges, table)
+        model = RankBPE(vocab, tokens, index, merges, table, ranks)
         tok = Tokenizer(model, None, ByteLevel(pattern), ByteLevelDecoder(), specials, spec)
     except ValueError as exc:
         raise ModelFileError(str(exc)) from None

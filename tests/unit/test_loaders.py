@@ -239,3 +239,20 @@ def test_a_rank_model_encodes_as_tiktoken_on_random_rank_tables():
             text = "".join(rng.choice("ab c") for _ in range(rng.randint(1, 30)))
             assert tok.encode(text) == enc.encode_ordinary(text), (trial, text)
             assert tok.encode_full(text).ids == enc.encode_ordinary(text), (trial, text)
+
+
+def test_loading_in_slices_reports_progress_that_only_grows_to_the_end():
+    from subwordlab.loaders import iter_from_tiktoken
+
+    ranks = byte_ranks()
+    ranks.update({b"q" + bytes(range(i, i + 199)): 256 + i for i in range(40)})  # derived at load
+    for text in (rank_file(byte_ranks()), rank_file(ranks)):
+        steps, seen = iter_from_tiktoken(text, pattern="gpt2"), []
+        while True:
+            try:
+                seen.append(next(steps))
+            except StopIteration as stop:
+                tok = stop.value
+                break
+        fractions = [done / total for done, total in seen]
+        assert fractions == sorted(fractions) and fractions[-1] == 1 and tok.vocab_size == len(text.splitlines())

@@ -90,14 +90,15 @@ class RankBPE(BPE):
     ``merges``, ``ranks`` (the pair table) and ``base_size`` are derived on first use.
 
     It is saved (our JSON, tokenizer.json) as the ``BPE`` it equals: its vocabulary and
-    derived merges. ``merges`` and ``table`` may be given when already derived.
+    derived merges. ``token_to_id`` (of ``vocab``), ``token_ranks`` (``{token: rank}``),
+    ``merges`` and ``table`` may be given when the caller already has them.
     """
 
-    def __init__(self, vocab, tokens, token_to_id=None, merges=None, table=None):
+    def __init__(self, vocab, tokens, token_to_id=None, merges=None, table=None, token_ranks=None):
         self.vocab = vocab if isinstance(vocab, list) else list(vocab)
         self.token_to_id = index_vocab(self.vocab) if token_to_id is None else token_to_id
         self.tokens = tokens
-        self.token_ranks = dict(zip(tokens, range(len(tokens))))
+        self.token_ranks = dict(zip(tokens, range(len(tokens)))) if token_ranks is None else token_ranks
         self.unk_token = self.end_of_word = self.unk_id = self.eow_id = None
         self.byte_level, self.byte_fallback = True, False
         missing = [b for b in range(256) if _SINGLE_BYTES[b] not in self.token_ranks]
