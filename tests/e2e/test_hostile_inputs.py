@@ -197,8 +197,8 @@ CASES = {
     "link garbage": (go_hash("v1.!!!!"), "#link-banner", "could not be opened", True),
     "link catastrophic pattern": (go_hash(link(share.Experiment(
         share.CorpusRef.inline(CORPUS), share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}), step=2, panel="train"))),
-        "#link-banner", "backtracks catastrophically on the corpus", False),
-    # (decoding this link is one unsliced step of ~250 ms under load: the page is checked once it applied)
+        "#link-banner", "backtracks catastrophically on the link's corpus", True),
+    # (the page is checked once it applied: decoding is sliced, test_a_megabyte_link_is_decoded_in_slices)
     "link a megabyte of a": (lambda p: (go_hash(link(share.Experiment(
         share.CorpusRef.inline("a" * 1_000_000), share.Config("byte_bpe", {"num_merges": 3}), step=3, panel="train")))(p),
         p.wait_for_selector("body[data-share='applied']", state="attached", timeout=180_000)),
@@ -299,3 +299,72 @@ def test_guard_worker_costs(fresh_page, site_url, capsys):
     # the page's own thread never ran the pattern: no task as long as the budget
     assert max(tasks_bad, default=0) < 1000, report
     assert rss_after > 0 and boot_ms > 0
+
+
+# --- share links: checked before anything is replaced, decoded in slices ------------------------
+WATCH_SHARE = """() => {
+    window.__longTasks = []; window.__shareMarks = [];
+    new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
+      .observe({type: 'longtask'});
+    new MutationObserver(() => window.__shareMarks.push([document.body.dataset.share, performance.now()]))
+      .observe(document.body, {attributes: true, attributeFilter: ['data-share']});
+}"""
+
+
+def model_of(page) -> dict:
+    """What identifies the trained model: its spec and step, its vocabulary size and newest
+    tokens (read once the views have drawn the last step: two reads 300 ms apart agree)."""
+    last = None
+    for _ in range(40):
+        now = _model_now(page)
+        if now == last:
+            return now
+        last = now
+        page.wait_for_timeout(300)
+    return last
+
+
+def _model_now(page) -> dict:
+    return page.evaluate("""() => ({
+        spec: document.querySelector('#context-spec').textContent,
+        step: document.querySelector('#context-step').textContent,
+        vocab: document.querySelector('#vocab-count').textContent,
+        newest: [...document.querySelectorAll('#vocab-list li')].slice(0, 8).map(li => li.textContent)})""")
+
+
+def test_a_refused_pattern_link_keeps_the_corpus_and_the_model(fresh_page, site_url):
+    """A link whose pattern backtracks catastrophically, opened on a page with the user's own
+    corpus and trained model: refused before anything is replaced; the page answers at once."""
+    page = open_page(fresh_page, site_url)
+    mine = "the user's own words, typed by hand: lower lowest newer " * 3
+    before = paste_and_train(page, mine, "bpe")
+    model = model_of(page)
+    hostile = link(share.Experiment(share.CorpusRef.inline(CORPUS, title="Hostile"),
+                                    share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}), step=2, panel="train"))
+    go_hash(hostile)(page)
+    settled(page, None)  # answering while the guard's worker runs the pattern
+    banner = page.locator("#link-banner")
+    expect(banner).to_contain_text("backtracks catastrophically on the link's corpus", timeout=GUARD_WAIT_MS)
+    expect(banner).to_contain_text("This link was not opened")
+    expect(page.locator("body")).to_have_attribute("data-share", "error")
+    settled(page, before)
+    assert model_of(page) == model
+    assert page.input_value("#corpus-text") == mine
+
+
+def test_a_megabyte_link_is_decoded_in_slices(fresh_page, site_url, capsys):
+    """Decoding (base64, inflate, JSON, checks) of a link carrying 1 MB never holds the main
+    thread for a long task over 250 ms."""
+    page = open_page(fresh_page, site_url)
+    fragment = link(share.Experiment(share.CorpusRef.inline("a" * 1_000_000), share.Config("byte_bpe", {"num_merges": 3}),
+                                     step=3, panel="train"))
+    page.evaluate(WATCH_SHARE)
+    page.wait_for_timeout(300)
+    start = page.evaluate(f"() => {{ const t = performance.now(); location.hash = {json.dumps('#' + fragment)}; return t; }}")
+    page.wait_for_selector("body[data-share='applying'], body[data-share='applied']", state="attached", timeout=120_000)
+    marks = page.evaluate("() => window.__shareMarks")
+    decoded = next(t for value, t in marks if value in ("applying", "applied"))
+    tasks = [d for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < decoded]
+    with capsys.disabled():
+        print(f"\n[1 MB link] decoding took {decoded - start:.0f} ms; long tasks: {[round(d) for d in tasks]}")
+    assert max(tasks, default=0) <= 250, tasks

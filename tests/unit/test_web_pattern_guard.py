@@ -155,20 +155,96 @@ def test_files_door_keeps_the_current_tokenizer():
     assert port.text(port.query("#files-status")) == ""
 
 
-def test_share_door_says_why_the_link_did_not_train():
+def _link(corpus=CORPUS, pattern=CATASTROPHIC, **changes):
+    from subwordlab_web import share
+
+    exp = share.Experiment(share.CorpusRef.inline(corpus, title="A shared corpus"),
+                           share.Config("byte_bpe", {"num_merges": 5, "pattern": pattern}), step=2, panel="inspect")
+    for key, value in changes.items():
+        exp = __import__("dataclasses").replace(exp, **{key: value})
+    return share.encode_fragment(exp)
+
+
+def _kept(app):
+    """What a refused link must leave exactly as it was."""
+    st = app.state
+    return (st.corpus, st.spec, st.recording, st.step, st.inspect, app.panels["compare"].configs, app.current)
+
+
+def test_share_door_refuses_the_link_before_anything_is_replaced():
+    port, app = started("the user's own corpus, typed by hand: lower lowest newer")
+    before, model = _kept(app), app.state.recording.tokenizer_at(len(app.state.recording.steps)).to_json()
+    address = port.href
+    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.href = address.split("#")[0] + "#" + _link()
+    port.fire_window("hashchange")  # a link pasted into a page already in use
+    assert port.get_attr(port.query("body"), "data-share") == "checking"
+    for _ in range(50):  # decoded in slices, then the worker is asked
+        if port.guard_requests:
+            break
+        port.drive()
+    assert "Checking the pattern '(a+)+$' on the link's corpus" in port.text(port.query("#link-banner-text"))
+    assert _kept(app) == before  # while the worker runs the pattern, nothing has changed
+    port.settle()
+    banner = port.query("#link-banner")
+    said = port.text(port.query("#link-banner-text"))
+    assert not banner.hidden and said.startswith("This link was not opened: The pattern '(a+)+$' backtracks "
+                                                 "catastrophically on the link's corpus")
+    assert "remove the nested repetition '(a+)+'" in said
+    assert port.get_attr(port.query("body"), "data-share") == "error"
+    assert _kept(app) == before
+    assert app.state.recording.tokenizer_at(len(app.state.recording.steps)).to_json() == model
+    assert port.href == address  # the address holds the page's experiment again, not the refused link
+    assert port.errors == []
+
+
+def test_share_door_checks_the_links_inspect_and_compare_texts_too():
     from subwordlab_web import share
 
     port, app = started()
-    port.guard_hangs = hangs_on(CATASTROPHIC)
-    exp = share.Experiment(share.CorpusRef.inline(CORPUS), share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}),
-                           step=2, panel="train")
-    port.href = "http://x/index.html#" + share.encode_fragment(exp)
+    before = _kept(app)
+    # the worker stops on the a-run only: the link's corpus alone would pass
+    port.guard_hangs = lambda request: "a" * 40 + "b" in json.loads(request)["text"]
+    port.href = "http://x/index.html#" + _link(corpus="low lower newest", inspect_text="a" * 40 + "b")
     app.panels["share"].open_hash()
     port.settle()
-    banner = port.query("#link-banner")
-    assert not banner.hidden and "backtracks catastrophically on the corpus" in port.text(port.query("#link-banner-text"))
-    assert app.state.training.phase == "failed" and app.state.recording is None
-    assert port.query("#panel-train").attrs.get("data-status") == "failed"
+    assert "backtracks catastrophically on the link's Inspect text" in port.text(port.query("#link-banner-text"))
+    assert _kept(app) == before
+    evil = share.Config("byte_bpe", {"vocab_size": 300, "pattern": CATASTROPHIC})
+    port.href = "http://x/index.html#" + _link(corpus="low lower newest", pattern=r"\w+|\s+", compare=(share.Config("bpe", {"vocab_size": 40}), evil),
+                      compare_text="a" * 40 + "b")
+    app.panels["share"].open_hash()
+    port.settle()
+    assert port.errors == []
+    assert "backtracks catastrophically on the link's Compare text" in port.text(port.query("#link-banner-text"))
+    assert _kept(app) == before
+
+
+def test_a_refused_link_on_a_first_load_shows_the_default_page_and_in_an_embed_too():
+    for search in ("", "?embed=1&panel=train"):
+        port = FakePort.from_html(INDEX_HTML)
+        port.href = "http://x/index.html" + search + "#" + _link()
+        port.guard_hangs = hangs_on(CATASTROPHIC)
+        app = App(port, warm=False)
+        app.start(sample="seed000")
+        port.settle()
+        said = port.text(port.query("#link-banner-text"))
+        assert "This link was not opened" in said and said.endswith("Showing the default page instead."), search
+        assert app.state.corpus.sample == "seed000" and app.state.spec.preset != "byte_bpe", search
+
+
+def test_a_good_link_after_a_refused_one_applies():
+    port, app = started()
+    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.href = "http://x/index.html#" + _link()
+    port.fire_window("hashchange")
+    port.href = "http://x/index.html#" + _link(pattern=r"a+|[^a]+")  # a newer link while the first is still being checked
+    port.fire_window("hashchange")
+    port.settle()
+    assert port.get_attr(port.query("body"), "data-share") == "applied"
+    assert port.query("#link-banner").hidden
+    assert app.state.spec.options["pattern"] == r"a+|[^a]+" and app.state.corpus.text == CORPUS
+    assert app.state.step == 2 and app.current == "inspect"
 
 
 def test_compare_door_refuses_a_catastrophic_configuration():
@@ -180,6 +256,43 @@ def test_compare_door_refuses_a_catastrophic_configuration():
     port.settle()
     assert "Cannot compare: The pattern '(a+)+$' backtracks catastrophically" in port.text(port.query("#cmp-message"))
     assert cmp.run_state is None  # nothing was trained
+
+
+def test_compare_parity_and_curve_texts_go_through_the_guard():
+    """A configuration whose custom pattern passes on the corpus and the compare text but
+    not on a parity or a held-out text: those texts are tried in the worker first, and the
+    cells that would freeze the page are left empty with the guard's message."""
+    run = "a" * 40 + "b"
+    port, app = started("low lower newest widest " * 5)  # the corpus lacks the a-run: training goes ahead
+    for path in ("udhr/udhr_eng", "udhr/udhr_hin", "udhr/udhr_cmn_hans", "udhr/udhr_arb", "udhr/udhr_kor", "udhr/udhr_rus"):
+        port.fetchable[f"samples/{path}.txt"] = "Title\n© OHCHR\n---\n\nAll human beings are born free.\n"
+    port.fetchable["samples/udhr/udhr_kor.txt"] += run  # one parity text holds the a-run
+    port.fetchable["samples/taylorswift.txt"] = "Taylor Swift sings. " + run
+    port.guard_hangs = lambda request: CATASTROPHIC in request and run in json.loads(request)["text"]
+    cmp = app.panels["compare"]
+    cmp.configs = [("bpe", {"unk_token": "<unk>"}), ("byte_bpe", {"pattern": CATASTROPHIC})]
+    port.set_value(port.query("#cmp-vocab"), "270")
+    port.set_value(cmp.text_box, "low lower newest")
+    app.show_panel("compare")
+    port.spawn(cmp.run())
+    port.settle()
+    assert port.errors == [] and cmp.run_state is not None and cmp.run_state.done
+    asked = [json.loads(r)["text"] for r, _ in port.guard_requests]
+    assert any(run in t and "born free" in t for t in asked)  # the Korean parity text was tried first
+    kor = next(r for r in port.query_all("#cmp-parity-table tr")[1:] if r.attrs.get("data-lang") == "udhr_kor")
+    assert [td.attrs["data-tokens"] for td in port.query_all("td", kor)][1] == ""  # not counted
+    note = port.text(port.query("#cmp-parity-note"))
+    assert "backtracks catastrophically on the parity text “Korean" in note
+    # the curve's held-out text: a Wikipedia article with the a-run
+    port.input(port.query("#cmp-heldout"), "taylorswift", event="change")
+    port.settle()
+    assert "backtracks catastrophically on the curve's held-out text" in port.text(port.query("#cmp-curve-note"))
+    assert cmp.curves[0] and cmp.curves[1] == []  # the BPE column's line, none for the refused one
+    # and an edited compare text is tried before the column encodes it
+    port.input(cmp.text_box, "low " + run)
+    port.settle()
+    errors = [port.text(e) for e in port.query_all("#cmp-columns .cmp-col-error") if not e.hidden]
+    assert any("backtracks catastrophically on the Compare text" in e for e in errors)
 
 
 def test_a_pattern_the_core_refuses_is_refused_before_the_model_goes():
@@ -206,3 +319,22 @@ def test_a_huge_word_is_cut_in_the_segmentation_table():
 
     (shown, text, count), = segment_words([("a" * 1_000_000, 1)], True)
     assert shown == "a" * SEGMENT_WORD_CHARS + "…" and text == " " + "a" * SEGMENT_WORD_CHARS and count == 1
+
+
+def test_a_file_link_tries_its_pattern_on_the_file_when_it_arrives():
+    from subwordlab_web import share
+
+    text = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(30_000)) + " " + "a" * 40 + "b"  # too big to inline
+    exp = share.Experiment(share.CorpusRef.file("big.txt", text),
+                           share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}), step=2)
+    port, app = started()
+    port.guard_hangs = lambda request: "a" * 40 + "b" in json.loads(request)["text"]  # the file's a-run
+    port.href = "http://x/index.html#" + share.encode_fragment(exp)
+    port.fire_window("hashchange")
+    port.settle()
+    assert port.get_attr(port.query("body"), "data-share") == "waiting-file"
+    app.state.set_corpus(Corpus(text, name="big.txt"))  # the user uploads the file
+    port.settle()
+    said = port.text(port.query("#link-banner-text"))
+    assert said.startswith("This link's settings were not applied: The pattern '(a+)+$' backtracks catastrophically")
+    assert app.state.recording is None and app.state.training.phase != "training" and port.errors == []

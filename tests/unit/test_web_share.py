@@ -11,7 +11,7 @@ import zlib
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import subwordlab
@@ -456,3 +456,147 @@ def test_a_sample_reference_needs_no_text_and_rejects_one():
         decode_fragment(pack(doc))
     doc["corpus"] = {"kind": "sample", "format": "text", "name": "tinyshakespeare"}
     assert decode_fragment(pack(doc)).corpus == CorpusRef("sample", "text", name="tinyshakespeare")
+
+
+# -- the sliced decoder ------------------------------------------------------------------------
+def _one_shot_decode(fragment: str) -> Experiment:
+    """The decoder as it was before it was sliced (base64, zlib and JSON each in one call):
+    the reference the sliced one must agree with."""
+    import binascii
+
+    from subwordlab.jsonio import ModelFileError, parse_json
+
+    payload = share._payload(fragment)
+    try:
+        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    except (binascii.Error, ValueError):
+        raise ShareLinkError("this link is damaged: its data is not valid base64url (was it cut or edited?)") from None
+    inflater = zlib.decompressobj()
+    try:
+        data = inflater.decompress(packed, MAX_JSON_BYTES + 1)
+    except zlib.error:
+        raise ShareLinkError("this link is damaged: its compressed data is corrupt (was it edited?)") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise ShareLinkError(f"this link's data expands to more than {MAX_JSON_BYTES:,} bytes; "
+                             "it was not opened (a valid link is never that big)")
+    if inflater.unused_data:
+        raise ShareLinkError("this link is damaged: it has extra data after its content (was it edited?)")
+    if not inflater.eof:
+        raise ShareLinkError("this link is damaged: its compressed data is truncated (was it cut off when copied?)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ShareLinkError("this link is damaged: its content is not UTF-8 text") from None
+    try:
+        doc = parse_json(text, "link's content", MAX_JSON_BYTES, share.MAX_DEPTH)
+    except ModelFileError as exc:
+        raise ShareLinkError(f"this link is damaged: {exc}") from None
+    return share._check(doc)
+
+
+def _outcome(decode, fragment):
+    try:
+        return decode(fragment)
+    except ShareLinkError as exc:
+        return f"error: {exc}"
+
+
+@pytest.fixture(params=["default pieces", "tiny pieces"])
+def piece_sizes(request, monkeypatch):
+    """The decoder with its own piece sizes, and with pieces of 4 characters and 1 byte
+    (every chunk boundary falls inside a base64 quad's neighbours, a UTF-8 character, a
+    deflate block)."""
+    if request.param == "tiny pieces":
+        monkeypatch.setattr(share, "B64_CHUNK_CHARS", 4)
+        monkeypatch.setattr(share, "INFLATE_CHUNK_BYTES", 1)
+        monkeypatch.setattr(share, "INFLATE_PIECE_BYTES", 1)
+    return request.param
+
+
+def _tampered(data, link: str) -> str:
+    pos = data.draw(st.integers(3, len(link) - 1))
+    how = data.draw(st.sampled_from(["replace", "cut", "append"]))
+    char = data.draw(st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"))
+    return {"replace": link[:pos] + char + link[pos + 1:], "cut": link[:pos], "append": link + char * (pos % 7)}[how]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(exp=experiments(), data=st.data())
+def test_the_sliced_decoder_gives_what_the_one_shot_decoder_gave(piece_sizes, exp, data):
+    link = encode_fragment(exp)
+    assert share.decode_fragment(link) == _one_shot_decode(link) == exp.normalized()
+    tampered = _tampered(data, link)
+    assert _outcome(share.decode_fragment, tampered) == _outcome(_one_shot_decode, tampered)
+
+
+@pytest.mark.parametrize("raw", [
+    "low lower é 🦀 日本".encode() * 3,  # not JSON, multi-byte characters across pieces
+    b"\xff\xfe{}",  # not UTF-8
+    "{\"a\": \"é".encode()[:-1],  # a character cut at the end
+    json.dumps({"pad": "x" * (MAX_JSON_BYTES - 11)}).encode(),  # exactly the limit: a JSON error, not "too big"
+    json.dumps({"pad": "x" * (MAX_JSON_BYTES - 10)}).encode(),  # one byte over
+])
+def test_the_sliced_decoder_agrees_on_edge_cases(piece_sizes, raw):
+    fragment = pack(None, raw=raw)
+    assert _outcome(share.decode_fragment, fragment) == _outcome(_one_shot_decode, fragment)
+
+
+def _count_inflated(monkeypatch, record):
+    """Make the decoder's inflater call ``record(n)`` with the size of each piece it inflates."""
+    real = zlib.decompressobj
+
+    class Counting:
+        def __init__(self):
+            self.inner = real()
+
+        def decompress(self, data, max_length=0):
+            out = self.inner.decompress(data, max_length)
+            record(len(out))
+            return out
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    monkeypatch.setattr(share.zlib, "decompressobj", Counting)
+
+
+def test_a_decompression_bomb_is_refused_as_soon_as_it_passes_the_limit(monkeypatch):
+    bomb = "v1." + base64.urlsafe_b64encode(zlib.compress(b"\0" * (16 * 1024 * 1024), 9)).decode().rstrip("=")
+    inflated = []
+    _count_inflated(monkeypatch, inflated.append)
+    with pytest.raises(ShareLinkError, match="expands to more than"):
+        share.decode_fragment(bomb)
+    assert sum(inflated) == MAX_JSON_BYTES + 1  # not the bomb's 16 MiB
+    assert max(inflated) <= share.INFLATE_PIECE_BYTES
+
+
+def test_decoding_a_megabyte_link_yields_between_small_pieces(monkeypatch):
+    """The generator hands control back between pieces: between two yields at most one
+    piece is inflated (counted, not timed)."""
+    pieces = []
+
+    def record(n):
+        pieces[-1] += n
+
+    _count_inflated(monkeypatch, record)
+    link = encode_fragment(experiment(corpus=CorpusRef.inline("a" * 1_000_000)))
+    steps = share.decode_fragment_steps(link)
+    while True:
+        pieces.append(0)
+        try:
+            next(steps)
+        except StopIteration as stop:
+            exp = stop.value
+            break
+    assert exp.corpus.text == "a" * 1_000_000
+    assert sum(pieces) > 1_000_000 and max(pieces) <= share.INFLATE_PIECE_BYTES
+
+
+def test_a_link_holding_more_values_than_any_experiment_is_refused_before_parsing(monkeypatch):
+    parsed = []
+    monkeypatch.setattr(share, "parse_json", lambda *a, **k: parsed.append(a) or {})
+    many = pack(None, raw=b"[" + b"{}," * 340_000 + b"{}]")  # 1 MB of objects in a link of ~1.5 KB
+    assert len(many) < 2_000
+    with pytest.raises(ShareLinkError, match="more than 16,384 values"):
+        share.decode_fragment(many)
+    assert parsed == []

@@ -445,6 +445,7 @@ def test_a_new_hash_opens_its_link_without_a_reload():
     assert port.get_attr(port.query("body"), "data-share") == "applied" and app.state.step == 2
     port.href = "http://127.0.0.1:8000/index.html#v1.broken!"
     port.fire_window("hashchange")
+    port.settle()
     assert "could not be opened" in port.text(port.query("#link-banner"))
 
 
@@ -548,6 +549,7 @@ def test_a_newer_link_supersedes_a_pending_file_request_and_stale_banners_clear(
     # an error banner clears when a later good link applies
     port.href = PAGE + "#v1.AAAA"
     port.fire_window("hashchange")
+    port.settle()
     assert not banner.hidden and "damaged" in port.text(banner)
     port.href = PAGE + "#" + new
     port.fire_window("hashchange")

@@ -129,7 +129,7 @@ class App:
         self.show_panel(START_PANEL)
         # a share link (#v1.…) or an embed's query may take over the first load
         share = self.panels.get("share")
-        if share is not None and share.boot():
+        if share is not None and share.boot(sample):
             return
         if sample is not None:
             port.spawn(self.panels["corpus"].load_sample(sample))

@@ -114,6 +114,9 @@ class ComparePanel(CompareResults):
         self.curves: list[list[tuple[int, int, float]]] = []
         self.encodings: list[Any] = []
         self.curve_task: Any = None  # the pending (debounced) curve measurement
+        self.text_task: Any = None  # the compare text's pattern check after an edit
+        self.parity_refused: list[str] = []  # the guard's messages for parity texts not counted
+        self.guard = getattr(app, "guard", None) or PatternGuard(port)  # custom patterns are tried first
 
         port.set_value(self.vocab, str(DEFAULT_VOCAB))
         self.auto_text = ""  # the text this panel chose (replaced on a corpus change unless edited)
@@ -375,8 +378,7 @@ class ComparePanel(CompareResults):
             return False
         # custom patterns are tried in the pattern guard's worker on the texts they will cut
         text = port.value(self.text_box)[:MAX_TEXT_CHARS]
-        guard = getattr(self.app, "guard", None) or PatternGuard(port)
-        refusal = await guard.first_refusal(
+        refusal = await self.guard.first_refusal(
             [pattern_guard.spec_check(c, st.corpus) for c in configs]
             + [pattern_guard.spec_check(c, Corpus(text), "the Compare text") for c in configs]
             + [pattern_guard.tokenizer_check(tok, text, "the Compare text") for _, tok in fixed])
@@ -419,7 +421,7 @@ class ComparePanel(CompareResults):
                      + (f" {'; '.join(short)} tokens: this corpus is too small for a vocabulary of {size:,} "
                         "(nothing left worth merging or keeping)." if short else ""))
             port.set_hidden(self.results, False)
-            self.render_text()
+            await self._render_text_checked()
             await port.sleep(0)
             await self.compute_parity()
             self._cancel_pending_curves()

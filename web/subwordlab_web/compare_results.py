@@ -13,6 +13,7 @@ from typing import Any
 
 from . import charts
 from . import compare as cm
+from . import pattern_guard
 from .build import el as spec
 from .roving import RovingFocus, roving_tabindex
 from .samples import SAMPLES, strip_udhr_header
@@ -44,19 +45,49 @@ class CompareResults:
     read: `port`, `run_state` (compare.CompareRun), `labels`, `visible`, the result nodes
     (`text_box`, `columns_box`, `stats_*`, `parity_*`, `reference`, `heldout`, `curve_*`,
     `legend`), the caches (`texts`, `own_texts`, `parity_counts`, `parity_unknown`,
-    `curves`, `encodings`, `curve_task`) and `_spawn`/`_fill_select`."""
+    `curves`, `encodings`, `curve_task`, `text_task`, `parity_refused`), `guard` (the page's
+    PatternGuard) and
+    `_spawn`/`_fill_select`.
+
+    Every text a column cuts — the compare text, the parity texts, the curve's held-out
+    text — is first tried in the pattern guard's worker when the column's pipeline holds a
+    custom pattern (pattern_guard.py): a pattern that backtracks catastrophically on it
+    leaves that cell empty with the guard's message, never a frozen page."""
 
     port: Any
+    guard: Any
+    text_task: Any
+    parity_refused: list[str]
     run_state: cm.CompareRun | None
     labels: list[str]
     visible: bool
 
     # --- the text, side by side ----------------------------------------------------------------
     def on_text_edited(self) -> None:
-        """Re-encode at once; re-measure the curve when typing pauses (if it measures this text)."""
-        self.render_text()
+        """Re-encode (at once when no column has a pattern of the user's own to try first);
+        re-measure the curve when typing pauses (if it measures this text)."""
+        text = self.port.value(self.text_box)[:MAX_TEXT_CHARS]
+        checks = [pattern_guard.tokenizer_check(tok, text, "the Compare text") for tok in self.tokenizers()
+                  if tok is not None]
+        if all(self.guard.known(c) for c in checks):
+            self.render_text()
+        else:
+            self._cancel_pending_text()
+            self.text_task = self._spawn(self._render_text_checked())
         if (self.port.value(self.heldout) or "text") == "text":
             self.schedule_curves(CURVE_DEBOUNCE_S)
+
+    def _cancel_pending_text(self) -> None:
+        if self.text_task is not None and not self.text_task.done():
+            self.text_task.cancel()
+
+    async def _render_text_checked(self) -> None:
+        """Try the columns' custom patterns on the edited text in the guard's worker, then draw."""
+        text = self.port.value(self.text_box)[:MAX_TEXT_CHARS]
+        for tok in self.tokenizers():
+            await self.refusal(tok, text, "the Compare text")
+        if self.port.value(self.text_box)[:MAX_TEXT_CHARS] == text:  # (else a newer edit draws)
+            self.render_text()
 
     def schedule_curves(self, delay: float) -> Any:
         """Measure the curve after ``delay`` seconds; a newer call supersedes a pending one
@@ -78,6 +109,13 @@ class CompareResults:
         run = self.run_state
         return [c.tokenizer for c in run.columns] if run is not None else []
 
+    async def refusal(self, tok: Any, text: str, where: str) -> str | None:
+        """The pattern guard's verdict before ``tok`` cuts ``text``: None to go ahead (no
+        custom pattern, or it answered in time), else the message to show instead."""
+        if tok is None:
+            return None
+        return await self.guard.verdict(pattern_guard.tokenizer_check(tok, text, where))
+
     def render_text(self) -> None:
         """Encode the compare text with every column, mark disagreements, fill the table."""
         port, run = self.port, self.run_state
@@ -94,6 +132,12 @@ class CompareResults:
             if c.tokenizer is None:
                 encodings.append(None)
                 errors.append(c.error or c.status)
+                continue
+            check = pattern_guard.tokenizer_check(c.tokenizer, text, "the Compare text")
+            if not self.guard.known(check) or self.guard.cached(check) is not None:
+                # never run unchecked (the caller tries it first): a refused pattern, or one not yet tried
+                encodings.append(None)
+                errors.append(self.guard.cached(check) or pattern_guard.checking_text(check))
                 continue
             try:
                 encodings.append(c.tokenizer.encode_full(text, disallowed_special=()))
@@ -287,18 +331,24 @@ class CompareResults:
         texts.update({OWN + n: t for n, t in self.own_texts.items()})
         from subwordlab.stats import text_stats
 
-        counts, unknown = [], []
+        names = dict(groups)
+        counts, unknown, refused = [], [], []
         for c in run.columns:
             row: dict[str, int | None] = {}
             unk: dict[str, float | None] = {}
             for sid, text in texts.items():
+                said = await self.refusal(c.tokenizer, text, f"the parity text “{names.get(sid, sid)}”")
+                if said is not None:  # a custom pattern that does not answer in time on it
+                    refused.append(f"{c.label}: {said}")
+                    row[sid], unk[sid] = None, None
+                    continue
                 stats = text_stats(c.tokenizer, text) if c.tokenizer is not None else {}
                 # None: e.g. characters this BPE never saw and no unk token (stats["error"])
                 row[sid], unk[sid] = stats.get("tokens"), stats.get("unknown_rate")
                 await port.sleep(0)
             counts.append(row)
             unknown.append(unk)
-        self.parity_counts, self.parity_unknown = counts, unknown
+        self.parity_counts, self.parity_unknown, self.parity_refused = counts, unknown, refused
         self.render_parity()
 
     def render_parity(self) -> None:
@@ -319,7 +369,8 @@ class CompareResults:
                       + (f" {', '.join(missing)}: some texts could not be encoded (characters outside the "
                          "vocabulary and no unknown token)." if missing else "")
                       + (" Where many tokens are unknown, text was lost and the count is too low to compare."
-                         if any((u or 0) >= UNKNOWN_NOTE for row in self.parity_unknown for u in row.values()) else ""))
+                         if any((u or 0) >= UNKNOWN_NOTE for row in self.parity_unknown for u in row.values()) else "")
+                      + "".join(f" {said}" for said in self.parity_refused))
         if self.visible:
             width = max(300.0, port.width(self.parity_box) or 640.0)
             # subtle: axis labels must fit their group: short names, or codes on a narrow screen
@@ -387,6 +438,11 @@ class CompareResults:
         problems = []
         for c in run.columns:
             points: list[tuple[int, int, float]] = []
+            said = await self.refusal(c.tokenizer, text[: cm.CURVE_TEXT_CHARS], "the curve's held-out text")
+            if said is not None:  # a custom pattern that does not answer in time on it: no line
+                problems.append(f"{c.label}: {said}")
+                curves.append(points)
+                continue
             try:
                 if c.recording is not None and c.recording.done:
                     for point in cm.curve_points(c.recording, text):

@@ -110,21 +110,27 @@ class CorpusPanel:
         sample = SAMPLES[sample_id]
         self.port.set_value(self.sample, sample_id)
         self._say(f"Loading “{sample.title}”…")
-        if sample.text is not None:
-            text, attribution = sample.text, sample.attribution
-        else:
+        if sample.text is None:
             self.state.await_corpus(f"Loading “{sample.title}”…")
-            try:
-                raw = await self.port.fetch_text(sample.url)
-            except BaseException:
-                self.state.await_corpus("")  # the corpus in use stays; the header says so again
-                raise
-            attribution = sample.attribution
-            if sample.udhr:
-                raw, header = strip_udhr_header(raw)
-                attribution = f"{header}. {sample.attribution}" if header else sample.attribution
-            text = excerpt(sample, raw)
-        self.use_sample(sample, text, attribution)
+        try:
+            corpus = await self.sample_corpus(sample_id)
+        except BaseException:
+            self.state.await_corpus("")  # the corpus in use stays; the header says so again
+            raise
+        self.use_sample(sample, corpus.text, corpus.attribution)
+
+    async def sample_corpus(self, sample_id: str) -> Corpus:
+        """A bundled sample's corpus (fetched if needed), without using it: a share link
+        checks it before anything on the page changes."""
+        sample = SAMPLES[sample_id]
+        if sample.text is not None:
+            return sample.corpus(sample.text, sample.attribution)
+        raw = await self.port.fetch_text(sample.url)
+        attribution = sample.attribution
+        if sample.udhr:
+            raw, header = strip_udhr_header(raw)
+            attribution = f"{header}. {sample.attribution}" if header else sample.attribution
+        return sample.corpus(excerpt(sample, raw), attribution)
 
     def use_sample(self, sample: Sample, text: str, attribution: str = "") -> None:
         state = self.state

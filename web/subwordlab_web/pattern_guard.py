@@ -76,6 +76,7 @@ BASE_BUDGET_SECONDS = 2.0  # what a check of a short text may take in the worker
 SECONDS_PER_MILLION_CHARS = 10.0  # plus this per million characters (a linear pattern needs ~1-2 s)
 BOOT_TIMEOUT_SECONDS = 120.0  # a worker that has not started by then is given up (the check is skipped)
 BUSY_POLL_SECONDS = 0.05  # how often a check waits for the one running before it
+TIMED_OUT = "timed out"  # the verdict kept for a check the worker did not finish in time
 
 # patterns known not to backtrack catastrophically (see the module docstring): names and texts
 BUILT_IN = frozenset(PATTERNS) | frozenset(PATTERNS.values())
@@ -277,7 +278,13 @@ class PatternGuard:
         return check is None or check.key in self.verdicts
 
     def cached(self, check: Check | None) -> str | None:
-        return None if check is None else self.verdicts.get(check.key)
+        return None if check is None else self._said(check, self.verdicts.get(check.key))
+
+    @staticmethod
+    def _said(check: Check, verdict: str | None) -> str | None:
+        """A verdict in words for ``check``: a timeout is said for this check's text (the same
+        pattern and text may be "the Inspect text" in one place, "the Compare text" in another)."""
+        return timeout_message(check) if verdict is TIMED_OUT else verdict
 
     async def first_refusal(self, checks: list[Check | None]) -> str | None:
         """The first message of ``checks``' verdicts, or None if every one may run."""
@@ -293,7 +300,7 @@ class PatternGuard:
         while self.busy:  # the worker runs one check at a time
             await self.port.sleep(BUSY_POLL_SECONDS)
         if check.key in self.verdicts:
-            return self.verdicts[check.key]
+            return self._said(check, self.verdicts[check.key])
         self.busy = True
         try:
             self.checks += 1
@@ -301,7 +308,7 @@ class PatternGuard:
         finally:
             self.busy = False
         if reply is None:
-            message = timeout_message(check)
+            message = TIMED_OUT
         else:
             answer = json.loads(reply)
             if "unavailable" in answer:  # not a verdict: asked again next time
@@ -310,7 +317,7 @@ class PatternGuard:
             # own message, given before anything changes (the Options field keeps the model)
             message = answer.get("refused")
         self.verdicts[check.key] = message
-        return message
+        return self._said(check, message)
 
 
 def checking_text(check: Check) -> str:

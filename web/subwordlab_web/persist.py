@@ -87,9 +87,9 @@ class Persist:
         self.save()
 
     def busy(self) -> bool:
-        """A link is being applied, or waits for its file: the address holds it; keep it."""
+        """A link is being checked or applied, or waits for its file: the address holds it; keep it."""
         share_panel = self.app.panels.get("share")
-        return (self.port.get_attr(self.body, "data-share") in ("applying", "waiting-file")
+        return (self.port.get_attr(self.body, "data-share") in ("checking", "applying", "waiting-file")
                 or getattr(share_panel, "pending", None) is not None)
 
     # --- what ---------------------------------------------------------------------------

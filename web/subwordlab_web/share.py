@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import hashlib
 import json
 import math
@@ -59,7 +60,8 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from subwordlab.jsonio import Fields, ModelFileError, parse_json
+from subwordlab.events import Sliced, drain
+from subwordlab.jsonio import Fields, ModelFileError, count_items, parse_json
 
 VERSION = 1
 PREFIX = f"v{VERSION}."
@@ -316,12 +318,62 @@ def corpus_ref_for(text: str, format: str = "text", *, sample: str | None = None
 
 
 # -- decoding --------------------------------------------------------------------------------
+# Decoding is a sliced generator (the core's style, subwordlab.events: it yields ``(done,
+# total)`` after each piece of work and returns the Experiment), so the page hands the
+# browser back between pieces (tasks.drive, by the clock): a link of 32 KB may inflate to
+# 1 MB, and that must not be one long task. ``decode_fragment`` runs it to the end
+# (events.drain) for every other caller.
+
+B64_CHUNK_CHARS = 4096  # base64url characters decoded per piece (a multiple of 4)
+INFLATE_CHUNK_BYTES = 1024  # compressed bytes fed to the inflater per piece
+INFLATE_PIECE_BYTES = 64 * 1024  # most bytes one inflate call may produce
+# the most values (commas outside strings, plus one) a valid link's JSON holds: lists of at
+# most 1,000 texts (special tokens, user-defined symbols: two per preset) in at most five
+# configurations, plus ~150 scalars. More is refused before ``json.loads``, which would spend
+# ~1 s building the 340,000 objects of a 1 MB "[{},{},…]" (a link of a few hundred characters).
+MAX_JSON_VALUES = 16_384
+
 
 def decode_fragment(fragment: str) -> Experiment:
     """The experiment in a link fragment (with or without the leading ``#``).
 
     Raises ``ShareLinkError`` for anything but a well-formed link of a known version.
+    The same as running ``decode_fragment_steps(fragment)`` to its end.
     """
+    return drain(decode_fragment_steps(fragment))
+
+
+def decode_fragment_steps(fragment: str) -> Sliced[Experiment]:
+    """``decode_fragment`` in pieces: a generator that yields ``(done, total)`` between
+    pieces of work (each well under a few milliseconds of CPython) and returns the
+    Experiment; raises ``ShareLinkError`` as ``decode_fragment`` does.
+
+    >>> steps = decode_fragment_steps(encode_fragment(Experiment(CorpusRef.inline("low"), Config("bpe", {"num_merges": 1}))))
+    >>> drain(steps).corpus.text
+    'low'
+    """
+    payload = _payload(fragment)
+    # 1. base64url, a chunk at a time (a multiple of 4 characters decodes on its own)
+    packed = yield from _unbase64(payload)
+    # 2. inflate in pieces, refusing as soon as the output passes MAX_JSON_BYTES
+    text = yield from _inflate_text(packed)
+    yield len(text), len(text)
+    # 3. JSON: bounded first (size, depth, number of values), then parsed by the core's reader
+    _check_value_count(text)
+    yield len(text), len(text)
+    try:
+        # the core's safe parser: size and depth checked on the text first (no nesting reaches
+        # the recursive parser), duplicate keys and NaN refused
+        doc = parse_json(text, "link's content", MAX_JSON_BYTES, MAX_DEPTH)
+    except ModelFileError as exc:
+        raise ShareLinkError(f"this link is damaged: {exc}") from None
+    yield len(text), len(text)
+    # 4. every field checked (and an inline corpus's SHA-256)
+    return _check(doc)
+
+
+def _payload(fragment: str) -> str:
+    """The base64url payload of a fragment, after the cheap checks (length, version, alphabet)."""
     if not isinstance(fragment, str):
         raise ShareLinkError("a link fragment must be text")
     fragment = fragment[1:] if fragment.startswith("#") else fragment
@@ -341,45 +393,75 @@ def decode_fragment(fragment: str) -> Experiment:
         raise ShareLinkError("this link is empty after #v1. (was it cut off when copied?)")
     if not _B64URL.fullmatch(payload) or len(payload) % 4 == 1:
         raise ShareLinkError("this link is damaged: its data is not valid base64url (was it cut or edited?)")
-    try:
-        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-    except (binascii.Error, ValueError):
-        raise ShareLinkError("this link is damaged: its data is not valid base64url (was it cut or edited?)") from None
-    data = _inflate(packed)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ShareLinkError("this link is damaged: its content is not UTF-8 text") from None
-    try:
-        # the core's safe parser: size and depth checked on the text first (no nesting reaches
-        # the recursive parser), duplicate keys and NaN refused
-        doc = parse_json(text, "link's content", MAX_JSON_BYTES, MAX_DEPTH)
-    except ModelFileError as exc:
-        raise ShareLinkError(f"this link is damaged: {exc}") from None
-    return _check(doc)
+    return payload
 
 
-def _inflate(packed: bytes) -> bytes:
-    """zlib-decompress at most MAX_JSON_BYTES; refuse truncated, corrupt or trailing data."""
+def _unbase64(payload: str) -> Sliced[bytes]:
+    """base64url-decode ``payload`` (without padding), a chunk of B64_CHUNK_CHARS at a time
+    (a multiple of 4 characters decodes on its own)."""
+    padded = payload + "=" * (-len(payload) % 4)
+    chunks: list[bytes] = []
+    for start in range(0, len(padded), B64_CHUNK_CHARS):
+        try:
+            chunks.append(base64.urlsafe_b64decode(padded[start:start + B64_CHUNK_CHARS]))
+        except (binascii.Error, ValueError):
+            raise ShareLinkError("this link is damaged: its data is not valid base64url "
+                                 "(was it cut or edited?)") from None
+        yield start + B64_CHUNK_CHARS, len(padded)
+    return b"".join(chunks)
+
+
+def _inflate_text(packed: bytes) -> Sliced[str]:
+    """zlib-decompress and UTF-8-decode ``packed``, yielding after each piece of at most
+    INFLATE_PIECE_BYTES: never more than MAX_JSON_BYTES + 1 bytes are inflated (a
+    decompression bomb is refused as soon as its output passes the limit); truncated,
+    corrupt or trailing data is refused."""
     inflater = zlib.decompressobj()
-    try:
-        data = inflater.decompress(packed, MAX_JSON_BYTES)
-        if inflater.unconsumed_tail:
-            # subtle: output stopped at max_length with input left: it inflates further
-            # than a valid link can (a decompression bomb, or simply oversized).
-            raise ShareLinkError(f"this link's data expands to more than {MAX_JSON_BYTES:,} bytes; "
-                                 "it was not opened (a valid link is never that big)")
-        if not inflater.eof:
-            data += inflater.flush()
-    except zlib.error:
-        raise ShareLinkError("this link is damaged: its compressed data is corrupt (was it edited?)") from None
-    if len(data) > MAX_JSON_BYTES:
-        raise ShareLinkError(f"this link's data expands to more than {MAX_JSON_BYTES:,} bytes; it was not opened")
-    if not inflater.eof:
-        raise ShareLinkError("this link is damaged: its compressed data is truncated (was it cut off when copied?)")
+    utf8 = codecs.getincrementaldecoder("utf-8")()
+    pieces: list[str] = []
+    size = 0
+    not_utf8: UnicodeDecodeError | None = None
+    for start in range(0, len(packed), INFLATE_CHUNK_BYTES):
+        if inflater.eof:  # the stream ended in an earlier chunk
+            raise ShareLinkError("this link is damaged: it has extra data after its content (was it edited?)")
+        data = packed[start:start + INFLATE_CHUNK_BYTES]
+        while data and not inflater.eof:
+            try:
+                # subtle: max_length bounds this call's output; the input it could not use yet
+                # waits in unconsumed_tail and is fed again (at most one byte past the limit)
+                out = inflater.decompress(data, min(INFLATE_PIECE_BYTES, MAX_JSON_BYTES + 1 - size))
+            except zlib.error:
+                raise ShareLinkError("this link is damaged: its compressed data is corrupt (was it edited?)") from None
+            data = inflater.unconsumed_tail
+            size += len(out)
+            if size > MAX_JSON_BYTES:
+                raise ShareLinkError(f"this link's data expands to more than {MAX_JSON_BYTES:,} bytes; "
+                                     "it was not opened (a valid link is never that big)")
+            if not_utf8 is None:
+                # (said only once the stream is whole: a corrupt stream is "corrupt", not "not UTF-8")
+                try:
+                    pieces.append(utf8.decode(out))
+                except UnicodeDecodeError as exc:
+                    not_utf8 = exc
+            yield start, len(packed)
     if inflater.unused_data:
         raise ShareLinkError("this link is damaged: it has extra data after its content (was it edited?)")
-    return data
+    if not inflater.eof:
+        raise ShareLinkError("this link is damaged: its compressed data is truncated (was it cut off when copied?)")
+    try:
+        if not_utf8 is not None:
+            raise not_utf8
+        pieces.append(utf8.decode(b"", final=True))
+    except UnicodeDecodeError:
+        raise ShareLinkError("this link is damaged: its content is not UTF-8 text") from None
+    return "".join(pieces)
+
+
+def _check_value_count(text: str) -> None:
+    """Refuse JSON holding more values than any valid link (see MAX_JSON_VALUES)."""
+    if count_items(text) > MAX_JSON_VALUES:
+        raise ShareLinkError(f"this link is damaged: its content holds more than {MAX_JSON_VALUES:,} values, "
+                             "more than any Subword Lab experiment (was it edited?)")
 
 
 # -- checking a decoded document -------------------------------------------------------------

@@ -4,8 +4,10 @@
   option, the step shown, the panel, the inspector's text and seeds, the Compare setup).
 - Opening a page whose address has ``#v1.…`` reproduces that experiment: the corpus
   (inline, a bundled sample, or — for a big file of the user's own — a request to upload
-  it, checked by SHA-256), the settings, a full training run, then the exact step. A link
-  that cannot be read shows one message over the default page (``#link-banner``).
+  it, checked by SHA-256), the settings, a full training run, then the exact step. The link
+  is decoded (in slices) and checked — settings, and any custom pattern tried on its texts
+  in the pattern guard's worker — before anything changes: a link that fails shows one
+  message (``#link-banner``) and leaves the page's corpus, settings and model as they were.
 - ``?embed=1`` (embed.py) shows one panel without the page's chrome, for an iframe; the
   query can pick the sample, algorithm, size, step and text, or a ``#v1.`` fragment can
   carry a whole experiment. "Copy embed snippet" writes the ``<iframe>`` HTML (with the
@@ -17,7 +19,9 @@ the same Experiment (share.py) and the same banner; the embed's own behaviour is
 apart (embed.py parses, embed_view.py shows).
 
 The page marks its progress on ``<body>`` for tests and for timing:
-``data-share="applying" | "applied" | "waiting-file" | "error"`` and, once applied,
+``data-share="checking" | "applying" | "applied" | "waiting-file" | "error"`` (checking: the link is
+decoded and its patterns tried; nothing on the page has changed yet; error: refused, nothing
+changed) and, once applied,
 ``data-share-ms`` (milliseconds from the start of applying to the step being shown).
 """
 
@@ -30,8 +34,9 @@ from typing import Any
 from subwordlab.options import PRESETS
 
 from . import embed as embed_mod
-from . import share
+from . import pattern_guard, share, tasks
 from .share import Config, CorpusRef, Experiment, ShareLinkError
+from .pattern_guard import PatternGuard
 from .persist import kept_corpus
 from .state import Corpus, TrainSpec
 from .wording import plural
@@ -39,6 +44,7 @@ from .wording import plural
 EMBED_PANELS = embed_mod.EMBED_PANELS
 LINK_FRAGMENT = re.compile(r"#v\d")  # what a share link's fragment starts with (any version)
 WAIT_POLL_SECONDS = 0.05
+DECODE_SLICE_SECONDS = 0.012  # decoding a link: work between two hand-backs to the browser
 
 
 # -- state <-> experiment (pure) -------------------------------------------------------------
@@ -157,6 +163,8 @@ class SharePanel:
         self.embedded = False
         self.embed_view: str | None = None  # embed mode: the query's panel wins over a link's
         self.shaper: Any = None  # embed mode: the EmbedView (cards, lock, height, author's setup)
+        self.default_sample: str | None = None  # what a first load shows when its link is refused
+        self.guard = getattr(app, "guard", None) or PatternGuard(port)  # tries a link's custom patterns
         state.subscribe(self._on_state)
 
     # --- making links -------------------------------------------------------------------------
@@ -283,10 +291,12 @@ class SharePanel:
         self.port.toggle_class(el, "error", error)
 
     # --- opening links and embeds ---------------------------------------------------------------
-    def boot(self) -> bool:
+    def boot(self, default_sample: str | None = None) -> bool:
         """At start: embed mode and/or a share link from the address. True when this took
-        over the first load (the caller then skips its default sample)."""
+        over the first load (the caller then skips its default sample; a refused link loads
+        ``default_sample`` itself)."""
         port = self.port
+        self.default_sample = default_sample
         params = embed_mod.parse_query(port.location_search())
         if params.embed:
             self.enter_embed(params)
@@ -301,8 +311,8 @@ class SharePanel:
         return False
 
     def open_hash(self) -> bool:
-        """Read ``location.hash``; a good link starts applying (True), a bad one shows its
-        message over the default page (False)."""
+        """Read ``location.hash``: a share link starts opening (True; ``open_link``), anything
+        else is left alone (False)."""
         port = self.port
         fragment = port.location_hash()
         if not LINK_FRAGMENT.match(fragment):
@@ -313,15 +323,100 @@ class SharePanel:
         if self.task is not None and not self.task.done():
             self.task.cancel()
         port.set_hidden(self.banner, True)
-        try:
-            exp = share.decode_fragment(fragment)
-        except ShareLinkError as exc:
-            port.set_attr(self.body, "data-share", "error")
-            self.show_banner(f"This link could not be opened: {exc}. Showing the default page instead.",
-                             error=True)
-            return False
-        self.task = port.spawn(self.apply(exp))
+        port.set_attr(self.body, "data-share", "checking")
+        self.task = port.spawn(self.open_link(fragment))
         return True
+
+    async def open_link(self, fragment: str) -> bool:
+        """Open a link in two phases, so that a link that fails changes nothing:
+
+        1. check (``data-share="checking"``): decode it in slices (share.decode_fragment_steps,
+           the browser handed back between pieces), read its settings, fetch a sample it
+           names, and try any custom pattern on the texts it would cut (the link's corpus, its
+           Inspect and Compare texts) in the pattern guard's worker;
+        2. only if everything passed, apply it (``data-share="applying"``): corpus, settings,
+           training, step, panel.
+
+        A refusal shows one message; the page's corpus, settings and model stay as they were
+        (on a first load, the default page loads instead). True if the link was applied."""
+        port = self.port
+        try:
+            exp = await tasks.drive(port, share.decode_fragment_steps(fragment), DECODE_SLICE_SECONDS)
+            corpus = await self._link_corpus(exp)
+            refusal = await self._check_link(exp, corpus)
+            if refusal is not None:
+                refusal = f"This link was not opened: {refusal}"
+        except ShareLinkError as exc:
+            refusal = f"This link could not be opened: {exc}."
+        except OSError as exc:  # a bundled sample the link names could not be fetched
+            refusal = f"This link could not be opened: its corpus could not be loaded ({exc}). Try again later."
+        if refusal is not None:
+            await self._refuse(refusal)
+            return False
+        port.set_attr(self.body, "data-share", "applying")
+        await port.sleep(0)  # (the page shows it is applying before the work starts)
+        await self.apply(exp, corpus)
+        return True
+
+    async def _link_corpus(self, exp: Experiment) -> Corpus | None:
+        """The corpus a link would use, without using it yet: its inline text, the bundled
+        sample it names (fetched), or the user's file if this tab kept it or has it loaded;
+        None while the file must still be uploaded. Raises ShareLinkError for an unknown sample."""
+        from .samples import SAMPLES
+
+        ref, st = exp.corpus, self.state
+        if ref.kind == "inline":
+            return corpus_of(ref)
+        if ref.kind == "sample":
+            if ref.name not in SAMPLES:
+                raise ShareLinkError(f"it names a bundled sample “{ref.name}” that this page does not have "
+                                     "(it may come from another version of Subword Lab)")
+            corpus_panel = self.app.panels.get("corpus") if self.app is not None else None
+            if corpus_panel is None:
+                return None
+            return await corpus_panel.sample_corpus(ref.name or "")
+        if ref.matches(st.corpus.text):
+            return st.corpus
+        kept = kept_corpus(self.port, ref.sha256)
+        if kept is not None:  # a reload: this tab kept the corpus (persist.py)
+            files = (ref.name,) if ref.name and ref.name != "pasted text" else ()
+            return Corpus(kept, ref.format, ref.title or ref.name or "Your text", None, files)
+        return None
+
+    async def _check_link(self, exp: Experiment, corpus: Corpus | None) -> str | None:
+        """Why the link must not be applied (None: it may): its settings, then each custom
+        pattern it carries tried on each text it would cut. Raises ShareLinkError for settings
+        the page cannot use."""
+        spec = spec_from_config(exp.train)
+        checks = [pattern_guard.spec_check(spec, corpus, "the link's corpus") if corpus is not None else None,
+                  pattern_guard.spec_check(spec, Corpus(exp.inspect_text), "the link's Inspect text")]
+        for config in exp.compare:
+            spec_from_config(config)
+            if corpus is not None:
+                checks.append(pattern_guard.spec_check((config.preset, config.options), corpus, "the link's corpus"))
+            checks.append(pattern_guard.spec_check((config.preset, config.options), Corpus(exp.compare_text),
+                                                   "the link's Compare text"))
+        unknown = [c for c in checks if not self.guard.known(c)]
+        if unknown:
+            self.show_banner(pattern_guard.checking_text(unknown[0]))
+        refusal = await self.guard.first_refusal(checks)
+        self.port.set_hidden(self.banner, True)
+        return refusal
+
+    async def _refuse(self, message: str) -> None:
+        """Say why a link was not opened; change nothing the page had (a first load, with
+        nothing yet, shows the default page). The address holds the page's own experiment
+        again, so a reload does not meet the refused link."""
+        port, st, app = self.port, self.state, self.app
+        port.set_attr(self.body, "data-share", "error")
+        first = st.corpus.is_empty and st.recording is None
+        self.show_banner(message + (" Showing the default page instead." if first else ""), error=True)
+        corpus_panel = app.panels.get("corpus") if app is not None else None
+        if first and self.default_sample is not None and corpus_panel is not None:
+            await corpus_panel.load_sample(self.default_sample)
+        persist = getattr(app, "persist", None)
+        if persist is not None:
+            persist.save()
 
     def show_banner(self, text: str, error: bool = False) -> None:
         port = self.port
@@ -393,8 +488,9 @@ class SharePanel:
             await cmp.run()  # a Compare embed shows its comparison, not an idle setup
         self._applied(started)
 
-    async def apply(self, exp: Experiment) -> None:
-        """Reproduce a link's experiment: corpus, settings, training, step, panel."""
+    async def apply(self, exp: Experiment, corpus: Corpus | None = None) -> None:
+        """Reproduce a checked link's experiment (``open_link``): corpus (``corpus``, as
+        ``_link_corpus`` found it), settings, training, step, panel."""
         from .samples import SAMPLES
 
         port, st, app = self.port, self.state, self.app
@@ -405,34 +501,25 @@ class SharePanel:
         if app is not None and exp.panel in getattr(app, "tabs", {}):
             app.show_panel(exp.panel)
         ref = exp.corpus
-        if ref.kind == "inline":
-            st.set_corpus(corpus_of(ref))
-        elif ref.kind == "sample":
-            if ref.name not in SAMPLES:
-                port.set_attr(self.body, "data-share", "error")
-                self.show_banner(f"This link names a bundled sample “{ref.name}” that this page does not have "
-                                 "(it may come from another version of Subword Lab).", error=True)
-                return
-            await app.panels["corpus"].load_sample(ref.name)
+        if ref.kind == "sample" and corpus is not None:
+            app.panels["corpus"].use_sample(SAMPLES[ref.name], corpus.text, corpus.attribution)
             if not ref.matches(st.corpus.text):
                 self.show_banner(f"The bundled sample “{ref.name}” differs from the one this link was made with "
                                  "(its SHA-256 does not match), so the results may differ.")
-        else:
-            kept = kept_corpus(port, ref.sha256) if not ref.matches(st.corpus.text) else None
-            if kept is not None:  # a reload: this tab kept the corpus (persist.py)
-                files = (ref.name,) if ref.name and ref.name != "pasted text" else ()
-                st.set_corpus(Corpus(kept, ref.format, ref.title or ref.name or "Your text", None, files))
-            if not ref.matches(st.corpus.text):
-                self.pending = (exp, started)
-                port.set_attr(self.body, "data-share", "waiting-file")
-                self.show_banner(file_request(ref))
-                # the header says what the page waits for, and the link's algorithm
-                try:
-                    st.set_spec(spec_from_config(exp.train))
-                except ShareLinkError:
-                    pass  # said when the file arrives (_apply_settings)
-                st.await_corpus(f"Waiting for “{ref.name}” ({plural(ref.chars or 0, 'character')})")
-                return
+        elif corpus is not None:
+            if corpus is not st.corpus:
+                st.set_corpus(corpus)
+        else:  # the user's own file, not here yet: ask for it
+            self.pending = (exp, started)
+            port.set_attr(self.body, "data-share", "waiting-file")
+            self.show_banner(file_request(ref))
+            # the header says what the page waits for, and the link's algorithm
+            try:
+                st.set_spec(spec_from_config(exp.train))
+            except ShareLinkError:
+                pass  # said when the file arrives (_apply_settings)
+            st.await_corpus(f"Waiting for “{ref.name}” ({plural(ref.chars or 0, 'character')})")
+            return
         await self._apply_settings(exp, started)
 
     def _on_state(self, topic: str) -> None:
@@ -442,9 +529,18 @@ class SharePanel:
         if exp.corpus.matches(self.state.corpus.text):
             self.pending = None
             self.port.set_hidden(self.banner, True)
-            self.task = self.port.spawn(self._apply_settings(exp, started))
+            self.task = self.port.spawn(self._apply_with_file(exp, started))
         else:
             self.show_banner(file_request(exp.corpus) + " The corpus loaded now is a different text.")
+
+    async def _apply_with_file(self, exp: Experiment, started: float) -> None:
+        """The file a link asked for has arrived: its custom pattern is tried on it, then the
+        link's settings apply (a refusal leaves the file loaded and says why)."""
+        refusal = await self._check_link(exp, self.state.corpus)
+        if refusal is not None:
+            await self._refuse(f"This link's settings were not applied: {refusal}")
+            return
+        await self._apply_settings(exp, started)
 
     async def _apply_settings(self, exp: Experiment, started: float) -> None:
         st, app = self.state, self.app
