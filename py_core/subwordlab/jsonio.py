@@ -41,7 +41,7 @@ class ModelFileError(ValueError):
 # restarts at every escaped quote of an unterminated one: quadratic, 71 s for 128 KB of \")
 _STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"?'  # a string token (to the end of the text if unterminated)
 _BRACKET_TOKENS = re.compile(r'(?:' + _STRING + r'|[^"\[\]{}]++)|([\[\]{}]++)', re.S)
-_STRINGS = re.compile(_STRING, re.S)
+STRING_TOKENS = re.compile(_STRING, re.S)  # every string of a JSON text, left to right (e.g. share.py counts what lies between)
 # an opening bracket as byte 2, a closing one as byte 0: after k brackets the running sum of
 # these bytes minus k is the depth (C-speed: accumulate, count, map and max, no Python loop)
 _DEPTH_BYTES = str.maketrans({"[": "\x02", "{": "\x02", "]": "\x00", "}": "\x00"})
@@ -65,16 +65,6 @@ def check_size_and_depth(text, what="model file", max_bytes=MAX_FILE_BYTES, max_
     deepest = max(map(operator.sub, itertools.accumulate(steps), itertools.count(1)), default=0)
     if deepest > max_depth:
         raise ModelFileError(f"the {what} is nested more than {max_depth} levels deep; it is not a valid model file")
-
-
-def count_items(text):
-    """How many items (members and elements) a JSON text's containers hold, at most: one
-    more than its commas outside strings. Linear, at C speed: a reader can refuse a text
-    whose parse would build more values than it can ever need, before parsing it.
-
-    Example: count_items('{"a": [1, 2], "b": "x,y"}') -> 3
-    """
-    return _STRINGS.sub("", text).count(",") + 1
 
 
 def _no_duplicates(pairs):

@@ -600,3 +600,16 @@ def test_a_link_holding_more_values_than_any_experiment_is_refused_before_parsin
     with pytest.raises(ShareLinkError, match="more than 16,384 values"):
         share.decode_fragment(many)
     assert parsed == []
+
+
+@pytest.mark.parametrize("text, items", [
+    ('{"a": [1, 2], "b": "x,y"}', 3),
+    ('"a,b,c"', 1),
+    ('["\\\\", 1, "\\",", 2]', 4),  # an escaped backslash ends its string; an escaped quote does not
+    ('"unterminated, string', 1),
+    ("[" + "1," * 20_000 + "1]", 20_001),
+])
+def test_items_are_counted_outside_strings(text, items):
+    from subwordlab.events import drain
+
+    assert drain(share._count_items(text)) == items

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from subwordlab.events import Sliced, drain
-from subwordlab.jsonio import Fields, ModelFileError, count_items, parse_json
+from subwordlab.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
 
 VERSION = 1
 PREFIX = f"v{VERSION}."
@@ -359,7 +359,7 @@ def decode_fragment_steps(fragment: str) -> Sliced[Experiment]:
     text = yield from _inflate_text(packed)
     yield len(text), len(text)
     # 3. JSON: bounded first (size, depth, number of values), then parsed by the core's reader
-    _check_value_count(text)
+    yield from _check_value_count(text)
     yield len(text), len(text)
     try:
         # the core's safe parser: size and depth checked on the text first (no nesting reaches
@@ -457,9 +457,29 @@ def _inflate_text(packed: bytes) -> Sliced[str]:
     return "".join(pieces)
 
 
-def _check_value_count(text: str) -> None:
+def _count_items(text: str) -> Sliced[int]:
+    """How many items (members and elements) the JSON ``text``'s containers hold, at most:
+    one more than its commas outside strings; the count stops once it passes MAX_JSON_VALUES.
+    Yields every 256 strings (a text of many short strings is many regex matches).
+
+    Example: drain(_count_items('{"a": [1, 2], "b": "x,y"}')) -> 3
+    """
+    commas, end = 0, 0
+    for i, m in enumerate(STRING_TOKENS.finditer(text)):
+        commas += text.count(",", end, m.start())  # the commas between two strings
+        end = m.end()
+        if commas > MAX_JSON_VALUES:
+            break
+        if i % 256 == 255:
+            yield end, len(text)
+    else:
+        commas += text.count(",", end)
+    return commas + 1
+
+
+def _check_value_count(text: str) -> Sliced[None]:
     """Refuse JSON holding more values than any valid link (see MAX_JSON_VALUES)."""
-    if count_items(text) > MAX_JSON_VALUES:
+    if (yield from _count_items(text)) > MAX_JSON_VALUES:
         raise ShareLinkError(f"this link is damaged: its content holds more than {MAX_JSON_VALUES:,} values, "
                              "more than any Subword Lab experiment (was it edited?)")
 
