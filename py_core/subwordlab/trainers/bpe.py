@@ -34,7 +34,7 @@ import bisect
 import heapq
 
 from ..bytes_map import BYTE_TO_CHAR, text_to_bytes
-from ..corpus import cut_long
+from ..corpus import MAX_WORD_SYMBOLS, cut_long
 from ..events import AlphabetReady, MergeStep, progress_events, sliced
 from ..models.bpe import BPE
 from .alphabet import covered_characters
@@ -107,6 +107,12 @@ def symbol_runs(counts, alphabet, token_to_id, eow):
 
     def add(item):
         word, n = item
+        if word and len(word) < MAX_WORD_SYMBOLS and alphabet.issuperset(word):
+            # every character covered (always, byte-level): the word is one run, mapped at C
+            # speed (measured: 0.21 -> 0.15 s for udhr_many's 107k words)
+            ids = tuple(map(token_to_id.__getitem__, word))
+            words.append(ids + (token_to_id[eow],) if eow else ids), freqs.append(n)
+            return
         runs, run = [], []
         for ch in word:
             if ch in alphabet:
@@ -304,20 +310,18 @@ class Ranking:
                 current[pair] = key
                 push(heap, (key, pair))
 
-    def _live(self, entry):
-        """Whether a heap entry is its pair's current one; a dirty pair is re-keyed first
-        (pushed again with its true key when that differs)."""
+    def _rekeyed_live(self, entry):
+        """Whether the entry of a dirty pair (whose ``current`` key the entry holds) is
+        still true: the pair is re-keyed, and pushed again with its true key when that
+        differs."""
         key, pair = entry
-        if self.current.get(pair) != key:
-            return False
-        if pair in self.dirty:
-            self.dirty.discard(pair)
-            true = self.key(pair)
-            if true != key:
-                self.current[pair] = true
-                heapq.heappush(self.heap, (true, pair))
-                return False
-        return True
+        self.dirty.discard(pair)
+        true = self.key(pair)
+        if true == key:
+            return True
+        self.current[pair] = true
+        heapq.heappush(self.heap, (true, pair))
+        return False
 
     def best(self, k):
         """The ``k`` best live entries ``(key, pair)``, best first.
@@ -328,13 +332,14 @@ class Ranking:
         Shakespeare (20 heap operations); this costs the few pops of what changed.
         Stale entries are dropped as they come to the top (lazy deletion).
         """
-        heap, live, pop = self.heap, self._live, heapq.heappop
-        # the entries held since the last step whose pair did not change since
-        held = [e for e in self.held if live(e)]
+        heap, current, dirty, rekeyed_live, pop = self.heap, self.current, self.dirty, self._rekeyed_live, heapq.heappop
+        # the entries held since the last step whose pair did not change since (an entry is
+        # live if it holds its pair's current key, re-keyed first if the pair is dirty)
+        held = [e for e in self.held if current.get(e[1]) == e[0] and (e[1] not in dirty or rekeyed_live(e))]
         # take from the heap every live entry that beats the k-th held one
         while heap and (len(held) < k or heap[0] < held[k - 1]):
             e = pop(heap)
-            if live(e):
+            if current.get(e[1]) == e[0] and (e[1] not in dirty or rekeyed_live(e)):
                 i = bisect.bisect_left(held, e)
                 if i == len(held) or held[i] != e:  # (a pair whose key changed and changed back is in the heap twice)
                     held.insert(i, e)
@@ -343,9 +348,9 @@ class Ranking:
         del held[k:]
         self.held = held
         # keep the heap from filling up with stale entries
-        if len(heap) > 4 * len(self.current) + 1024:
+        if len(heap) > 4 * len(current) + 1024:
             out = {p for _, p in held}
-            self.heap = [(key, p) for p, key in self.current.items() if p not in out]
+            self.heap = [(key, p) for p, key in current.items() if p not in out]
             heapq.heapify(self.heap)
         return list(held)
 

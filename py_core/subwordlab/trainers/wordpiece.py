@@ -217,7 +217,7 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
             pair=(vocab[a], vocab[b]),
             count=count,
             new_token=new_tok,
-            candidates=[((vocab[c[0][0]], vocab[c[0][1]]),) + tuple(c[1:]) for c in top],
+            candidates=[((vocab[p[0]], vocab[p[1]]), *rest) for p, *rest in top],
             vocab_size=len(vocab),
             score=top[0][2] if by_score else None,
             part_counts=parts if by_score else None,
