@@ -617,7 +617,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     def snapshot():
         """The vocabulary now, as the final model would hold it: reserved pieces first
         (score 0), then the live pieces by probability, ties by piece; in slices (yields
-        ``(done, total)``: one sort of ~100,000 pieces is ~0.1 s in the browser)."""
+        ``(done, total)``: one sort of tens of thousands of pieces is tens of ms in the browser)."""
         # (a stable sort by score of the pieces in string order: ties stay in string order)
         live = list(compress(by_piece, map(alive.__getitem__, by_piece)))
         live = yield from _sorted_by_runs(live, scores.__getitem__, reverse=True)
