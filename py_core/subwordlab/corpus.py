@@ -37,6 +37,44 @@ def cut_long(run, limit=MAX_WORD_SYMBOLS):
     return [run[i:i + limit] for i in range(0, len(run), limit)]
 
 
+# SentencePiece bounds its training input by length: a line longer than max_sentence_length
+# bytes (4192 by default) is skipped ("Too long lines are skipped in the training. The maximum
+# length can be changed with --max_sentence_length=<size> flag.": LoadSentences in
+# sentencepiece/src/trainer_interface.cc), and no piece is longer than max_sentencepiece_length
+# (16). Every trainer does the same to words (the runs between white space, or a pattern's
+# pre-tokens), except that a longer word is not skipped but trained on its first
+# max_sentence_length bytes (so a corpus that is one long line still trains), and every
+# character of the whole word still counts for the alphabet. Then a megabyte without a space
+# costs what 4 KB of text costs, and training says so (``long_words_note``).
+MAX_SENTENCE_LENGTH = 4192
+
+
+def head_bytes(word, limit):
+    """The longest start of ``word`` whose UTF-8 encoding has at most ``limit`` bytes (a
+    character is never cut). Example: ('▁abc', 4) -> '▁a' (▁ takes 3 bytes)."""
+    return word.encode("utf-8")[:limit].decode("utf-8", "ignore")
+
+
+def long_words_note(count, longest, limit):
+    """What training says when ``count`` words were longer than ``limit`` bytes.
+
+    >>> long_words_note(1, 1_000_000, 4192)[:80]
+    '1 word was longer than max_sentence_length=4,192 bytes (the longest: 1,000,000 b'
+    """
+    what = "1 word was" if count == 1 else f"{count:,} words were"
+    return (f"{what} longer than max_sentence_length={limit:,} bytes (the longest: {longest:,} bytes); "
+            f"{'it was' if count == 1 else 'each was'} trained on its first {limit:,} bytes only, as SentencePiece "
+            f"bounds training (it skips such lines). Every character still has a piece. To train on more of "
+            f"{'it' if count == 1 else 'them'}, raise max_sentence_length (training time and memory grow with it) "
+            f"or put spaces or line breaks in the text.")
+
+
+def check_max_sentence_length(limit):
+    """Refuse a ``max_sentence_length`` that is not None or a positive integer."""
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+        raise ValueError(f"max_sentence_length must be a positive integer (SentencePiece uses 4192), not {limit!r}")
+
+
 # The largest count a word-frequency list may give (every algorithm computes exactly up to it).
 MAX_COUNT = 10**12
 

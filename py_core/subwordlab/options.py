@@ -388,6 +388,13 @@ _SCORING = Option("scoring", "choice", "likelihood",
                   "tokenizers library's WordPieceTrainer does (BPE with ## pieces; every character also starts the "
                   "vocabulary without ##)", choices=SCORINGS, hf=_TRAINING)
 
+# every trainer bounds a word's length as SentencePiece bounds a line's (corpus.MAX_SENTENCE_LENGTH)
+_MAX_SENTENCE = Option("max_sentence_length", "int", 4192, "a longer word (a run without white space, or a pattern's "
+                       "pre-token), in UTF-8 bytes, trains on its first max_sentence_length bytes only, which bounds "
+                       "the time and memory of training on text without spaces; every character still gets a piece "
+                       "(SentencePiece's max_sentence_length skips such lines)", range=Range(1, 100_000_000),
+                       hf=_TRAINING)
+
 _UNIGRAM_TRAINING = (
     Option("vocab_size", "int", None, "vocabulary size to prune down to, counting every piece (unk, special tokens, "
            "bytes, user-defined symbols)", nullable=True, range=Range(0, MAX_SIZE), hf=_TRAINING),
@@ -398,10 +405,7 @@ _UNIGRAM_TRAINING = (
            "by loss of corpus likelihood", range=Range(0.0, 1.0, low_open=True, high_open=True), hf=_TRAINING),
     Option("n_sub_iterations", "int", 2, "EM iterations (E-step forward-backward, M-step re-estimation) before "
            "each pruning round", range=Range(1, 1000), hf=_TRAINING),
-    Option("max_sentence_length", "int", 4192, "a longer word (a run without white space), in UTF-8 bytes, trains "
-           "on its first max_sentence_length bytes only, which bounds the time and memory of training on text "
-           "without spaces; every character still gets a piece (SentencePiece's max_sentence_length skips such "
-           "lines)", range=Range(1, 100_000_000), hf=_TRAINING),
+    _MAX_SENTENCE,
 )
 
 
@@ -428,6 +432,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                 Option("initial_alphabet", "text", "", "characters to include in the alphabet even if the corpus "
                        "lacks them", hf=_TRAINING),
                 _specials((), "control tokens, given the first ids"),
+                _MAX_SENTENCE,
             )),
     _preset("byte_bpe", "bpe", "Byte-level BPE (GPT-2)", "Byte-level BPE",
             "GPT-2 and later: text cut by a regex, then BPE over its UTF-8 bytes. 256 byte tokens "
@@ -438,6 +443,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                        "pattern", hf=HFMeaning("pre_tokenizer (ByteLevel, or a Split in Oniguruma syntax)", _oniguruma)),
                 _specials((), "control tokens such as '<|endoftext|>', given the first ids; training text is split "
                           "on them"),
+                _MAX_SENTENCE,
             ), byte_level=True),
     _preset("sentencepiece_bpe", "bpe", "SentencePiece BPE", "SentencePiece BPE",
             "BPE on raw text where a space is the ▁ character, so decoding gives the text "
@@ -446,7 +452,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             _common() + _SENTENCEPIECE_TEXT + (
                 Option("byte_fallback", "bool", False, "an unknown character becomes its UTF-8 bytes as <0xHH> "
                        "tokens (always in the vocabulary)", hf=_HF_BYTE_FALLBACK),
-                _SPLIT_DIGITS, _COVERAGE, _MAX_PIECE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS,
+                _SPLIT_DIGITS, _COVERAGE, _MAX_PIECE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS, _MAX_SENTENCE,
             )),
     _preset("wordpiece", "wordpiece", "WordPiece (BERT)", "WordPiece",
             "BERT's algorithm: merge the pair with the highest score count(ab) / (count(a) × count(b)) "

@@ -194,7 +194,8 @@ def train_bpe_family(corpus, spec):
         byte_fallback=spec.get("byte_fallback", False), user_defined_symbols=getattr(pre_tokenizer, "user_defined_symbols", ()),
         character_coverage=spec.get("character_coverage", 1.0), initial_alphabet=spec.get("initial_alphabet"),
         num_merges=spec["num_merges"], vocab_size=spec["vocab_size"], min_frequency=spec["min_frequency"],
-        tie_break=spec["tie_break"], top_k=spec["top_k"], max_token_length=spec.get("max_piece_length")))
+        tie_break=spec["tie_break"], top_k=spec["top_k"], max_token_length=spec.get("max_piece_length"),
+        max_sentence_length=spec["max_sentence_length"]))
     tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=len(merges))
 

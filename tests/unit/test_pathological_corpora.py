@@ -1,8 +1,11 @@
 """Pathological corpora train with every algorithm (small sizes here; full sizes, time and
 peak memory against SentencePiece in bench/bench_pathological.py): one repeated character
-(a single huge word), a long line without spaces, random bytes decoded leniently. A huge
-word trains as runs of at most MAX_WORD_SYMBOLS symbols, so its cost is that of many
-ordinary words; a training that would learn no token is refused with a message."""
+(a single huge word), a long line without spaces, random bytes decoded leniently. Every
+trainer bounds a word as SentencePiece bounds a line: BPE and Unigram train a word longer
+than ``max_sentence_length`` (4,192 bytes) on its first 4,192 bytes, WordPiece leaves a word
+longer than ``max_input_chars_per_word`` out (as BERT), and each says so; with the limit
+raised, a huge word trains as runs of at most MAX_WORD_SYMBOLS symbols. A training that
+would learn no token is refused with a message."""
 
 import random
 
@@ -25,19 +28,64 @@ def corpora():
     }
 
 
+def limited(preset, name):
+    """Whether (preset, corpus) has a word longer than max_sentence_length: the one word of
+    'repeated' and 'no_spaces' (byte_bpe's pattern cuts the latter at punctuation)."""
+    return preset != "wordpiece" and (name == "repeated" or (name == "no_spaces" and preset != "byte_bpe"))
+
+
 @pytest.mark.parametrize("name", ["repeated", "no_spaces", "random"])
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_algorithm_trains_on_pathological_corpora(preset, name):
     text = corpora()[name]
     options = {"max_input_chars_per_word": 20_000} if preset == "wordpiece" else {}
-    tok = subwordlab.train(text, preset, vocab_size=3000 if name == "random" else 400, **options)
+    events = list(subwordlab.iter_train(text, preset, vocab_size=3000 if name == "random" else 400, **options))
+    tok = events[-1].tokenizer
     assert tok.vocab_size > len(tok.special_tokens)
-    sample = text[:300]
-    if preset == "wordpiece":
-        assert tok.encode(sample)  # (WordPiece's decoder does not restore every character)
-    else:
-        # every character comes back (white space as the preset's decoder writes it)
-        assert tok.decode(tok.encode(sample)).split() == tok.normalize_str(sample).split()
+    # the bound applied exactly where a word is longer than it, and training said so
+    (alphabet,) = [e for e in events if e.kind == "alphabet"]
+    said = [n for n in alphabet.notes if "longer than max_sentence_length=4,192 bytes" in n]
+    assert len(said) == limited(preset, name), alphabet.notes
+    for sample in (text[:300], text[-300:]):  # (the end: past the bound, every character still has a token)
+        if preset == "wordpiece":
+            assert "[UNK]" not in tok.tokenize(sample)  # (its decoder does not restore every character)
+        else:
+            # every character comes back (white space as the preset's decoder writes it)
+            assert tok.decode(tok.encode(sample)).split() == tok.normalize_str(sample).split()
+
+
+@pytest.mark.parametrize("preset", ["bpe", "byte_bpe", "sentencepiece_bpe"])
+def test_bpe_trains_a_word_longer_than_max_sentence_length_on_its_first_bytes_and_says_so(preset):
+    word = "ab" * 3000 + "cd" * 3000  # one word of 12,000 bytes; 'cd' only past the first 4,192
+    events = list(subwordlab.iter_train(word, preset, num_merges=20))
+    (alphabet,) = [e for e in events if e.kind == "alphabet"]
+    (note,) = alphabet.notes
+    size = len(word) + (3 if preset == "sentencepiece_bpe" else 0)  # (with its ▁)
+    assert note.startswith(f"1 word was longer than max_sentence_length=4,192 bytes (the longest: {size:,} bytes)")
+    assert "raise max_sentence_length" in note
+    merged = {"".join(e.pair) for e in events if e.kind == "merge"}
+    tok = events[-1].tokenizer
+    assert merged and "cd" not in merged  # (merges learned from the first 4,192 bytes only)
+    assert tok.decode(tok.encode(word)).strip() == word  # (every character still has a token)
+    # raising the limit trains on the whole word: 'cd' is learned too, and nothing is said
+    more = list(subwordlab.iter_train(word, preset, num_merges=20, max_sentence_length=100_000))
+    assert [e.notes for e in more if e.kind == "alphabet"] == [()]
+    assert "cd" in {"".join(e.pair) for e in more if e.kind == "merge"}
+
+
+def test_a_word_cut_by_the_bound_gets_no_end_of_word_marker():
+    # the first 4,192 bytes of a word are not where it ends: no </w> after them
+    from subwordlab.events import drain
+    from subwordlab.trainers.bpe import symbol_runs
+
+    ids = {"x": 0, "y": 1, "é": 2, "</w>": 3}
+    limited = []
+    words, _ = drain(symbol_runs({"xy" * 3000: 1, "xy": 1, "é" * 2100: 1}, {"x", "y", "é"}, ids, "</w>", 4192,
+                                 limited=limited))
+    # (4,192 symbols: cut into runs of MAX_WORD_SYMBOLS)
+    assert [len(w) for w in words] == [MAX_WORD_SYMBOLS, 96, 3, 2096] and words[2][-1] == 3
+    assert 3 not in words[0] + words[1] + words[3]
+    assert limited == [6000, 4200]  # (bytes: 'é' takes two, and is never cut in half)
 
 
 def test_a_huge_word_trains_as_runs_of_bounded_length():
@@ -47,9 +95,15 @@ def test_a_huge_word_trains_as_runs_of_bounded_length():
     assert events[0].distinct_words == 1  # (the counted word, before cutting)
     tok = events[-1].tokenizer
     assert max(len(p) for p in tok.model.vocab) <= 17  # pieces stay within max_piece_length (+ ▁)
-    # BPE: merges never cross a cut, so no token is longer than a run
-    bpe = subwordlab.train("ab" * MAX_WORD_SYMBOLS, "bpe", num_merges=30, end_of_word=None)
+    # BPE (with max_sentence_length raised): merges never cross a cut, so no token is longer than a run
+    bpe = subwordlab.train("ab" * MAX_WORD_SYMBOLS, "bpe", num_merges=30, end_of_word=None, max_sentence_length=10**6)
     assert max(map(len, bpe.model.vocab)) <= MAX_WORD_SYMBOLS
+    # ... and the identical runs of a repeated character are one distinct word, counts added
+    from subwordlab.events import drain
+    from subwordlab.trainers.bpe import symbol_runs
+
+    words, freqs = drain(symbol_runs({"a" * (2 * MAX_WORD_SYMBOLS + 1808): 3}, {"a"}, {"a": 0}, None))
+    assert [len(w) for w in words] == [MAX_WORD_SYMBOLS, 1808] and freqs == [6, 3]
 
 
 @pytest.mark.parametrize("preset", ["unigram", "sentencepiece_unigram"])
@@ -85,7 +139,7 @@ def test_max_sentence_length_is_checked_against_its_range():
 
 
 def test_a_words_start_is_cut_at_a_character_boundary():
-    from subwordlab.trainers.unigram import _head_bytes
+    from subwordlab.corpus import head_bytes as _head_bytes
 
     assert _head_bytes("\u2581abc", 4) == "\u2581a" and _head_bytes("\u2581abc", 2) == ""
     assert _head_bytes("é" * 10, 5) == "éé"
@@ -97,15 +151,33 @@ def test_training_says_how_many_characters_a_custom_pattern_left_unmatched():
     assert next(iter(subwordlab.iter_train("ab, cd! ef", "byte_bpe", vocab_size=260))).notes == ()
 
 
-def test_the_command_line_prints_the_notes_of_a_run(tmp_path, capsys):
+@pytest.mark.parametrize("preset", ["unigram", "bpe", "byte_bpe"])
+def test_the_command_line_prints_the_notes_of_a_run(tmp_path, capsys, preset):
     from subwordlab.cli import main
 
     corpus = tmp_path / "line.txt"
-    corpus.write_text("".join(read("tinyshakespeare.txt")[:8_000].split()), encoding="utf-8")
-    assert main(["train", "--preset", "unigram", "--vocab-size", "200", "-q", "-o", str(tmp_path / "m.json"),
+    corpus.write_text("".join(read("tinyshakespeare.txt")[:8_000].split()) + " " + "z" * 5000, encoding="utf-8")
+    assert main(["train", "--preset", preset, "--vocab-size", "300", "-q", "-o", str(tmp_path / "m.json"),
                  str(corpus)]) == 0
     err = capsys.readouterr().err
-    assert "note: 1 word was longer than max_sentence_length=4,192 bytes" in err
+    assert "note: " in err and " longer than max_sentence_length=4,192 bytes" in err and "raise max_sentence_length" in err
+    # the option the note names is the command line's too
+    assert main(["train", "--preset", preset, "--vocab-size", "300", "-q", "-o", str(tmp_path / "m.json"),
+                 "--max-sentence-length", "20000", str(corpus)]) == 0
+    assert "max_sentence_length" not in capsys.readouterr().err
+
+
+def test_wordpiece_says_which_words_it_left_out_of_training():
+    events = list(subwordlab.iter_train("ab cd " + "x" * 150 + " " + "y" * 120, "wordpiece", vocab_size=40))
+    (alphabet,) = [e for e in events if e.kind == "alphabet"]
+    assert alphabet.notes == ("2 distinct words were longer than max_input_chars_per_word=100 characters (the longest: "
+                              "150); they were left out of training and encode as [UNK], as in BERT. To train on them, "
+                              "raise max_input_chars_per_word (training time and memory grow with it) or put spaces in "
+                              "the text.",)
+    tok = events[-1].tokenizer
+    assert tok.tokenize("x" * 150) == ["[UNK]"] and "x" not in tok.model.vocab
+    more = list(subwordlab.iter_train("ab cd " + "x" * 150, "wordpiece", vocab_size=40, max_input_chars_per_word=200))
+    assert [e.notes for e in more if e.kind == "alphabet"] == [()]
 
 
 def test_a_training_that_would_learn_no_token_is_refused():

@@ -22,6 +22,55 @@ def test_bpe_equals_the_textbook_loop(corpus, n, tie_break, end_of_word):
     assert fast(corpus, "bpe", n, tie_break=tie_break, end_of_word=end_of_word) == expected
 
 
+# long words over two or three letters: a pair occurs many times in one word, so the
+# incremental bookkeeping of where each pair first occurs is put to the test
+long_word_corpora = st.dictionaries(st.text(alphabet="abc", min_size=1, max_size=60), st.integers(1, 3), min_size=1,
+                                    max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(long_word_corpora, st.integers(0, 30), st.sampled_from(["</w>", None]))
+def test_bpe_on_long_words_equals_the_textbook_loop(corpus, n, end_of_word):
+    expected = textbook.bpe(corpus, n, end_of_word=end_of_word)
+    assert fast(corpus, "bpe", n, end_of_word=end_of_word) == expected
+
+
+def _fresh_first(words, sym_len, pair):
+    """Where ``pair`` first occurs, by a scan of every word from the start, as PairIndex.first
+    writes it: (word << 32) + base-symbol offset."""
+    for w, syms in enumerate(words):
+        off = 0
+        for x, y in zip(syms, syms[1:]):
+            if (x, y) == pair:
+                return (w << 32) + off
+            off += sym_len[x]
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="abc", min_size=1, max_size=40), min_size=1, max_size=4), st.data())
+def test_the_pair_index_keeps_first_occurrences_exact_through_merges(texts, data):
+    # the cached first occurrences, kept up to date merge by merge, equal a scan from scratch
+    from subwordlab.trainers.pairs import PairIndex
+
+    index = PairIndex([tuple("abc".index(ch) for ch in t) for t in texts], [1] * len(texts), [1, 1, 1])
+    for _ in range(data.draw(st.integers(1, 12))):
+        if not index.counts:
+            break
+        a, b = data.draw(st.sampled_from(sorted(index.counts)))
+        for pair in data.draw(st.lists(st.sampled_from(sorted(index.counts)), max_size=4)):
+            index.first_occurrence(pair)  # (cached from now on)
+        # the merged token is new, or one of the same length that exists (BPE reuses the id of a
+        # token built twice, 'ab'+'c' and 'a'+'bc'): then its pairs may be cached already
+        size = index.sym_len[a] + index.sym_len[b]
+        new = data.draw(st.sampled_from([len(index.sym_len)] + [t for t, n in enumerate(index.sym_len) if n == size]))
+        if new == len(index.sym_len):
+            index.sym_len.append(size)
+        index.merge((a, b), new)
+        for pair, at in index.first.items():
+            assert at == _fresh_first(index.words, index.sym_len, pair), (pair, at)
+
+
 @settings(max_examples=150, deadline=None)
 @given(corpora, st.integers(0, 14), tie_breaks)
 def test_wordpiece_equals_the_textbook_loop(corpus, n, tie_break):

@@ -428,12 +428,13 @@ def test_the_status_says_how_many_characters_a_custom_pattern_left_unmatched():
     assert app.state.recording.done and "unmatched" not in text(port, "#train-status")
 
 
-def test_the_status_says_what_unigram_limited_and_how_to_change_it():
+@pytest.mark.parametrize("preset", ["unigram", "bpe", "sentencepiece_bpe"])
+def test_the_status_says_what_training_limited_and_how_to_change_it(preset):
     port, app = started()
     line = "".join(read("tinyshakespeare.txt")[:6_000].split())  # one word of ~4,600 bytes
-    use(app, port, Corpus(line), TrainSpec("unigram", "vocab_size", 200))
+    use(app, port, Corpus(line), TrainSpec(preset, "vocab_size", 200))
     assert app.state.recording.done
     status = text(port, "#train-status")
     assert "longer than max_sentence_length=4,192 bytes" in status and "raise max_sentence_length" in status
-    use(app, port, Corpus(line), TrainSpec("unigram", "vocab_size", 200, {"max_sentence_length": 10_000}))
+    use(app, port, Corpus(line), TrainSpec(preset, "vocab_size", 200, {"max_sentence_length": 10_000}))
     assert app.state.recording.done and "max_sentence_length" not in text(port, "#train-status")

@@ -34,7 +34,7 @@ import bisect
 import heapq
 
 from ..bytes_map import BYTE_TO_CHAR, text_to_bytes
-from ..corpus import MAX_WORD_SYMBOLS, cut_long
+from ..corpus import MAX_SENTENCE_LENGTH, MAX_WORD_SYMBOLS, check_max_sentence_length, cut_long, head_bytes, long_words_note
 from ..events import AlphabetReady, MergeStep, progress_events, sliced
 from ..models.bpe import BPE
 from .alphabet import covered_characters
@@ -45,16 +45,21 @@ TIE_BREAKS = ("first", "lex_min", "lex_max")
 
 def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False,
           user_defined_symbols=(), character_coverage=1.0, initial_alphabet="", num_merges=None, vocab_size=None,
-          min_frequency=1, tie_break="first", top_k=10, max_token_length=None):
+          min_frequency=1, tie_break="first", top_k=10, max_token_length=None,
+          max_sentence_length=MAX_SENTENCE_LENGTH):
     """Train BPE on word counts: yields events, returns ``(model, special_ids, merges)``.
 
     ``counts``: ``{word: count}`` in order of first appearance (byte-level: words as GPT-2
     byte characters). ``user_defined_symbols`` are tokens of their own, never merged.
+    ``max_sentence_length``: a longer word (in UTF-8 bytes) trains on its first
+    ``max_sentence_length`` bytes only, as in Unigram (None: no limit), and
+    ``AlphabetReady.notes`` says so.
 
     >>> events = list(train({"low": 5, "lower": 2}, end_of_word="</w>", num_merges=2))
     >>> [e.pair for e in events if e.kind == "merge"]
     [('l', 'o'), ('lo', 'w')]
     """
+    check_max_sentence_length(max_sentence_length)
     counts = {w: n for w, n in counts.items() if w not in set(user_defined_symbols)}
 
     # step 1: the starting vocabulary: special tokens first, then the base symbols
@@ -80,12 +85,16 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
         raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
                          f"({len(vocab)} base symbols and special tokens); use at least {len(vocab)}")
 
-    # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge)
-    words, freqs = yield from progress_events("words", symbol_runs(counts, alphabet, token_to_id, end_of_word))
+    # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge;
+    # a word longer than max_sentence_length bytes trains on its first max_sentence_length bytes)
+    limited = []
+    words, freqs = yield from progress_events("words", symbol_runs(
+        counts, alphabet, token_to_id, end_of_word, max_sentence_length, byte_level, limited))
+    notes = (long_words_note(len(limited), max(limited), max_sentence_length),) if limited else ()
 
     # step 3: the pair index: every adjacent pair, its count and where it occurs
     index = yield from progress_events("index", PairIndex.in_slices(words, freqs, [1] * len(vocab)))
-    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts), notes=notes)
 
     # step 4: the merge loop (byte-level ties compare the tokens' bytes)
     merges = yield from merge_steps(
@@ -96,18 +105,28 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
     return model, specials, merges
 
 
-def symbol_runs(counts, alphabet, token_to_id, eow):
+def symbol_runs(counts, alphabet, token_to_id, eow, max_bytes=None, byte_level=False, limited=None):
     """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
     that yields ``(words_done, words_total)`` every few milliseconds and returns ``(runs, freqs)``.
 
     Example (alphabet a-z, eow '</w>'): {'low': 5} -> ([[l, o, w, </w>]], [5]); an uncovered
-    character ends a run: 'lo?w' -> [l, o], [w, </w>].
+    character ends a run: 'lo?w' -> [l, o], [w, </w>]. A word longer than ``max_bytes`` UTF-8
+    bytes (None: no limit) gives its first ``max_bytes`` bytes only, with no end-of-word
+    marker (that is not where it ends); ``limited``, a list, receives the byte length of each.
+    Byte-level words (GPT-2 byte characters) have one byte per character.
     """
     words, freqs = [], []
+    at = {}  # a cut-up word's part -> its index in words
 
     def add(item):
         word, n = item
-        if word and len(word) < MAX_WORD_SYMBOLS and alphabet.issuperset(word):
+        ends = True  # (the word ends here, so it gets the end-of-word marker)
+        if max_bytes is not None and len(word) * (1 if byte_level else 4) > max_bytes:  # (a character: up to 4 bytes)
+            size = len(word) if byte_level else len(word.encode("utf-8"))
+            if size > max_bytes:
+                limited.append(size)
+                word, ends = (word[:max_bytes] if byte_level else head_bytes(word, max_bytes)), False
+        if ends and word and len(word) < MAX_WORD_SYMBOLS and alphabet.issuperset(word):
             # every character covered (always, byte-level): the word is one run, mapped at C
             # speed (measured: 0.21 -> 0.15 s for udhr_many's 107k words)
             ids = tuple(map(token_to_id.__getitem__, word))
@@ -120,14 +139,25 @@ def symbol_runs(counts, alphabet, token_to_id, eow):
             elif run:
                 runs.append(run)
                 run = []
-        if eow and run and word[-1] in alphabet:
+        if eow and ends and run and word[-1] in alphabet:
             run.append(token_to_id[eow])
         if run:
             runs.append(run)
         for run in runs:
-            # subtle: a huge word (a megabyte without a space) trains as runs of bounded length
-            for part in cut_long(run):
-                words.append(tuple(part)), freqs.append(n)
+            parts = cut_long(run)
+            if len(parts) == 1:
+                words.append(tuple(run)), freqs.append(n)
+                continue
+            # subtle: a huge word (with max_sentence_length raised) trains as runs of bounded
+            # length; parts that repeat (one character repeated) are one word with their counts
+            # added (the same pair counts, and first occurrences stay first)
+            for part in parts:
+                part = tuple(part)
+                k = at.setdefault(part, len(words))
+                if k == len(words):
+                    words.append(part), freqs.append(n)
+                else:
+                    freqs[k] += n
 
     items = list(counts.items())
 

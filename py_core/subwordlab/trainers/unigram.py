@@ -54,7 +54,7 @@ import heapq
 import math
 from itertools import compress, islice
 
-from ..corpus import cut_long
+from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, cut_long, head_bytes, long_words_note
 from ..events import AlphabetReady, EmStep, PruneStep, drain, progress_events, sliced
 from ..unicode_data import category, script
 from ..models.unigram import Unigram
@@ -301,37 +301,6 @@ class _Lattices:
         yield from sliced(len(edges), keep_alive)
 
 
-# SentencePiece bounds its training input by length: a line longer than max_sentence_length
-# bytes (4192 by default) is skipped ("Too long lines are skipped in the training. The maximum
-# length can be changed with --max_sentence_length=<size> flag.": LoadSentences in
-# sentencepiece/src/trainer_interface.cc), and no piece is longer than max_sentencepiece_length
-# (16). We do the same to words (the runs between white space), except that a longer word is
-# not skipped but trained on its first max_sentence_length bytes (so a corpus that is one long
-# line still trains), and every character of the whole word still counts for the alphabet.
-# Then a megabyte without a space costs what 4 KB of text costs, and training says so.
-MAX_SENTENCE_LENGTH = 4192
-
-
-def _head_bytes(word, limit):
-    """The longest start of ``word`` whose UTF-8 encoding has at most ``limit`` bytes (a
-    character is never cut). Example: ('▁abc', 4) -> '▁a' (▁ takes 3 bytes)."""
-    return word.encode("utf-8")[:limit].decode("utf-8", "ignore")
-
-
-def long_words_note(count, longest, limit):
-    """What training says when ``count`` words were longer than ``limit`` bytes.
-
-    >>> long_words_note(1, 1_000_000, 4192)[:80]
-    '1 word was longer than max_sentence_length=4,192 bytes (the longest: 1,000,000 b'
-    """
-    what = "1 word was" if count == 1 else f"{count:,} words were"
-    return (f"{what} longer than max_sentence_length={limit:,} bytes (the longest: {longest:,} bytes); "
-            f"{'it was' if count == 1 else 'each was'} trained on its first {limit:,} bytes only, as SentencePiece "
-            f"bounds training (it skips such lines). Every character still has a piece. To train on more of "
-            f"{'it' if count == 1 else 'them'}, raise max_sentence_length (training time and memory grow with it) "
-            f"or put spaces or line breaks in the text.")
-
-
 def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
     """``(words, freqs, char_freq)``: the words cut at characters outside ``alphabet`` (None:
     keep all), their counts, and each character's weighted count; in slices. A word longer
@@ -357,7 +326,7 @@ def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
             if max_bytes is not None and len(word) * 4 > max_bytes:  # (a character has at most 4 bytes)
                 size = len(word.encode("utf-8"))
                 if size > max_bytes:
-                    head = _head_bytes(word, max_bytes)
+                    head = head_bytes(word, max_bytes)
                     limited.append(size)
                     for ch in word[len(head):]:  # (the characters past the limit: for the alphabet only)
                         if alphabet is None or ch in alphabet:
@@ -583,9 +552,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
     if not isinstance(seed_size, int) or seed_size < 0:
         raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
-    if max_sentence_length is not None and (not isinstance(max_sentence_length, int) or max_sentence_length < 1):
-        raise ValueError(f"max_sentence_length must be a positive integer (SentencePiece uses 4192), "
-                         f"not {max_sentence_length!r}")
+    check_max_sentence_length(max_sentence_length)
     target = vocab_size - len(meta)
 
     # step 1: the words (cut at characters outside the alphabet, a too long one limited to

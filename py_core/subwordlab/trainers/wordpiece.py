@@ -120,7 +120,9 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
 
     # step 3: the pair index: every adjacent pair, its count and where it occurs
     index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab)))
-    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
+    left_out = len(counts) - len(kept)
+    notes = (long_words_left_out_note(left_out, max(map(len, counts)), max_chars, unk),) if left_out else ()
+    yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts), notes=notes)
 
     # step 4: the merge loop, by score (or by count: scoring="frequency")
     merges = yield from wordpiece_steps(index, vocab, token_to_id, prefix=prefix, num_merges=num_merges,
@@ -130,6 +132,19 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
     # the model: the vocabulary alone decides how words are split (the merges are not kept)
     model = WordPiece(vocab, unk_token=unk, continuing_subword_prefix=prefix, max_input_chars_per_word=max_chars)
     return model, {s: token_to_id[s] for s in specials}, merges
+
+
+def long_words_left_out_note(count, longest, limit, unk):
+    """What training says when ``count`` distinct words were longer than ``max_input_chars_per_word``.
+
+    >>> long_words_left_out_note(2, 5000, 100, "[UNK]")[:72]
+    '2 distinct words were longer than max_input_chars_per_word=100 character'
+    """
+    what = "1 distinct word was" if count == 1 else f"{count:,} distinct words were"
+    return (f"{what} longer than max_input_chars_per_word={limit:,} characters (the longest: {longest:,}); "
+            f"{'it was' if count == 1 else 'they were'} left out of training and encode{'s' * (count == 1)} as "
+            f"{unk or 'the unknown token'}, as in BERT. To train on {'it' if count == 1 else 'them'}, raise "
+            f"max_input_chars_per_word (training time and memory grow with it) or put spaces in the text.")
 
 
 def _word_that_builds(token, words, prefix):
