@@ -26,7 +26,7 @@ The peers, one thread each:
     words (next to bpe and sentencepiece_bpe), on GPT-2 byte-level words (next to byte_bpe),
     WordPieceTrainer (next to wordpiece), UnigramTrainer (next to the Unigram presets).
 
-    nice -n 10 .venv/bin/python bench/bench_pathological.py [--scale 1.0] [--limit 900] [--vocab 1000]
+    nice -n 10 .venv/bin/python bench/bench_pathological.py [--scale 1.0] [--limit 900] [--peer-limit 120] [--vocab 1000]
 """
 
 import argparse
@@ -145,6 +145,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--limit", type=float, default=900, help="seconds before a run is stopped")
+    ap.add_argument("--peer-limit", type=float, default=120,
+                    help="seconds before an HF tokenizers run is stopped (one huge word takes it minutes)")
     ap.add_argument("--vocab", type=int, default=1000)
     ap.add_argument("--only", nargs="*", help="presets to run (default: all)")
     ap.add_argument("--corpora", nargs="*", help="corpora to run (default: all)")
@@ -166,8 +168,8 @@ def main():
                                        ([line[i:i + 1000] for i in range(0, len(line), 1000)] or [""])),
                              encoding="utf-8", newline="")
 
-            def row(label, got, peer=None):
-                print(f"{name:<10} {size:5.2f}  {label:<34} {cell(got, args.limit, peer)}", flush=True)
+            def row(label, text, name=name, size=size):
+                print(f"{name:<10} {size:5.2f}  {label:<34} {text}", flush=True)
 
             presets = [p for p in PRESETS if not args.only or p in args.only]
             peers = {}
@@ -175,10 +177,11 @@ def main():
                 for how, where in (("as is", path), ("cut", lines)):
                     peers[kind, how] = got = run(SENTENCEPIECE.format(
                         path=str(where), vocab=chars + args.vocab, kind=kind, peak=PEAK), args.limit)
-                    row(f"SentencePiece {kind}, {how}", got)
+                    row(f"SentencePiece {kind}, {how}", cell(got, args.limit))
             for kind in dict.fromkeys(HF_PEER[p] for p in presets):
                 vocab = 2 * chars + args.vocab if kind == "wordpiece" else chars + args.vocab
-                row(f"HF tokenizers {kind}", run(HF.format(path=str(path), vocab=vocab, kind=kind, peak=PEAK), args.limit))
+                got = run(HF.format(path=str(path), vocab=vocab, kind=kind, peak=PEAK), args.peer_limit)
+                row(f"HF tokenizers {kind}", cell(got, args.peer_limit))
             for preset in presets:
                 vocab = 2 * chars + args.vocab if preset == "wordpiece" else chars + args.vocab
                 peer = peers["unigram" if "unigram" in preset else "bpe", "cut"]
@@ -186,7 +189,7 @@ def main():
                 for label, options in [(preset, {})] + ([(preset + ", whole", WHOLE[preset])] if whole else []):
                     got = run(OURS.format(core=str(ROOT / "py_core"), path=str(path), preset=preset, vocab=vocab,
                                           options=options, peak=PEAK), args.limit)
-                    row(label, got, peer)
+                    row(label, cell(got, args.limit, peer))
 
 
 if __name__ == "__main__":

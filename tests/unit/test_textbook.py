@@ -71,6 +71,21 @@ def test_the_pair_index_keeps_first_occurrences_exact_through_merges(texts, data
             assert at == _fresh_first(index.words, index.sym_len, pair), (pair, at)
 
 
+def test_first_occurrences_stay_exact_through_overlapping_merges():
+    # a, a, a, a, a merged by (a, a): the (aa, a) the first occurrence makes is gone at the
+    # second, and made again after it; its first occurrence moves on
+    from subwordlab.trainers.pairs import PairIndex
+
+    for texts in (["aaaaa"], ["baaaaab", "aaa"], ["aaaaaaa", "aaaaa"]):
+        index = PairIndex([tuple("ab".index(ch) for ch in t) for t in texts], [1] * len(texts), [1, 1])
+        for a, b in [(0, 0), (2, 0), (2, 2)]:
+            if (a, b) in index.counts:
+                index.sym_len.append(index.sym_len[a] + index.sym_len[b])
+                index.merge((a, b), len(index.sym_len) - 1)
+            for pair in index.counts:
+                assert index.first_occurrence(pair) == _fresh_first(index.words, index.sym_len, pair), (texts, pair)
+
+
 @settings(max_examples=150, deadline=None)
 @given(corpora, st.integers(0, 14), tie_breaks)
 def test_wordpiece_equals_the_textbook_loop(corpus, n, tie_break):
