@@ -126,30 +126,18 @@ class PairIndex:
             # (prev, a) and (b, next) lose one occurrence, (prev, new) and (new, next) gain one
             end, n = -1, len(syms)
             for j in sites:
+                sides = []  # (the pair that loses one, the pair that gains one), left and right
                 if j:
                     prev = new if j == end else syms[j - 1]  # the previous occurrence, merged
-                    p = (prev, a)  # never the merged pair: an (a, a) before j would have been merged
-                    counts[p] -= f
-                    ws = where[p]
-                    c = ws[w] - 1
-                    if c:
-                        ws[w] = c
-                    else:
-                        del ws[w]
-                    mark(p, w)
-                    p = (prev, new)
-                    counts[p] = get(p, 0) + f
-                    ws = where.get(p)
-                    if ws is None:
-                        where[p] = {w: 1}
-                    else:
-                        ws[w] = ws.get(w, 0) + 1
-                    mark(p, w)
+                    sides.append(((prev, a), (prev, new)))
                 end = j + 2
                 if end < n:
                     nxt = syms[end]
-                    p = (b, nxt)
-                    if p != pair:  # subtle: a, a, a: the merged pair's own entry is already gone
+                    sides.append(((b, nxt), (new, nxt)))
+                for p, q in sides:
+                    # subtle: in a, a, a the right side's (a, a) is the merged pair, already gone
+                    # (the left side's never is: an (a, a) before j would have been merged)
+                    if p != pair:
                         counts[p] -= f
                         ws = where[p]
                         c = ws[w] - 1
@@ -158,14 +146,13 @@ class PairIndex:
                         else:
                             del ws[w]
                         mark(p, w)
-                    p = (new, nxt)
-                    counts[p] = get(p, 0) + f
-                    ws = where.get(p)
+                    counts[q] = get(q, 0) + f
+                    ws = where.get(q)
                     if ws is None:
-                        where[p] = {w: 1}
+                        where[q] = {w: 1}
                     else:
                         ws[w] = ws.get(w, 0) + 1
-                    mark(p, w)
+                    mark(q, w)
             # step 3: the word with every occurrence replaced by `new`
             merged += f * len(sites)
             if len(sites) == 1:
