@@ -20,10 +20,9 @@ and HF's unknown-character rule: with no ``unk_token`` an unknown character is d
 ['xyx', 'y']
 """
 
-import heapq
-
 from ..bytes_map import BYTE_TO_CHAR
 from ..registry import component
+from .merge_queue import queue_merge_spans
 from .vocab import index_vocab, read_merges, read_vocab
 
 
@@ -120,51 +119,10 @@ class HFBPE:
     # -- merging ------------------------------------------------------------------------
     def merge_spans(self, syms):
         """Merge ``[(id, start, end)]`` with HF's queue: lowest rank first, then leftmost,
-        one occurrence at a time."""
-        n = len(syms)
-        if n < 2:
+        one occurrence at a time (merge_queue.py)."""
+        if len(syms) < 2:
             return list(syms)
-        ranks = self.ranks
-        ids = [s[0] for s in syms]
-        starts = [s[1] for s in syms]
-        ends = [s[2] for s in syms]
-        prev = list(range(-1, n - 1))
-        nxt = list(range(1, n + 1))
-        alive = [True] * n
-        heap = []
-        for pos in range(n - 1):
-            r = ranks.get((ids[pos], ids[pos + 1]))
-            if r is not None:
-                heap.append((r[0], pos, r[1]))
-        heapq.heapify(heap)
-        while heap:
-            rank, pos, new = heapq.heappop(heap)
-            if not alive[pos]:
-                continue
-            q = nxt[pos]
-            if q >= n:
-                continue
-            r = ranks.get((ids[pos], ids[q]))
-            if r is None or r[1] != new:
-                continue  # an expired entry
-            # merge the right symbol into this one
-            ids[pos], ends[pos] = new, ends[q]
-            alive[q] = False
-            nxt[pos] = nxt[q]
-            if nxt[q] < n:
-                prev[nxt[q]] = pos
-            # the pairs the new symbol forms with its neighbours
-            p = prev[pos]
-            if p >= 0:
-                r = ranks.get((ids[p], new))
-                if r is not None:
-                    heapq.heappush(heap, (r[0], p, r[1]))
-            q = nxt[pos]
-            if q < n:
-                r = ranks.get((new, ids[q]))
-                if r is not None:
-                    heapq.heappush(heap, (r[0], pos, r[1]))
-        return [(ids[i], starts[i], ends[i]) for i in range(n) if alive[i]]
+        return queue_merge_spans(list(syms), lambda a, b: self.ranks.get((a, b)))
 
     def merge_ids(self, ids):
         """The fast path: merge a list of ids (no spans)."""

@@ -26,6 +26,7 @@ from ..bytes_map import bytes_to_text
 from ..events import drain, sliced
 from ..jsonio import ModelFileError
 from .bpe import BPE
+from .merge_queue import LONG_PIECE, queue_merge, queue_merge_spans
 from .vocab import index_vocab
 
 _NO_TOKEN = 1 << 62  # the "rank" of a pair whose concatenation is no token: after every real rank
@@ -150,6 +151,8 @@ class RankBPE(BPE):
         Example: [b'l', b'o', b'w', b'e', b'r'] -> [b'low', b'er'] -> [id of b'low', id of b'er'].
         """
         get, none = self.token_ranks.get, _NO_TOKEN
+        if len(parts) >= LONG_PIECE:  # a long piece: the same rule in O(n log n) (merge_queue.py)
+            return list(map(self.token_ranks.__getitem__, queue_merge(parts, self._rank_of)[0]))
         # the rank of every adjacent pair's concatenation, kept up to date as pairs merge:
         # each merge is then C-level work (min, index, del) plus two look-ups
         rs = list(map(get, map(bytes.__add__, parts, islice(parts, 1, None)), repeat(none)))
@@ -168,6 +171,11 @@ class RankBPE(BPE):
             if i < len(rs):
                 rs[i] = get(new + parts[i + 1], none)
         return list(map(self.token_ranks.__getitem__, parts))
+
+    def _rank_of(self, a, b):
+        """tiktoken's rank of a pair: that of the concatenation, if it is a token."""
+        r = self.token_ranks.get(a + b)
+        return None if r is None else (r, a + b)
 
     def encode_bytes(self, data):
         """Ids of one piece's bytes: the piece's own id if it is a token (tiktoken's first
@@ -192,6 +200,9 @@ class RankBPE(BPE):
         whole = get(b"".join(parts)) if len(syms) > 1 and not dropout else None
         if whole is not None:  # tiktoken's first look: the whole piece is a token
             return [(whole, syms[0][1], syms[-1][2])]
+        if not dropout and len(syms) >= LONG_PIECE:  # a long piece: O(n log n) (merge_queue.py)
+            return queue_merge_spans([(p, a, b) for p, (_, a, b) in zip(parts, syms)], self._rank_of,
+                                     token_id=self.token_ranks.__getitem__)
         while len(syms) > 1:
             # step 1: the pair whose concatenation has the lowest rank (the leftmost on a tie)
             best, at = None, -1
