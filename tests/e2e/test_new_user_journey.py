@@ -5,6 +5,7 @@ the same tokens; reload it: the same again (the address keeps the experiment).""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -125,6 +126,9 @@ def test_a_new_user_pastes_trains_steps_inspects_and_shares(fresh_page, site_url
     lands_on_the_experiment(dst, want, rows)
 
 
+RUNNING = re.compile("preparing|training")  # a run going on (counting the corpus, or merging)
+
+
 def test_a_reload_during_a_long_run_asks_first_then_offers_to_run_again(fresh_page, site_url, screenshots_dir):
     page, guard = fresh_page()
     page.goto(site_url)
@@ -134,8 +138,13 @@ def test_a_reload_during_a_long_run_asks_first_then_offers_to_run_again(fresh_pa
     title = SAMPLES["tinyshakespeare"].title
     expect(page.locator("#context-corpus")).to_have_text(title)
     page.click("#tab-train")
-    page.click("#train-end")  # 1.1 MB, vocabulary 4,000: a long run
-    expect(page.locator("#panel-train")).to_have_attribute("data-status", "training", timeout=60_000)
+    # 1.1 MB to vocabulary 4,000 now trains in under a second: the page's CPU is slowed down
+    # (Chromium's CPU throttling) so the run is still going when the test looks, and reloads
+    cpu = page.context.new_cdp_session(page)
+    cpu.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.click("#train-end")
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", RUNNING, timeout=60_000)
+    cpu.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     dialogs = []
 
     def answer(dialog):
@@ -154,8 +163,10 @@ def test_a_reload_during_a_long_run_asks_first_then_offers_to_run_again(fresh_pa
     expect(page.locator("#context-spec")).to_have_text("Byte-level BPE · vocabulary 4,000")
     expect(page.locator("#context-step")).to_have_text("not trained")
     page.screenshot(path=str(screenshots_dir / "reload-during-a-run.png"))
+    cpu = page.context.new_cdp_session(page)  # the reloaded page: slowed down again for the second run
+    cpu.send("Emulation.setCPUThrottlingRate", {"rate": 4})
     page.click("#train-resume-run")
     expect(offer).to_be_hidden()
-    expect(page.locator("#panel-train")).to_have_attribute("data-status", "training", timeout=60_000)
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", RUNNING, timeout=60_000)
     page.click("#train-cancel")
     expect(page.locator("#train-status")).to_contain_text("Training cancelled after")
