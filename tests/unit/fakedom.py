@@ -225,6 +225,7 @@ class FakeEvent:
     key: str | None = None
     files: list[FakeFile] | None = None  # a drop's dataTransfer.files
     default_prevented: bool = False
+    newURL: str | None = None  # a hashchange's new address (HashChangeEvent.newURL)
 
 
 @dataclass
@@ -558,10 +559,10 @@ class FakePort:
     def on_window(self, event: str, handler: Callable[[Any], Any]) -> None:
         self.window_listeners.setdefault(event, []).append(handler)
 
-    def fire_window(self, event: str) -> FakeEvent:
+    def fire_window(self, event: str, new_url: str | None = None) -> FakeEvent:
         """Test helper: fire a `window` event (e.g. `hashchange` after changing `href`, or
         `beforeunload`: its `default_prevented` says whether the page asks before leaving)."""
-        ev = FakeEvent(type=event, target=self.document)
+        ev = FakeEvent(type=event, target=self.document, newURL=(new_url or self.href) if event == "hashchange" else None)
         for handler in list(self.window_listeners.get(event, [])):
             try:
                 result = handler(ev)

@@ -449,6 +449,21 @@ def test_a_new_hash_opens_its_link_without_a_reload():
     assert "could not be opened" in port.text(port.query("#link-banner"))
 
 
+def test_a_link_opened_as_the_page_writes_its_own_address_is_the_one_opened():
+    """The hashchange's newURL is the link the user opened, even when the page wrote its own
+    experiment into the address between the user's change and the event (a run ending; the
+    WebKitGTK engine tier met it: the link was taken for the page's own and never shown)."""
+    port, app = started()
+    own = app.persist.address()
+    link = "http://127.0.0.1:8000/index.html#v1.broken!"
+    port.href = link
+    port.replace_address(own)  # the end of a run writes the page's own experiment
+    port.fire_window("hashchange", new_url=link)
+    port.settle()
+    assert "could not be opened" in port.text(port.query("#link-banner"))
+    assert app.state.corpus.sample == "seed000"
+
+
 def test_an_ordinary_anchor_is_not_a_link():
     port, app = started(hash="#app")
     assert port.get_attr(port.query("body"), "data-share") is None

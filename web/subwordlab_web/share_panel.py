@@ -77,6 +77,24 @@ def spec_from_config(config: Config) -> TrainSpec:
         raise ShareLinkError(f"the link's settings cannot be used: {exc}") from None
 
 
+def hash_of_event(event: Any) -> str | None:
+    """The fragment a ``hashchange`` went to (from its ``newURL``, with its ``#``), or None
+    to read ``location.hash``.
+
+    subtle: not ``location.hash`` at the time the handler runs: a write of the page's own
+    experiment (persist.py, at the end of a run) can land between the user's new address and
+    the event, and the link the user opened would be lost for the page's own.
+
+    >>> hash_of_event(type("E", (), {"newURL": "http://h/index.html#v1.abc"})())
+    '#v1.abc'
+    """
+    url = getattr(event, "newURL", None)
+    if not isinstance(url, str):
+        return None
+    fragment = url.partition("#")[2]
+    return f"#{fragment}" if fragment else ""
+
+
 def corpus_title(corpus: Corpus) -> str | None:
     """The corpus's name as a link may carry it (printable, at most 200 characters)."""
     title = "".join(ch for ch in corpus.name if ch.isprintable())[:share.MAX_TITLE_CHARS]
@@ -300,7 +318,7 @@ class SharePanel:
         params = embed_mod.parse_query(port.location_search())
         if params.embed:
             self.enter_embed(params)
-        port.on_window("hashchange", lambda _e: self.open_hash())
+        port.on_window("hashchange", lambda event: self.open_hash(hash_of_event(event)))
         if LINK_FRAGMENT.match(port.location_hash()):
             return self.open_hash()
         if params.problems and not params.embed:  # (an embed said them on entering)
@@ -310,11 +328,12 @@ class SharePanel:
             return True
         return False
 
-    def open_hash(self) -> bool:
-        """Read ``location.hash``: a share link starts opening (True; ``open_link``), anything
-        else is left alone (False)."""
+    def open_hash(self, fragment: str | None = None) -> bool:
+        """Read `fragment` (by default ``location.hash``): a share link starts opening (True;
+        ``open_link``), anything else is left alone (False)."""
         port = self.port
-        fragment = port.location_hash()
+        if fragment is None:
+            fragment = port.location_hash()
         if not LINK_FRAGMENT.match(fragment):
             return False  # an ordinary anchor (the skip link's #app), not a share link
         # a newer link supersedes whatever an older one was doing or waiting for: its run,
