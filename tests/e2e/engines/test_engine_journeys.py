@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import subwordlab
-from engine_drivers import Session
+from engine_drivers import EngineTimeout, Session
 from subwordlab.recording import Recording
 from subwordlab.stats import text_stats
 from subwordlab_web import compare as cm
@@ -290,7 +290,12 @@ def test_hostile_links_are_rejected_cleanly(new_session, site_url):
     for case, (fragment, message) in sorted(cases.items(), key=lambda kv: kv[0] != "tampered"):
         if case != "tampered":
             s.js("location.hash = args[0]; return null", fragment)
-        s.wait_visible("#link-banner")
+        try:
+            s.wait_visible("#link-banner")
+        except EngineTimeout as exc:  # say what the page did instead of showing the banner
+            state = s.js("return [document.body.dataset.share, location.hash.slice(0, 40), "
+                         "document.querySelector('#train-status').textContent]")
+            raise AssertionError(f"case {case!r}: no banner; data-share, address, train status: {state}") from exc
         s.wait_text("#link-banner", message, contains=True)
         if case == "tampered":  # a cold open has nothing to keep: the default page is shown
             s.wait_text("#link-banner", "Showing the default page instead", contains=True)
