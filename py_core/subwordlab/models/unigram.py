@@ -21,6 +21,7 @@ user-defined symbol (the pre-tokenizer isolates them) is that symbol's id.
 import math
 import random
 
+from ..events import drain, sliced
 from ..registry import component
 from .vocab import check_id, index_vocab, read_scored_pieces
 
@@ -41,6 +42,19 @@ class Unigram:
     type = "Unigram"
 
     def __init__(self, vocab, scores, unk_id=0, byte_fallback=False, control_ids=(), user_defined_ids=()):
+        drain(self._build(vocab, scores, unk_id, byte_fallback, control_ids, user_defined_ids))
+
+    @classmethod
+    def in_slices(cls, vocab, scores, **options):
+        """``Unigram(vocab, scores, **options)`` built in slices: yields ``(done, total)`` while
+        it indexes the pieces (thousands of pieces are tens of ms in a browser); returns the model.
+        Example: ``model = drain(Unigram.in_slices(["<unk>", "a"], [0.0, -1.0]))``.
+        """
+        model = cls.__new__(cls)
+        yield from model._build(vocab, scores, **options)
+        return model
+
+    def _build(self, vocab, scores, unk_id=0, byte_fallback=False, control_ids=(), user_defined_ids=()):
         self.vocab = list(vocab)
         self.scores = [float(s) for s in scores]
         if len(self.scores) != len(self.vocab):
@@ -48,7 +62,9 @@ class Unigram:
         for i, tok in enumerate(self.vocab):
             if not isinstance(tok, str) or not tok:
                 raise ValueError(f"piece #{i} must be a non-empty string, not {tok!r}")
+        yield 0, len(self.vocab)
         self.token_to_id = index_vocab(self.vocab, "piece")
+        yield 0, len(self.vocab)
         if unk_id is not None and not (isinstance(unk_id, int) and 0 <= unk_id < len(self.vocab)):
             raise ValueError(f"unk_id {unk_id!r} is not an id of the vocabulary (0..{len(self.vocab) - 1})")
         self.unk_id = unk_id
@@ -67,18 +83,28 @@ class Unigram:
         reserved = set(self.control_ids) | set(self.user_defined_ids) | set(self.byte_ids or ())
         if unk_id is not None:
             reserved.add(unk_id)
-        self.set_normal_ids([i for i in range(len(self.vocab)) if i not in reserved])
+        yield from self._index_normal([i for i in range(len(self.vocab)) if i not in reserved])
 
     def set_normal_ids(self, normal_ids):
         """The pieces that take part in the lattice, and what the lattice needs of them."""
+        drain(self._index_normal(normal_ids))
+
+    def _index_normal(self, normal_ids):
+        """``set_normal_ids`` in slices (yields ``(done, total)``)."""
         self.normal_ids = normal_ids
         # prefix table: every prefix of a normal piece -> its id, or -1 if only a prefix
-        self._prefixes = {}
-        for i in self.normal_ids:
-            tok = self.vocab[i]
-            for k in range(1, len(tok)):
-                self._prefixes.setdefault(tok[:k], -1)
-            self._prefixes[tok] = i
+        self._prefixes = prefixes = {}
+        vocab = self.vocab
+
+        def add_prefixes(lo, hi):
+            for i in normal_ids[lo:hi]:
+                tok = vocab[i]
+                for k in range(1, len(tok)):
+                    prefixes.setdefault(tok[:k], -1)
+                prefixes[tok] = i
+
+        yield from sliced(len(normal_ids), add_prefixes)
+        yield len(normal_ids), len(normal_ids)
         self.max_piece_length = max((len(self.vocab[i]) for i in self.normal_ids), default=0)
         self.min_score = min((self.scores[i] for i in self.normal_ids), default=0.0)
         self.unk_score = self.min_score - UNK_PENALTY

@@ -53,9 +53,10 @@ words up to 30 characters, where no product can underflow, and in log space beyo
 import heapq
 import math
 from itertools import compress, islice
+from operator import itemgetter
 
 from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, cut_long, head_bytes, long_words_note
-from ..events import AlphabetReady, EmStep, PruneStep, drain, progress_events, sliced
+from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events, sliced
 from ..unicode_data import category, script
 from ..models.unigram import Unigram
 from .alphabet import covered_characters
@@ -173,28 +174,46 @@ def _frequent_substrings(words, freqs, max_len):
                 bucket.append(base | i)
 
     yield from sliced(len(words), add_starts)
+    yield len(words), len(words)  # (a hand-back between two steps)
     m = sum(map(len, words))  # the number of suffixes
     if not m:
         return []
 
-    def sorted_suffixes():
-        """(suffix cut at max_len, its word's frequency), all in order, one bucket at a time."""
-        for head in sorted(buckets):
-            yield from sorted([(words[c >> bits][(c & mask):(c & mask) + max_len], freqs[c >> bits])
-                               for c in buckets.pop(head)])
+    def in_order(bucket, depth):
+        """(suffix cut at max_len, its word's frequency) of one bucket's suffixes, which share
+        their first ``depth`` characters, in order. A big bucket is split by its next
+        character first, and the parts sorted one at a time as they are read: one sort of
+        ten thousand suffixes would be one long pause in a browser."""
+        if len(bucket) <= _RUN or depth >= max_len:
+            yield from sorted([(words[c >> bits][(c & mask):(c & mask) + max_len], freqs[c >> bits]) for c in bucket])
+            return
+        parts = {}
+        for c in bucket:
+            at = (c & mask) + depth
+            parts.setdefault(words[c >> bits][at:at + 1], []).append(c)
+        bucket.clear()
+        for head in sorted(parts):  # ('' first: the suffixes that end here, all the same string)
+            yield from in_order(parts.pop(head), depth + 1 if head else max_len)
 
-    # step 2: lcp intervals, bottom-up: a stack of (depth, left bound, its suffix); acc[j]
-    # is the weight of the first j suffixes (prefix sums: an interval's weight in O(1))
+    def sorted_suffixes():
+        """(suffix cut at max_len, its word's frequency), all in order, one bucket at a time
+        (a head shorter than ``two``: suffixes that end there, all the same string)."""
+        for head in sorted(buckets):
+            yield from in_order(buckets.pop(head), two if len(head) == two else max_len)
+
+    # step 2: lcp intervals, bottom-up: a stack of (depth, weight of the suffixes before its
+    # left bound, its suffix); an interval's weight is the running weight minus its entry's
+    # (no list of prefix sums: freeing one int per suffix at the end was a long pause)
     out = []
     stack = [(0, 0, "")]
     suffixes = sorted_suffixes()
-    acc = [0]
-    previous = [*next(suffixes), 0]  # the suffix before, its frequency, its lcp with the one before it
+    # the suffix before, its frequency, its lcp with the one before it, the weight before it
+    previous = [*next(suffixes), 0, 0]
 
     def intervals(lo, hi):
-        prev_key, prev_f, prev_lcp = previous
+        prev_key, prev_f, prev_lcp, before = previous
         for j in range(lo + 1, hi + 1):
-            acc.append(acc[-1] + prev_f)
+            upto = before + prev_f  # the weight of the first j suffixes
             if j < m:
                 key, f = next(suffixes)
                 h = _lcp(prev_key, key)
@@ -203,15 +222,15 @@ def _frequent_substrings(words, freqs, max_len):
             # a suffix that no neighbour extends and whose word occurs twice or more
             if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and prev_f >= 2:
                 out.append((prev_key, prev_f))
-            lb, lb_key = j - 1, prev_key
+            lb_before, lb_key = before, prev_key
             while stack and h < stack[-1][0]:
-                depth, lb, lb_key = stack.pop()
+                depth, lb_before, lb_key = stack.pop()
                 if depth >= 2:
-                    out.append((lb_key[:depth], acc[j] - acc[lb]))
+                    out.append((lb_key[:depth], upto - lb_before))
             if stack and h > stack[-1][0]:
-                stack.append((h, lb, lb_key))
-            prev_key, prev_lcp, prev_f = key, h, f
-        previous[:] = prev_key, prev_f, prev_lcp
+                stack.append((h, lb_before, lb_key))
+            prev_key, prev_lcp, prev_f, before = key, h, f, upto
+        previous[:] = prev_key, prev_f, prev_lcp, before
 
     yield from sliced(m, intervals)
     yield m, m  # the seed's substrings are found (as each phase ends: a hand-back, however short it was)
@@ -352,11 +371,40 @@ def _valid_pieces(found, max_len, split_digits):
 
     def keep_valid(lo, hi):
         for k in range(lo, hi):
-            if is_valid_piece(found[k][0], max_len, split_digits):
-                out.append(found[k])
+            pair, found[k] = found[k], None  # (let go as read: freed across the slices, not at once)
+            if is_valid_piece(pair[0], max_len, split_digits):
+                out.append(pair)
 
+    yield 0, len(found)  # (a hand-back as the phase starts: the one before ended with big frees)
     yield from sliced(len(found), keep_valid)
+    found.clear()
     return out
+
+
+def _mapped(fn, *lists):
+    """``list(map(fn, *lists))`` in slices (yields ``(done, total)``, and once more at the
+    end: a hand-back between two such steps). Example: ``drain(_mapped(len, ['ab', 'c']))`` -> [2, 1]."""
+    out, n = [], min(map(len, lists))
+
+    def work(lo, hi):
+        out.extend(map(fn, *[items[lo:hi] for items in lists]))
+
+    yield from sliced(n, work)
+    yield n, n
+    return out
+
+
+def _let_go(*lists):
+    """Empty big lists in slices, last items first (yields ``(done, total)``): freeing
+    hundreds of thousands of objects at once, as a generator returns, is one long pause."""
+    for items in lists:
+        n = len(items)
+
+        def drop(lo, hi):
+            del items[n - hi:n - lo]
+
+        yield from sliced(n, drop, every=1024)
+        yield n, n
 
 
 def _sorted_in_slices(items, key):
@@ -423,10 +471,16 @@ def _m_step(expected, scores, alive, n_chars):
     return died
 
 
+def _freq_x_length(pair):
+    """A seed substring's raw score: its count times its length. Example: ('ab', 3) -> 6."""
+    return pair[1] * len(pair[0])
+
+
 def _e_step(lattices, lengths, freqs, scores, alive):
     """Expected count of every piece (frequency-weighted) and the corpus log-likelihood,
     in slices of words (yields ``(done, total)``)."""
-    probs = [math.exp(s) if a else 0.0 for s, a in zip(scores, alive)]
+    exp = math.exp
+    probs = yield from _mapped(lambda score, live: exp(score) if live else 0.0, scores, alive)
     expected = [0.0] * len(scores)
     loglik = [0.0]  # (a cell the slices add to, word by word in corpus order)
     log = math.log
@@ -571,15 +625,18 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     subs = yield from progress_events("seed", _valid_pieces(found, max_piece_length, split_digits))
     subs = yield from progress_events("seed", _sorted_in_slices(subs, lambda t: (-t[1] * len(t[0]), t[0])))
     subs = subs[:seed_size]
-    pieces = chars + [s for s, _ in subs]
-    raw = [char_freq[c] for c in chars] + [f * len(s) for s, f in subs]
+    # (each list of tens of thousands of items is made in slices: at once, tens of ms in the browser)
+    pieces = chars + (yield from progress_events("seed", _mapped(itemgetter(0), subs)))
+    raw = [char_freq[c] for c in chars] + (yield from progress_events("seed", _mapped(_freq_x_length, subs)))
+    yield from progress_events("seed", _let_go(subs))
     logsum = math.log(math.fsum(raw))
-    scores = [math.log(r) - logsum for r in raw]
+    scores = yield from progress_events("seed", _mapped(lambda r: math.log(r) - logsum, raw))
     n_chars = len(chars)  # ids below n_chars are the characters: never dropped
     alive = [True] * len(pieces)
     reserved = set(meta)
     by_piece = yield from progress_events("seed", _sorted_in_slices(list(range(len(pieces))), pieces.__getitem__))
-    by_piece = [i for i in by_piece if pieces[i] not in reserved]
+    if not reserved.isdisjoint(pieces):  # (a substring of the corpus can be a special piece's name)
+        by_piece = [i for i in by_piece if pieces[i] not in reserved]
 
     def snapshot():
         """The vocabulary now, as the final model would hold it: reserved pieces first
@@ -587,8 +644,9 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         ``(done, total)``: one sort of tens of thousands of pieces is tens of ms in the browser)."""
         # (a stable sort by score of the pieces in string order: ties stay in string order)
         live = list(compress(by_piece, map(alive.__getitem__, by_piece)))
+        yield 0, len(live)
         live = yield from _sorted_by_runs(live, scores.__getitem__, reverse=True)
-        return [(m, 0.0) for m in meta] + list(zip(map(pieces.__getitem__, live), map(scores.__getitem__, live)))
+        return [(m, 0.0) for m in meta] + (yield from _mapped(lambda i: (pieces[i], scores[i]), live))
 
     seed_pieces = yield from progress_events("seed", snapshot())
     yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts),
@@ -597,7 +655,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     # step 3: the words' lattices, built once
     lattices = _Lattices(max_piece_length)
     yield from progress_events("lattice", lattices.build(pieces, words))
-    lengths = [len(w) for w in words]
+    lengths = yield from progress_events("lattice", _mapped(len, words))
     total_freq = sum(freqs)
     desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
 
@@ -652,6 +710,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     yield from progress_events("prune", lattices.release())
     result = [(pieces[i], scores[i]) for i in final]
     result.sort(key=lambda t: (-t[1], t[0]))
+    # the run's big lists, emptied in slices before they are dropped all at once on return
+    yield from progress_events("prune", _let_go(words, freqs, lengths, pieces, scores, alive, by_piece, expected))
     return result
 
 
@@ -716,7 +776,9 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
     ('<unk>', {})
     """
     # user-defined symbols are always whole pieces: they are not trained on
-    counts = {w: n for w, n in counts.items() if w not in set(user_defined_symbols)}
+    if user_defined_symbols:
+        defined = set(user_defined_symbols)
+        counts = {w: n for w, n in counts.items() if w not in defined}
 
     # step 1: the reserved pieces: unk, special tokens, user-defined symbols, bytes
     unk = unk_token
@@ -726,10 +788,12 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
     meta += [s for s in user_defined_symbols if s not in meta]
     if byte_fallback:
         meta += [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in meta]
+    yield Progress("seed", 0, 0)  # (hand-backs, as the count ends and around the characters: each is ms of work)
     alphabet = covered_characters(counts, character_coverage)
     clash = sorted(alphabet & set(meta))
     if clash:
         raise ValueError(f"the special piece {clash[0]!r} is also a character of the corpus; rename it")
+    yield Progress("seed", 0, 0)
 
     # step 2: seed, EM, prune (the events pass through)
     steps = unigram_steps(counts, vocab_size=vocab_size, alphabet=alphabet, meta=meta, seed_size=seed_size,
@@ -745,12 +809,14 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
             break
         rounds += event.kind in ("em", "prune")
         yield event
-    pieces = [(p, s) for p, s in pieces if p not in set(meta)]
+    yield Progress("prune", 0, 0)  # (a hand-back before the model is built: the run's last frees came just before)
+    reserved = set(meta)
+    pieces = [(p, s) for p, s in pieces if p not in reserved]
 
     # step 3: the model: reserved pieces first (score 0), then by probability
     vocab = meta + [p for p, _ in pieces]
     ids = {p: i for i, p in enumerate(vocab)}
-    model = Unigram(vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
-                    control_ids=[ids[s] for s in special_tokens if s != unk],
-                    user_defined_ids=[ids[s] for s in user_defined_symbols])
+    model = yield from progress_events("prune", Unigram.in_slices(
+        vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
+        control_ids=[ids[s] for s in special_tokens if s != unk], user_defined_ids=[ids[s] for s in user_defined_symbols]))
     return model, {s: ids[s] for s in special_tokens}, rounds
