@@ -37,13 +37,16 @@ def test_bpe_on_long_words_equals_the_textbook_loop(corpus, n, end_of_word):
 
 def _fresh_first(words, sym_len, pair):
     """Where ``pair`` first occurs, by a scan of every word from the start, as PairIndex.first
-    writes it: (word << 32) + base-symbol offset."""
-    for w, syms in enumerate(words):
+    writes it: the slot of its left symbol, the words laid out one after another, one slot
+    per base symbol, each word after a separator slot (the index's base symbols span one each)."""
+    start = 1
+    for syms in words:
         off = 0
         for x, y in zip(syms, syms[1:]):
             if (x, y) == pair:
-                return (w << 32) + off
+                return start + off
             off += sym_len[x]
+        start += sum(sym_len[s] for s in syms) + 1
     return None
 
 
@@ -104,3 +107,57 @@ def test_the_textbook_loops_stop_when_nothing_is_left():
     assert textbook.bpe({"ab": 1}, 5) == [(("a", "b"), 1, "ab")]
     assert textbook.wordpiece({"a": 3}, 5) == []
     assert textbook.wordpiece({"a": 3}, 5, scoring="frequency") == []
+
+
+def _merged_words(words, pair, new):
+    """Every word with ``pair`` merged into ``new``, left to right, as the textbook does."""
+    out = []
+    for syms in words:
+        merged, i = [], 0
+        while i < len(syms):
+            if i + 1 < len(syms) and (syms[i], syms[i + 1]) == pair:
+                merged.append(new)
+                i += 2
+            else:
+                merged.append(syms[i])
+                i += 1
+        out.append(tuple(merged))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="abc", min_size=1, max_size=40), min_size=1, max_size=5),
+       st.lists(st.integers(1, 5), min_size=5, max_size=5), st.data())
+def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs, data):
+    # the linked slots and the counts added up per neighbour symbol equal the textbook's
+    # words and a recount from scratch after every merge, and every live occurrence of a
+    # pair is among its slots in ``where`` (which may hold slots that lost it)
+    from collections import Counter
+
+    from subwordlab.trainers.pairs import PairIndex
+
+    words = [tuple("abc".index(ch) for ch in t) for t in texts]
+    freqs = freqs[:len(words)]
+    index = PairIndex(list(words), freqs, [1, 1, 1])
+    for _ in range(data.draw(st.integers(1, 12))):
+        if not index.counts:
+            break
+        a, b = data.draw(st.sampled_from(sorted(index.counts)))
+        new = len(index.sym_len)
+        index.sym_len.append(index.sym_len[a] + index.sym_len[b])
+        _, merged = index.merge((a, b), new)
+        expected = _merged_words(words, (a, b), new)
+        assert merged == sum(f * (len(w) - len(m)) for w, m, f in zip(words, expected, freqs))
+        words = expected
+        assert index.words == words
+        recount = Counter()
+        for syms, f in zip(words, freqs):
+            for p in zip(syms, syms[1:]):
+                recount[p] += f
+        assert index.counts == dict(recount)
+        slots = {}  # each live pair's slots: a symbol and the next one in its word
+        for i, x in enumerate(index.sym):
+            if x >= 0 and index.sym[index.nxt[i]] >= 0:
+                slots.setdefault((x, index.sym[index.nxt[i]]), set()).add(i)
+        for p, live in slots.items():
+            assert live <= set(index.where[p]), p

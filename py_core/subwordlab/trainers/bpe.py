@@ -266,8 +266,8 @@ class Ranking:
         self.min_count = min_count
         self.token_key = token_key or (lambda tok: tok)
         self.keys = [self._token_key(t) for t in vocab]
-        # first_occurrence < 2**tie_bits (PairIndex.first: word << 32, plus an offset)
-        self.tie_bits = 32 + len(index.words).bit_length()
+        # first_occurrence < 2**tie_bits (PairIndex.first: a slot)
+        self.tie_bits = index.slot_bound().bit_length()
         self.current = {}
         self.heap = []
         self.held = []  # the best entries, taken off the heap (see ``best``)

@@ -171,7 +171,7 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
     if token_to_id is None:
         token_to_id = {t: i for i, t in enumerate(vocab)}
     by_score = scoring == "likelihood"
-    unit = unit_counts(index, len(vocab))
+    unit = index.unit_counts(len(vocab))
     ranking = (_ScoreRanking(index, vocab, tie_break, unit, max(1, min_frequency)) if by_score
                else Ranking(index, vocab, tie_break, None, max(1, min_frequency)))
     # unit -> the pairs it is the left / right part of (to re-score when its count changes;
@@ -266,12 +266,3 @@ class _ScoreRanking(Ranking):
         counts, unit = self.index.counts, self.unit
         return [(p, counts[p], counts[p] / (unit[p[0]] * unit[p[1]])) for _, p in self.best(k)]
 
-
-def unit_counts(index, size):
-    """Frequency-weighted occurrences of every unit. Example: words [[0, 1], [0]] with
-    freqs [2, 3] -> [5, 2]."""
-    unit = [0] * size
-    for syms, f in zip(index.words, index.freqs):
-        for s in syms:
-            unit[s] += f
-    return unit
