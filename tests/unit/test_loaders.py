@@ -6,6 +6,7 @@ import base64
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import subwordlab
 from subwordlab.bytes_map import BYTE_TO_CHAR, text_to_bytes
@@ -256,3 +257,37 @@ def test_loading_in_slices_reports_progress_that_only_grows_to_the_end():
                 break
         fractions = [done / total for done, total in seen]
         assert fractions == sorted(fractions) and fractions[-1] == 1 and tok.vocab_size == len(text.splitlines())
+
+
+def _plain_tiktoken_merge(ranks, data):
+    """tiktoken's rule written plainly: the whole piece if it is a token, else from its bytes
+    merge the adjacent pair whose concatenation has the lowest rank (the leftmost on a tie)."""
+    if data in ranks:
+        return [ranks[data]]
+    parts = [bytes([b]) for b in data]
+    while True:
+        found = [(ranks[a + b], i) for i, (a, b) in enumerate(zip(parts, parts[1:])) if a + b in ranks]
+        if not found:
+            return [ranks[p] for p in parts]
+        _, i = min(found)
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+
+
+_PIECE_BYTES = st.lists(st.sampled_from(b"ab \xd0\xb0\xd1"), min_size=1, max_size=30).map(bytes)
+
+
+@settings(max_examples=150, deadline=None)
+@given(extra=st.lists(_PIECE_BYTES, max_size=40, unique=True), order=st.randoms(use_true_random=False),
+       pieces=st.lists(_PIECE_BYTES, min_size=1, max_size=8))
+def test_a_rank_models_fast_encode_equals_the_plain_merge(extra, order, pieces):
+    # encode_bytes's shortcuts (the whole piece's own id, the first pair ranks read from a
+    # table of byte pairs) against the plain rule, on rank tables in any order: byte tokens
+    # after longer ones, two-byte tokens ranked above their extensions, and so on
+    from subwordlab.models.rank_bpe import RankBPE
+
+    tokens = list(dict.fromkeys([bytes([b]) for b in range(256)] + extra))
+    order.shuffle(tokens)
+    model = RankBPE.from_ranks(tokens)
+    ranks = {t: i for i, t in enumerate(tokens)}
+    for piece in pieces:
+        assert model.encode_bytes(piece) == _plain_tiktoken_merge(ranks, piece), piece
