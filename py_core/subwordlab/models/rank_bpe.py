@@ -85,6 +85,25 @@ def derive_merges(ranks, by_rank, as_ids=False, table=None, most=None):
     return merges
 
 
+class _BytePairRanks(dict):
+    """``rows[a][b]``: the rank of the token ``bytes([a, b])``, ``_NO_TOKEN`` if there is none.
+    A row (256 look-ups at C speed, ~50 us) is made when its first byte is first met, so a
+    short text pays for the few bytes it has, not for all 65,536 pairs (13-22 ms).
+
+    >>> rows = _BytePairRanks({b"ab": 256}.get)
+    >>> rows[97][98], rows[97][97] == _NO_TOKEN
+    (256, True)
+    """
+
+    def __init__(self, rank_of):
+        super().__init__()
+        self.rank_of = rank_of
+
+    def __missing__(self, a):
+        row = self[a] = list(map(self.rank_of, map(bytes.__add__, repeat(_SINGLE_BYTES[a]), _SINGLE_BYTES), repeat(_NO_TOKEN)))
+        return row
+
+
 class RankBPE(BPE):
     """A byte-level BPE model that is its rank table: ``tokens`` (bytes) by rank, id = rank;
     ``vocab`` may go on past them (special tokens, unused ids). Encodes by tiktoken's rule;
@@ -108,7 +127,7 @@ class RankBPE(BPE):
                              "a byte-level BPE needs all 256 byte tokens")
         self.byte_ids = [self.token_ranks[b] for b in _SINGLE_BYTES]
         self._merges, self._table = merges, table
-        self._pair_table = None  # the ranks of byte pairs, made on the first encode (_byte_pair_ranks)
+        self._pair_rows = _BytePairRanks(self.token_ranks.get)  # the first pair ranks of encode_bytes
 
     @classmethod
     def from_ranks(cls, tokens):
@@ -156,7 +175,7 @@ class RankBPE(BPE):
         ranks; CPU time on the shared 2-core machine): about 2.5 us to set a chunk up and 0.9 us
         a merge, ~0.7 s in all. The first pair ranks come from a table of byte pairs (two list
         indexings at C speed, not a new 2-byte string hashed and looked up) and the merge loop
-        runs here, not in a second method: together 5-15 % of that time.
+        runs here, not in a second method: together 7-10 % less time (interleaved A/B).
         """
         get = self.token_ranks.get
         whole = get(data)
@@ -167,8 +186,8 @@ class RankBPE(BPE):
             return list(map(self.token_ranks.__getitem__, queue_merge(parts, self._rank_of)[0]))
         # the rank of every adjacent pair's concatenation, kept up to date as pairs merge:
         # each merge is then C-level work (min, index, del) plus two look-ups
-        table, none = self._pair_table or self._byte_pair_ranks(), _NO_TOKEN
-        rs = list(map(list.__getitem__, map(table.__getitem__, data), islice(data, 1, None)))
+        none = _NO_TOKEN
+        rs = list(map(list.__getitem__, map(self._pair_rows.__getitem__, data), islice(data, 1, None)))
         while rs:
             # step 1: the lowest-ranked concatenation present, the leftmost on a tie
             best = min(rs)
@@ -184,14 +203,6 @@ class RankBPE(BPE):
             if i < len(rs):
                 rs[i] = get(new + parts[i + 1], none)
         return list(map(self.token_ranks.__getitem__, parts))
-
-    def _byte_pair_ranks(self):
-        """``table[a][b]``: the rank of the token ``bytes([a, b])``, ``_NO_TOKEN`` if there is
-        none (65,536 look-ups at C speed, a few ms, made on the first encode)."""
-        get = self.token_ranks.get
-        self._pair_table = [list(map(get, map(bytes.__add__, repeat(a), _SINGLE_BYTES), repeat(_NO_TOKEN)))
-                            for a in _SINGLE_BYTES]
-        return self._pair_table
 
     def _rank_of(self, a, b):
         """tiktoken's rank of a pair: that of the concatenation, if it is a token."""
