@@ -33,7 +33,7 @@ def test_units_cover_the_word_and_no_edge_crosses_a_cut(word, extra):
     units = _units(edges, len(word))
     # the spans follow each other from 0 to n, and so do their edge ranges
     assert units[0][0] == 0 and units[-1][1] == len(word) and units[-1][3] == len(edges)
-    for (a, b, first, last), (a2, _, first2, _) in zip(units, units[1:]):
+    for (_a, b, _first, last), (a2, _, first2, _) in zip(units, units[1:]):
         assert b == a2 and last == first2
     for a, b, first, last in units:
         assert a < b and all(a <= s and e <= b for s, e, _ in edges[first:last])

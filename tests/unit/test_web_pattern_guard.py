@@ -75,6 +75,19 @@ def test_an_imported_split_regex_is_found_and_run_by_the_worker_function():
     assert reply["ok"] and reply["pieces"] == 3  # 'hi', ' ', 'there'
 
 
+def test_a_plainly_linear_replace_needs_no_worker_and_a_nested_one_does():
+    """The Replace every SentencePiece model converted to a tokenizer.json carries (" {2,}")
+    cannot backtrack: loading such a model does not boot the worker for its first Inspect."""
+    tok = subwordlab.train("low lower newest", preset="sentencepiece_unigram", vocab_size=30)
+    doc = json.loads(tok.to_hf_json())
+    for replace, checked in ((" {2,}", False), ("( +)+x", True)):
+        doc["normalizer"] = {"type": "Sequence", "normalizers": [
+            {"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": replace}, "content": " "},
+            {"type": "Strip", "strip_left": True, "strip_right": True}]}
+        loaded = subwordlab.Tokenizer.from_hf_json(json.dumps(doc))
+        assert (pattern_guard.tokenizer_check(loaded, "de la liberte", "the Inspect text") is not None) is checked
+
+
 def test_the_worker_function_reports_a_refused_pipeline_without_a_verdict():
     check = pattern_guard.pipeline_check(None, {"type": "ByteLevel", "pattern": "a*", "add_prefix_space": False},
                                          "aaa", "the corpus")

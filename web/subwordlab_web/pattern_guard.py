@@ -82,6 +82,46 @@ TIMED_OUT = "timed out"  # the verdict kept for a check the worker did not finis
 BUILT_IN = frozenset(PATTERNS) | frozenset(PATTERNS.values())
 # component types that run a regex of their own over the text, and which field holds it
 _REGEX_COMPONENTS = {"ByteLevel", "Split", "RegexReplace"}
+# what plainly_linear allows: one-character items, anchors, and at most one repeat of a
+# one-character item, at the end, needing at most this many characters
+_ONE_CHAR = frozenset({"LITERAL", "NOT_LITERAL", "IN", "ANY"})
+_ANCHOR = frozenset({"AT"})
+_REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
+LINEAR_MIN_REPEAT = 64
+
+
+def plainly_linear(pattern: str) -> bool:
+    r"""Whether ``pattern`` cannot backtrack, read from the stdlib's parse of it (no text runs):
+    a sequence of single characters or classes, and at most one repeat of a single
+    character or class, at the very end, asking for at most ``LINEAR_MIN_REPEAT`` of them.
+    At any position such a pattern reads the fixed part, then takes the run greedily: it
+    matches, or fails having read at most ``LINEAR_MIN_REPEAT`` characters, so a text of n
+    characters costs O(n x pattern). Such a pattern needs no trial in the worker: e.g.
+    ``" {2,}"``, the Replace of every SentencePiece model converted to a tokenizer.json,
+    which would otherwise boot a second Pyodide for the first Inspect of the model.
+
+    >>> [plainly_linear(p) for p in (" {2,}", r"\s+", "ab", "x[0-9]+", "(a|a)+$", "a+b", "a*a*", " {100,}", "(a)+", "a*")]
+    [True, True, True, True, False, False, False, False, False, False]
+    """
+    from subwordlab.regex_compat import translate
+
+    try:
+        parsed = re._parser.parse(translate(pattern))  # type: ignore[attr-defined]
+    except (re.error, ValueError, RecursionError, OverflowError):
+        return False  # a `regex`-only pattern: tried in the worker
+    if parsed.getwidth()[0] == 0:
+        return False  # matches an empty string: the worker's trial says what the core says of it
+    items = list(parsed)
+    for i, (op, arg) in enumerate(items):
+        name = str(op)
+        if name in _ONE_CHAR or name in _ANCHOR:
+            continue
+        if name in _REPEATS and i == len(items) - 1:
+            low, _high, body = arg
+            if low <= LINEAR_MIN_REPEAT and len(body) == 1 and str(body[0][0]) in _ONE_CHAR:
+                continue
+        return False
+    return True
 
 
 def budget_seconds(n_chars: int) -> float:
@@ -106,7 +146,7 @@ def custom_patterns(component: Any) -> list[str]:
     if isinstance(component, dict):
         pattern = component.get("pattern")
         if (component.get("type") in _REGEX_COMPONENTS and isinstance(pattern, str) and pattern not in BUILT_IN
-                and component.get("regex", True)):
+                and component.get("regex", True) and not plainly_linear(pattern)):
             found.append(pattern)
         for value in component.values():
             if isinstance(value, (dict, list)):

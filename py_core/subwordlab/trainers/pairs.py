@@ -77,13 +77,13 @@ class PairIndex:
         for w in range(lo, hi):
             syms = words[w]
             f = freqs[w]
-            i = base + len(syms_here)
-            starts.append(i)
+            at = base + len(syms_here)  # the word's first slot
+            starts.append(at)
             syms_here += syms
             syms_here.append(-1)  # the separator after the word
             freqs_here += [f] * (len(syms) + 1)
             # zip builds the pair tuples at C speed
-            for i, p in enumerate(zip(syms, syms[1:]), i):
+            for i, p in enumerate(zip(syms, syms[1:]), at):
                 counts[p] = get(p, 0) + f
                 ws = where.get(p)
                 if ws is None:

@@ -485,7 +485,7 @@ def _let_go(*lists):
     for items in lists:
         n = len(items)
 
-        def drop(lo, hi):
+        def drop(lo, hi, items=items, n=n):
             del items[n - hi:n - lo]
 
         yield from sliced(n, drop, every=1024)
