@@ -24,9 +24,10 @@ def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int]
     round), then ``Done`` whose ``tokenizer`` is the result.
 
     ``corpus``: raw text (a str or an iterable of documents) or a word-frequency dict.
-    ``progress=True`` adds ``Progress`` events before ``AlphabetReady``, one per slice of a
-    long preparation (counting a big corpus, indexing its pairs), each a few milliseconds
-    apart, so a caller can yield to a browser between them. The other events are the same.
+    ``progress=True`` adds ``Progress`` events, one per slice of a long preparation (counting
+    a big corpus, indexing its pairs) before ``AlphabetReady``, of Unigram's rounds, and of
+    the final model's build before ``Done``, each a few milliseconds apart, so a caller can
+    yield to a browser between them. The other events are the same.
     """
     spec = resolve_options(preset, vocab_size, num_merges, options)
     events = TRAINERS[preset](corpus, spec)

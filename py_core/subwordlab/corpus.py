@@ -263,9 +263,17 @@ def iter_count_words(corpus, split_words, remove_specials=None, slicer=None):
     for doc in documents(corpus):
         if not isinstance(doc, str):
             raise CorpusError(f"every document must be a str, got {type(doc).__name__}")
-        stats.add(doc)
+        # its provenance (SHA-256, sizes) in parts of SLICE_CHARS, a hand-back after each:
+        # hashing megabytes at once is tens of ms in a browser
+        for k in range(0, len(doc), SLICE_CHARS):
+            stats.add(doc[k:k + SLICE_CHARS])
+            if len(doc) > SLICE_CHARS:
+                yield done, total
         for part in (remove_specials(doc) if remove_specials else [doc]):
-            for piece in (slicer(part) if slicer and len(part) > SLICE_CHARS else [part]):
+            pieces = slicer(part) if slicer and len(part) > SLICE_CHARS else [part]
+            if len(pieces) > 1:
+                yield done, total  # (a hand-back: cutting a big text into slices is ms of work)
+            for piece in pieces:
                 counts.update(split_words(piece))
                 pending += len(piece)
                 if pending >= SLICE_CHARS:

@@ -98,7 +98,9 @@ class Progress:
     - BPE and WordPiece: ``"words"`` (distinct words turned into symbols), ``"index"``
       (words whose pairs are counted);
     - Unigram: ``"seed"`` (the seed pieces), ``"lattice"`` (every word's lattice), ``"em"``
-      (an EM round), ``"prune"`` (a pruning round), each after its ``"count"``.
+      (an EM round), ``"prune"`` (a pruning round), each after its ``"count"``;
+    - BPE and Unigram: ``"model"``, after the last step, before ``Done`` (the run's data let
+      go and the final model built, in slices).
     """
 
     phase: str

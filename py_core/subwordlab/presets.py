@@ -16,12 +16,13 @@ of the schema in options.py (the UI and the CLI are built from that schema);
 """
 
 from dataclasses import replace
+from itertools import islice
 from typing import Any, Dict, Tuple
 
 from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
 from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
-from .events import Done, drain, progress_events
+from .events import Done, drain, progress_events, sliced
 from .normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
 from .options import PRESETS, check_options, preset_of
 from .pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
@@ -143,8 +144,16 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
             return got
 
         raw, provenance = yield from progress_events("count", iter_count_words(corpus, chunks, cut, slicer))
-        # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
-        return {w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}, provenance
+        # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate),
+        # in slices (a hundred thousand words at once were a pause of 0.4 s in the browser)
+        counts, items = {}, iter(raw.items())
+
+        def to_byte_chars(lo, hi):
+            for w, n in islice(items, hi - lo):
+                counts[w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS)] = n
+
+        yield from progress_events("words", sliced(len(raw), to_byte_chars))
+        return counts, provenance
 
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)

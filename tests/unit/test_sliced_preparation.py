@@ -11,7 +11,7 @@ import subwordlab
 from subwordlab import corpus as corpus_mod
 from subwordlab import presets
 from subwordlab.corpus import slices_at_spaces
-from subwordlab.events import Progress
+from subwordlab.events import Done, Progress
 from subwordlab.recording import Recording
 from subwordlab.trainers.pairs import PairIndex
 
@@ -116,7 +116,15 @@ def test_a_big_corpus_trains_to_the_same_events_with_progress_between_slices():
     assert [e for e in plain if e.kind == "merge"] == [e for e in rest if e.kind == "merge"]
     assert plain[-1].tokenizer.merges == rest[-1].tokenizer.merges
     assert plain[-1].tokenizer.spec == rest[-1].tokenizer.spec  # provenance included
-    # progress comes first, counting then indexing, each phase moving forward
+    # progress comes first, counting then indexing, each phase moving forward; after the
+    # alphabet, only the final model's build ("model", last)
+    ready = next(i for i, e in enumerate(with_progress) if e.kind == "alphabet")
+    later = [e for e in with_progress[ready:] if isinstance(e, Progress)]
+    ending = [e for e in with_progress[with_progress.index(rest[-2]) + 1:] if isinstance(e, Progress)]
+    assert {p.phase for p in later} == {"model"} and isinstance(with_progress[-1], Done)
+    assert ending and {p.phase for p in ending} == {"model"}
+    progress = with_progress[:ready]
+    assert all(isinstance(e, Progress) for e in progress)
     assert with_progress[: len(progress)] == progress
     phases = [p.phase for p in progress]
     assert phases == sorted(phases, key=["count", "words", "index"].index) and phases[0] == "count"
@@ -142,3 +150,23 @@ def test_recording_keeps_progress_out_of_the_steps():
     rec.run()
     assert [s.kind for s in rec.steps] == ["merge"] * 5
     assert rec.tokenizer.merges == subwordlab.train(text, "bpe", num_merges=5).merges
+
+
+def test_releasing_an_index_empties_it_step_by_step():
+    words = [(0, 1, 2, 1, 2), (2, 1), (0, 1)] * 50
+    index = PairIndex(words, [3, 1, 2] * 50, [1, 1, 1])
+    total = len(index.counts) + len(index.first) + len(index.where)
+    seen = list(index.release())
+    assert seen[0] == (0, total) and seen[-1] == (total, total)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert (index.counts, index.first, index.where) == ({}, {}, {})
+
+
+def test_a_unigram_model_built_in_slices_is_the_one_built_at_once():
+    from subwordlab.events import drain
+    from subwordlab.models.unigram import Unigram
+    vocab, scores = ["<unk>", "a", "b", "ab", "<s>"], [0.0, -1.0, -1.5, -2.0, 0.0]
+    at_once = Unigram(vocab, scores, control_ids=[4])
+    sliced = drain(Unigram.in_slices(vocab, scores, control_ids=[4]))
+    assert vars(sliced) == vars(at_once)
+    assert sliced.encode_piece("ab") == at_once.encode_piece("ab")

@@ -65,7 +65,8 @@ class Corpus:
 
     @property
     def is_empty(self) -> bool:
-        return not self.text.strip()
+        # (not `text.strip()`: that copies megabytes each time a run saves the page's address)
+        return not self.text or self.text.isspace()
 
     def training_input(self) -> str | dict[str, int]:
         """The core's corpus: the text, or the parsed word counts. Raises CorpusError

@@ -42,6 +42,7 @@ PHASES = {
     "lattice": "Building each word's lattice of pieces",
     "em": "EM: expected piece counts",
     "prune": "Measuring how useful each piece is",
+    "model": "Building the final model",
 }
 
 

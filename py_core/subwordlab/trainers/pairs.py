@@ -125,6 +125,23 @@ class PairIndex:
         """Every slot is below this number (so ``first`` values are too)."""
         return len(self.sym)
 
+    def release(self):
+        """Empty the index in slices (yields ``(done, total)``): its tables of pairs, hundreds
+        of thousands of entries, freed at once would be one long pause in a browser."""
+        tables = (self.counts, self.first, self.where)
+        total, done = sum(map(len, tables)), 0
+        yield 0, total
+        for table in tables:
+            def drop_pairs(lo, hi, table=table):
+                for _ in range(lo, hi):
+                    table.popitem()
+
+            n = len(table)
+            for k, _ in sliced(n, drop_pairs, every=256):
+                yield done + k, total
+            done += n
+        yield total, total
+
     def first_occurrence(self, pair):
         """The slot where the textbook scan meets ``pair`` first (see ``first``).
         Example: pair (1, 2) in words ((0, 1, 2),) -> slot 2 (slot 0 is a separator)."""

@@ -814,11 +814,11 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         now = yield from progress_events("prune", snapshot())
         yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed], vocab_size=len(meta) + len(final),
                         pieces=now)
-    yield from progress_events("prune", lattices.release())
+    yield from progress_events("model", lattices.release())
     result = [(pieces[i], scores[i]) for i in final]
     result.sort(key=lambda t: (-t[1], t[0]))
     # the run's big lists, emptied in slices before they are dropped all at once on return
-    yield from progress_events("prune", _let_go(words, freqs, pieces, scores, alive, by_piece, expected))
+    yield from progress_events("model", _let_go(words, freqs, pieces, scores, alive, by_piece, expected))
     return result
 
 
@@ -917,14 +917,14 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
             break
         rounds += event.kind in ("em", "prune")
         yield event
-    yield Progress("prune", 0, 0)  # (a hand-back before the model is built: the run's last frees came just before)
+    yield Progress("model", 0, 0)  # (a hand-back before the model is built: the run's last frees came just before)
     reserved = set(meta)
     pieces = [(p, s) for p, s in pieces if p not in reserved]
 
     # step 3: the model: reserved pieces first (score 0), then by probability
     vocab = meta + [p for p, _ in pieces]
     ids = {p: i for i, p in enumerate(vocab)}
-    model = yield from progress_events("prune", Unigram.in_slices(
+    model = yield from progress_events("model", Unigram.in_slices(
         vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
         control_ids=[ids[s] for s in special_tokens if s != unk], user_defined_ids=[ids[s] for s in user_defined_symbols]))
     return model, {s: ids[s] for s in special_tokens}, rounds
