@@ -475,7 +475,10 @@ class Tokenizer:
         """The raw bytes of a sequence of ids (may be invalid UTF-8 for a partial sequence)."""
         if self.spec.get("source") == "tokenizer.json":
             # imported from HF: every token goes through the decoder, special ones too, as in HF
-            return self.decoder.decode_bytes([self.id_to_token(i) for i in ids])
+            tokens = [self.id_to_token(i) for i in ids]
+            if self.decoder is None:  # HF joins the tokens with spaces when a file has no decoder
+                return " ".join(tokens).encode("utf-8")
+            return self.decoder.decode_bytes(tokens)
         out: List[bytes] = []
         run: List[str] = []  # the tokens of a run decoded together
         unk = getattr(self.model, "unk_id", None)
@@ -485,14 +488,21 @@ class Tokenizer:
             # line with its neighbours; other special tokens are inserted verbatim
             if i in self._special_ids and i != unk:
                 if run:
-                    out.append(self.decoder.decode_bytes(run))
+                    out.append(self._decode_run(run))
                     run = []
                 out.append(tok.encode("utf-8"))
             else:
                 run.append(tok)
         if run:
-            out.append(self.decoder.decode_bytes(run))
+            out.append(self._decode_run(run))
         return b"".join(out)
+
+    def _decode_run(self, tokens: List[str]) -> bytes:
+        """The bytes of a run of tokens: through the decoder, or, for a model file saved
+        without one ("decoder": null), the tokens' own text one after another."""
+        if self.decoder is None:
+            return "".join(tokens).encode("utf-8")
+        return self.decoder.decode_bytes(tokens)
 
     def decode(self, ids: Iterable[int]) -> str:
         """Text of a sequence of ids; invalid UTF-8 becomes U+FFFD."""

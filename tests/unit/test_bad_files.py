@@ -340,3 +340,31 @@ def test_the_depth_scan_counts_brackets_outside_strings_only():
     with pytest.raises(ModelFileError, match="nested more than 64 levels"):
         check_size_and_depth('{"a":' * 65 + '1' + '}' * 65)
     check_size_and_depth('{"a": "unterminated [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[')
+
+
+def test_a_file_without_a_decoder_decodes_its_tokens_as_written():
+    """"decoder": null loads (our format allows it) and decodes: our file joins the tokens'
+    text, a tokenizer.json joins them with spaces as HF does (Hypothesis found the crash:
+    decode called the missing decoder)."""
+    tok = subwordlab.train("low lower newest widest", preset="wordpiece", vocab_size=40)
+    ours = json.loads(tok.to_json())
+    ours["decoder"] = None
+    loaded = subwordlab.Tokenizer.from_json(json.dumps(ours))
+    ids = loaded.encode("lower newest")
+    assert loaded.decode(ids) == "".join(loaded.id_to_token(i) for i in ids)
+    hf = json.loads(tok.to_hf_json())
+    hf["decoder"] = None
+    imported = subwordlab.Tokenizer.from_hf_json(json.dumps(hf))
+    ids = imported.encode("lowest newer")
+    assert imported.decode(ids) == " ".join(imported.id_to_token(i) for i in ids)
+
+
+@pytest.mark.cpython_only
+def test_a_tokenizer_json_without_a_decoder_decodes_as_hf_does():
+    import tokenizers
+
+    hf = json.loads(subwordlab.train("low lower newest widest", preset="wordpiece", vocab_size=40).to_hf_json())
+    hf["decoder"] = None
+    imported = subwordlab.Tokenizer.from_hf_json(json.dumps(hf))
+    ids = imported.encode("lowest newer")
+    assert len(ids) > 2 and imported.decode(ids) == tokenizers.Tokenizer.from_str(json.dumps(hf)).decode(ids)
