@@ -59,6 +59,7 @@ from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, cut_long, h
 from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events, sliced
 from ..unicode_data import category, script
 from ..models.unigram import Unigram
+from ..portable_math import exp as portable_exp, log as portable_log
 from .alphabet import covered_characters
 
 SPACE_MARK = "\u2581"
@@ -79,7 +80,7 @@ def digamma(x):
     xx = 1.0 / x
     xx2 = xx * xx
     xx4 = xx2 * xx2
-    return result + math.log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
+    return result + portable_log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
 
 
 # Scripts as SentencePiece groups them: Hiragana and Katakana count as Han (so Japanese
@@ -565,11 +566,11 @@ def _freq_x_length(pair):
 def _e_step(lattices, lengths, freqs, scores, alive):
     """Expected count of every piece (frequency-weighted) and the corpus log-likelihood,
     in slices of words (yields ``(done, total)``)."""
-    exp = math.exp
+    exp = portable_exp  # (math.exp's last bit differs between C libraries: portable_math.py)
     probs = yield from _mapped(lambda score, live: exp(score) if live else 0.0, scores, alive)
     expected = [0.0] * len(scores)
     loglik = [0.0]  # (a cell the slices add to, word by word in corpus order)
-    log = math.log
+    log = portable_log
 
     def words(lo, hi):
         total = loglik[0]
@@ -614,7 +615,7 @@ def _forward_backward_scaled(edges, n, probs, f, expected):
 
     Example: a 1-character word with one piece of probability 0.5 -> log 0.5.
     """
-    log, exp = math.log, math.exp
+    log, exp = portable_log, portable_exp
     # (the live edges' span: dead pieces' edges, probability 0, may still be there)
     span = max([e - s for s, e, i in edges if probs[i]], default=1)
     # forward: fwd[t] * exp(fcum[t]) is the total probability of the first t characters
@@ -722,8 +723,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     pieces = chars + (yield from progress_events("seed", _mapped(itemgetter(0), subs)))
     raw = [char_freq[c] for c in chars] + (yield from progress_events("seed", _mapped(_freq_x_length, subs)))
     yield from progress_events("seed", _let_go(subs))
-    logsum = math.log(math.fsum(raw))
-    scores = yield from progress_events("seed", _mapped(lambda r: math.log(r) - logsum, raw))
+    logsum = portable_log(math.fsum(raw))
+    scores = yield from progress_events("seed", _mapped(lambda r: portable_log(r) - logsum, raw))
     n_chars = len(chars)  # ids below n_chars are the characters: never dropped
     alive = [True] * len(pieces)
     reserved = set(meta)
@@ -844,10 +845,10 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
     for done, _ in sliced(len(lengths), best_splits):
         yield done, total_steps
     total = math.fsum(freq)
-    logsum = math.log(total)
+    logsum = portable_log(total)
     # step 2: each piece's best alternative: its own best split without the piece itself
     losses = {}
-    log = math.log
+    log = portable_log
 
     def piece_losses(lo, hi):
         for i in range(n_chars + lo, n_chars + hi):
