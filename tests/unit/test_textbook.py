@@ -111,18 +111,7 @@ def test_the_textbook_loops_stop_when_nothing_is_left():
 
 def _merged_words(words, pair, new):
     """Every word with ``pair`` merged into ``new``, left to right, as the textbook does."""
-    out = []
-    for syms in words:
-        merged, i = [], 0
-        while i < len(syms):
-            if i + 1 < len(syms) and (syms[i], syms[i + 1]) == pair:
-                merged.append(new)
-                i += 2
-            else:
-                merged.append(syms[i])
-                i += 1
-        out.append(tuple(merged))
-    return out
+    return [tuple(textbook.merge_pair(syms, pair, new)) for syms in words]
 
 
 @settings(max_examples=300, deadline=None)
