@@ -44,25 +44,23 @@ _INV_LN2 = 1.44269504088896338700e+00
 _SQRT_HALF = 0.7071067811865476
 
 
-def _round40(y: float) -> float:
-    """``y`` rounded to 40 significant bits (ties cannot occur where this is used)."""
+def _stable(y: float, band: float = _BAND) -> float | None:
+    """``y`` rounded to 40 significant bits, or None when it lies within ``band`` of a
+    halfway point (in units of the 40-bit grid)."""
     m, e = math.frexp(y)  # y = m * 2**e, 0.5 <= |m| < 1
     q = abs(m) * _TWO40
     f = math.floor(q)
-    r = math.ldexp(f + 1 if q - f > 0.5 else f, e - 40)
-    return -r if m < 0 else r
-
-
-def _stable(y: float) -> float | None:
-    """``y`` rounded to 40 bits, or None when it lies within ``_BAND`` of a halfway point."""
-    m, e = math.frexp(y)
-    q = abs(m) * _TWO40
-    f = math.floor(q)
     frac = q - f  # exact: the bits below the 40 kept
-    if -_BAND < frac - 0.5 < _BAND:
+    if -band < frac - 0.5 < band:
         return None
     r = math.ldexp(f + 1 if frac > 0.5 else f, e - 40)
     return -r if m < 0 else r
+
+
+def _round40(y: float) -> float:
+    """``y`` rounded to 40 significant bits (used on the series values, the same in every
+    runtime, so no band is needed)."""
+    return _stable(y, 0.0)  # type: ignore[return-value]  # (a zero band never gives None)
 
 
 def _exp_series(x: float) -> float:
