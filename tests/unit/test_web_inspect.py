@@ -16,7 +16,7 @@ from fakedom import FakePort
 from subwordlab_web import inspect_panel
 from subwordlab_web.inspect_panel import MAX_TEXT, inspect_text, text_slices
 from subwordlab_web.state import Corpus, TrainSpec
-from subwordlab_web.tokens import first_difference, round_trip_message, token_label, visible
+from subwordlab_web.tokens import excerpt, first_difference, round_trip_message, token_label, visible
 
 from corpora import read
 
@@ -260,6 +260,13 @@ def test_token_helpers():
                                                                           "“a·b” by design")
     assert round_trip_message("ab", "ab", "exact", "", "the normalizer lower-cases") == (
         True, "Round trip as designed: the normalizer lower-cases: decode gives “ab” by design")
+    # a cut never splits a marker such as <unk> (it read "<unk>galit<u" before)
+    assert excerpt("<unk>galit<unk>é", 0, 12) == "<unk>galit<unk>…"
+    assert excerpt("ab<unk>" + "c" * 30, 0, 4) == "ab<unk>…"
+    assert excerpt("ab<" + "c" * 30, 0, 4) == "ab…"  # no closing ">" near: stop before it
+    assert excerpt("a b", 1, 12) == "·b"
+    ok, msg = round_trip_message("égalité égalité", "<unk>galit<unk> <unk>galit<unk>")
+    assert not ok and msg == "Round trip differs at character 0: expected “égalité·égal…”, decoded “<unk>galit<unk>…”"
 
 
 _TOKENIZERS = {}

@@ -133,6 +133,21 @@ def first_difference(expected: str, actual: str) -> int | None:
     return min(len(expected), len(actual))
 
 
+def excerpt(text: str, start: int, size: int) -> str:
+    """``text[start:start + size]``, white space made visible, with "…" if the text goes on;
+    the cut never splits a ``<...>`` marker such as ``<unk>`` (it takes the whole marker if
+    it closes within 16 more characters, else stops before it).
+
+    Example: excerpt('<unk>galit<unk>é', 0, 12) -> '<unk>galit<unk>…'; ('abc', 1, 12) -> 'bc'.
+    """
+    end = start + size
+    opened = text.rfind("<", start, end)
+    if opened != -1 and text.find(">", opened, end) == -1:  # the cut falls inside a marker
+        closed = text.find(">", end, end + 16)
+        end = closed + 1 if closed != -1 else max(opened, start + 1)
+    return visible(text[start:end]) + ("…" if end < len(text) else "")
+
+
 def round_trip_message(expected: str, decoded: str, kind: str = "", reason: str = "",
                        normalized_by: str = "") -> tuple[bool, str]:
     """(ok, message) for the round-trip badge: does decode(encode(x)) give back what the
@@ -145,14 +160,14 @@ def round_trip_message(expected: str, decoded: str, kind: str = "", reason: str 
     Example: ('a b', 'a b') -> (True, 'Round trip exact').
     """
     i = first_difference(expected, decoded)
-    gives = f"decode gives “{visible(decoded[:40])}{'…' if len(decoded) > 40 else ''}” by design"
+    gives = f"decode gives “{excerpt(decoded, 0, 40)}” by design"
     if i is None and kind != "by_design":
         return True, f"Round trip as designed: {normalized_by}: {gives}" if normalized_by else "Round trip exact"
     if kind == "by_design":
         why = "; ".join(w for w in (reason, normalized_by) if w)
         return True, f"Round trip as designed: {why}: {gives}" if why else f"Round trip as designed: {gives}"
-    want = visible(expected[i:i + 12]) or "(end)"
-    got = visible(decoded[i:i + 12]) or "(end)"
+    want = excerpt(expected, i, 12) or "(end)"
+    got = excerpt(decoded, i, 12) or "(end)"
     return False, f"Round trip differs at character {i}: expected “{want}”, decoded “{got}”"
 
 
