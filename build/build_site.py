@@ -11,7 +11,9 @@ What it does:
 2. fetches Pyodide PYODIDE_VERSION with `npm pack` into build/_cache/ (only if not cached),
    checks it against the pinned sha512 integrity, and extracts the runtime into
    dist/site/pyodide/;
-3. writes dist/site/pyodide/pyodide-lock.json: Pyodide's own lock plus entries for our two
+3. adds each module's bytecode for the page's Python to the served copies of the wheels
+   (build/wheel_bytecode.py, run in the vendored Pyodide on Node: the page imports without
+   compiling) and writes dist/site/pyodide/pyodide-lock.json: Pyodide's own lock plus entries for our two
    wheels (relative file names, real sha256), so the page installs them with
    `loadPackage(["subwordlab", "subwordlab_web"])`;
 4. copies web/ (page, css, bootstrap) to dist/site/, the wheels to dist/site/wheels/ and the
@@ -232,6 +234,19 @@ def write_lock(pyodide_dir: Path, wheels: dict[str, Path]) -> None:
     lock_path.write_text(json.dumps(lock, separators=(",", ":")))
 
 
+def add_bytecode(pyodide_dir: Path, wheels: list[Path]) -> None:
+    """Each module's bytecode for the page's Python, inside the served wheels (see
+    build/wheel_bytecode.py: the page then imports without compiling, ~0.5 s sooner ready).
+    It runs in the vendored Pyodide on Node; without Node the wheels stay source-only and
+    the page still works, only starts slower."""
+    node = shutil.which("node")
+    if node is None:
+        log("no Node.js: the served wheels carry no bytecode (the page compiles on each load)")
+        return
+    run([node, str(ROOT / "build" / "wheel_bytecode.mjs"), str(pyodide_dir), *map(str, wheels)])
+    log(f"bytecode for the page's Python added to {', '.join(w.name for w in wheels)}")
+
+
 # --- 4. the site ----------------------------------------------------------------------
 def _load_build_module(name: str):
     """A sibling module of this script (build/ is not a package)."""
@@ -249,6 +264,7 @@ def assemble_site(wheels: dict[str, Path]) -> None:
     (SITE / "wheels").mkdir()
     for wheel in wheels.values():
         shutil.copy2(wheel, SITE / "wheels" / wheel.name)
+    add_bytecode(SITE / "pyodide", [SITE / "wheels" / w.name for w in wheels.values()])
     write_lock(SITE / "pyodide", {k: SITE / "wheels" / v.name for k, v in wheels.items()})
     for name in WEB_FILES:
         src = ROOT / "web" / name

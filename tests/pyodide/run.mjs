@@ -37,7 +37,7 @@ async function main() {
   pyodide.setStdout(raw(process.stdout));
   pyodide.setStderr(raw(process.stderr));
 
-  // Our wheels, through the served lock file exactly as the page installs them.
+  // Our wheels, as the served lock file lists them (the same files the page unpacks).
   const errors = [];
   await pyodide.loadPackage(["subwordlab", "subwordlab_web"], {
     messageCallback: () => {},
