@@ -134,7 +134,14 @@ def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs
         a, b = data.draw(st.sampled_from(sorted(index.counts)))
         new = len(index.sym_len)
         index.sym_len.append(index.sym_len[a] + index.sym_len[b])
-        _, merged = index.merge((a, b), new)
+        before = dict(index.counts)
+        gained, shrunk, merged = index.merge((a, b), new)
+        # every pair whose count rose is among the gained (each holds the new token), every
+        # pair whose count fell among the shrunk: the ranking re-keys exactly those
+        after = index.counts
+        assert all(new in p for p in gained)
+        assert {p for p in after if after[p] > before.get(p, 0)} <= set(gained)
+        assert {p for p in before if p != (a, b) and after.get(p, 0) < before[p]} <= set(shrunk)
         expected = _merged_words(words, (a, b), new)
         assert merged == sum(f * (len(w) - len(m)) for w, m, f in zip(words, expected, freqs))
         words = expected

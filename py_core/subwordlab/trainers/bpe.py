@@ -219,9 +219,9 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
             ranking.add_token()
         merges.append((a, b))
         # step 3: merge it everywhere and re-rank the pairs whose counts changed
-        touched, _ = index.merge((a, b), new)
+        gained, shrunk, _ = index.merge((a, b), new)
         ranking.current.pop((a, b), None)
-        ranking.update(*gained_and_shrunk(touched, new))
+        ranking.update(gained, shrunk)
         yield MergeStep(
             rank=len(merges) - 1,
             pair=(vocab[a], vocab[b]),
@@ -237,16 +237,6 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
 
 
 # -- the heap of pairs (step 4's ranking) -------------------------------------------------
-
-def gained_and_shrunk(touched, new):
-    """The pairs a merge into ``new`` changed, split into those that may have gained
-    occurrences (every pair a merge creates holds ``new``) and those that only lost some.
-    Example: ({(1, 2): 0, (3, 9): 0}, 9) -> ([(3, 9)], [(1, 2)])."""
-    gained, shrunk = [], []
-    for p in touched:
-        (gained if new in p else shrunk).append(p)
-    return gained, shrunk
-
 
 def _reverse_key(key):
     """A key that sorts strings/bytes in reverse. Example: 'ab' sorts before 'a'."""

@@ -52,7 +52,7 @@ included. (The float ``count / den`` is only shown, in the events.) Equal scores
 from ..corpus import CorpusError
 from ..events import AlphabetReady, MergeStep, progress_events
 from ..models.wordpiece import WordPiece
-from .bpe import TIE_BREAKS, Ranking, gained_and_shrunk
+from .bpe import TIE_BREAKS, Ranking
 from .pairs import PairIndex
 
 SCORINGS = ("likelihood", "frequency")  # count(ab)/(count(a)*count(b)), or count(ab) as HF's trainer
@@ -207,7 +207,7 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
         merges.append((a, b))
         # step 3: merge it everywhere; the unit counts move by the occurrences merged
         # (subtle: for a == b overlapping pairs count twice in count(ab) but merge once)
-        touched, merged = index.merge((a, b), new)
+        gained, shrunk, merged = index.merge((a, b), new)
         if by_score:
             unit[a] -= merged
             unit[b] -= merged
@@ -219,21 +219,21 @@ def wordpiece_steps(index, vocab, token_to_id=None, *, prefix="##", num_merges=N
             as_left.get(a, set()).discard((a, b))
             as_right.get(b, set()).discard((a, b))
             counts = index.counts
-            for p in touched:
+            for p in gained + shrunk:
                 if p in counts:
                     as_left.setdefault(p[0], set()).add(p)
                     as_right.setdefault(p[1], set()).add(p)
                 else:
                     as_left.get(p[0], set()).discard(p)
                     as_right.get(p[1], set()).discard(p)
-            affected = set(touched)
+            affected = {*gained, *shrunk}
             for u in (a, b, new):
                 affected.update(as_left.get(u, ()))
                 affected.update(as_right.get(u, ()))
             ranking.update(affected)
         else:
             # step 4 (by count): re-rank the pairs the merge touched
-            ranking.update(*gained_and_shrunk(touched, new))
+            ranking.update(gained, shrunk)
         yield MergeStep(
             rank=len(merges) - 1,
             pair=(vocab[a], vocab[b]),
