@@ -1,15 +1,17 @@
-"""Unigram training on long words: a word longer than ``_WHOLE_MAX`` characters trains
-as its *units*, the spans of its lattice no piece crosses (``_units``), repeated units
-merged. The units must give the E-step the same expected counts and log-likelihood, and the
-pruning the same best splits, as the whole word's lattice."""
+"""Unigram training on units: every word trains as its *units*, the spans of its lattice no
+piece crosses (``_units``), repeated units (of any words) merged, and re-cut as pieces die.
+The units must give the E-step the same expected counts and log-likelihood, and the pruning
+the same best splits, as the whole words' lattices."""
 
 import math
+from collections import Counter
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from subwordlab.events import drain
-from test_pathological_corpora import _reference_log_space
-from subwordlab.trainers.unigram import _WHOLE_MAX, _Lattices, _e_step, _units, _viterbi
+from test_pathological_corpora import _reference_log_space, corpora
+from subwordlab.trainers.unigram import _Lattices, _e_step, _units, _viterbi, unigram_steps
 
 
 def lattice(word, pieces):
@@ -61,10 +63,11 @@ def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra
     probs = [rng.uniform(0.05, 1.0) for _ in pieces]
     lat = _Lattices(5)
     drain(lat.build(pieces, words, freqs))
-    # a short word is one entry; a long one is cut where nothing crosses, repeats merged
-    assert all(n <= _WHOLE_MAX or not split for n, split in zip(lat.lengths, lat.splits))
+    # every word is cut where nothing crosses, repeated units merged: each text once, and
+    # every character of the corpus in one unit
     assert sum(f * n for f, n in zip(lat.freqs, lat.lengths)) == sum(f * len(w) for f, w in zip(freqs, words))
-    assert len(set(t for t, s in zip(lat.texts, lat.splits) if s)) == sum(lat.splits)
+    assert len(set(lat.texts)) == len(lat.texts)
+    assert all(_units(e, n) == [(0, n, 0, len(e))] for e, n in zip(lat.edges, lat.lengths))
     # E-step: the same expected counts and log-likelihood as the whole words
     scores = [math.log(p) for p in probs]
     got, got_loglik = drain(_e_step(lat.edges, lat.lengths, lat.freqs, scores, [True] * len(pieces)))
@@ -81,4 +84,39 @@ def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra
     live = [p if a else "\0" for p, a in zip(pieces, alive)]  # (a dead piece matches nothing)
     again = _Lattices(5)
     drain(again.build(live, words, freqs))
-    assert sorted(zip(lat.texts, lat.freqs, lat.edges)) == sorted(zip(again.texts, again.freqs, again.edges))
+    # (an entry that fell apart is left empty, text '' and weight 0, until many are)
+    assert all(t or (f == 0 and not e) for t, f, e in zip(lat.texts, lat.freqs, lat.edges))
+    assert (sorted(u for u in zip(lat.texts, lat.freqs, lat.edges) if u[0])
+            == sorted(zip(again.texts, again.freqs, again.edges)))
+
+
+def whole_word_log_likelihood(counts, pieces):
+    """sum of count x log Z over the whole words, each lattice over ``pieces`` ({piece: score})."""
+    longest = max(map(len, pieces))
+    total = 0.0
+    for word, f in counts.items():
+        edges = [(s, e, word[s:e]) for s in range(len(word)) for e in range(s + 1, min(len(word), s + longest) + 1)
+                 if word[s:e] in pieces]
+        names = sorted(pieces)
+        ids = {p: k for k, p in enumerate(names)}
+        _, log_z = _reference_log_space([(s, e, ids[p]) for s, e, p in edges], len(word),
+                                        [pieces[p] for p in names], f)
+        total += f * log_z
+    return total
+
+
+@pytest.mark.parametrize("name", ["no_spaces", "random"])
+def test_training_on_units_keeps_the_whole_words_log_likelihood_at_every_em_step(name):
+    # pathological text (a line without spaces, random bytes), each word whole (no byte
+    # bound): at every EM iteration the log-likelihood the units give is the whole words'
+    # under the pieces before it, through the pruning rounds, re-cuts and merges of units
+    text = corpora()[name][:2500]
+    counts = Counter("▁" + w for w in text.split())
+    chars = len(set("".join(counts)))
+    events = [e for e in unigram_steps(counts, vocab_size=chars + 150, max_sentence_length=None)
+              if e.kind != "progress"]
+    assert events[0].kind == "alphabet" and sum(e.kind == "prune" for e in events) >= 2
+    for before, event in zip(events, events[1:]):
+        if event.kind == "em":
+            want = whole_word_log_likelihood(counts, dict(before.pieces))
+            assert math.isclose(event.log_likelihood, want, rel_tol=1e-9), (event.round, event.iteration)

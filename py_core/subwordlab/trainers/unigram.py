@@ -45,14 +45,17 @@ Determinism: the words are processed in their (first appearance) order, pieces b
 every sort has an explicit key and no set or dict of strings is iterated in hash order, so
 the same corpus gives the same pieces and scores in CPython and in Pyodide.
 
-Speed: the lattices of the distinct words are built once from the seed vocabulary and
-filtered as pieces die; the E-step works in probability space (products, no logs) for
-words up to 30 characters, where no product can underflow, and in log space beyond.
+Speed: the lattices are built once from the seed vocabulary, one per distinct *unit* (a
+span of a word no piece crosses: a word's lattice factors over them, ``_Lattices``), and
+filtered as pieces die (units split further, equal ones merge). The E-step works in
+probability space (products, no logs): plainly for units up to 30 characters, where no
+product can underflow, and rescaled beyond (``_forward_backward_scaled``).
 """
 
 import heapq
 import math
 from itertools import compress, islice
+from math import frexp
 from operator import itemgetter
 
 from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, cut_long, head_bytes, long_words_note
@@ -65,7 +68,7 @@ from .alphabet import covered_characters
 SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 _PROB_SPACE_MAX = 30  # longest word the E-step handles with plain products
-_WHOLE_MAX = 64  # longest word whose lattice is kept whole; a longer one trains as its units
+_SHARE_MAX = 64  # a unit up to this long shares its edge tuples with the others (see _Lattices.build)
 _RUN = 4096  # _sorted_in_slices sorts this many items at once (a few milliseconds)
 _ANY, _INHERITED = "", "Inherited"
 
@@ -260,79 +263,100 @@ def _units(edges, n):
 
 
 class _Lattices:
-    """The lattices training works on, over the seed vocabulary: one entry per distinct word
-    up to ``_WHOLE_MAX`` characters, and for the longer words one entry per distinct
-    *unit* (a span of the word no piece crosses, ``_units``), with the summed frequency.
-    ``edges[k]`` is a list of ``(start, end, piece_id)`` sorted by start, then end;
-    ``lengths[k]`` and ``freqs[k]`` its text's length and weight. Dead pieces are filtered
-    out, and as they die a long word's units split further.
+    """The lattices training works on, over the seed vocabulary: one entry per distinct
+    *unit*, a span of a word that no piece crosses (``_units``), with the summed frequency
+    of its occurrences in every word. ``edges[k]`` is a tuple of ``(start, end, piece_id)``
+    sorted by start, then end; ``lengths[k]``, ``freqs[k]`` and ``texts[k]`` its text's
+    length, weight and text. Dead pieces are filtered out, and as they die units split
+    further (new cuts appear) and equal spans merge.
 
-    Why units: a long word (random bytes, text without spaces, cut in runs of 4,096) costs
-    the E-step a rescaled pass (``_forward_backward_scaled``), and every occurrence of a
-    repeated stretch is redone. Once pieces die, such words fall apart into short spans, most
-    of them repeated. Measured (CPU): the E-steps of 1 MB of random bytes (``unigram``) take
-    4.8 s instead of 11.9 s; of 300 KB of Shakespeare without spaces (whole) 2.3 s instead of
-    12.9 s. A word of ordinary text (URLs included) keeps its one lattice, and the exact
-    arithmetic it always had: the same model, to the last bit, in CPython and in Pyodide
-    (whose libm may round an exp or log of new values differently)."""
+    Why units: splits and probabilities factor over the spans, so the E-step and the best
+    splits are the same as over whole words, but a stretch repeated in many words is done
+    once. Ordinary words mostly stay one unit, less their punctuation (``▁said,`` is
+    ``▁said`` and ``,``: no piece mixes scripts). Random bytes and text without spaces fall
+    apart into short spans, many of them repeated, and never need the E-step's rescaled
+    pass (``_forward_backward_scaled``). Measured (CPU, 1 MB of random bytes, ``unigram``):
+    the E-steps 2.9 s instead of 5.6 s (units of words longer than 64 characters only),
+    11.7 s in all instead of 15.0 s.
+
+    >>> lat = _Lattices(4)
+    >>> drain(lat.build(["a", "b", ",", "ab"], ["ab,", "b,"], [2, 1]))
+    >>> lat.texts, lat.freqs
+    (['ab', ',', 'b'], [2, 3, 1])
+    """
 
     def __init__(self, max_len):
         self.prefixes, self.max_len = {}, max_len
         self.edges, self.lengths, self.freqs = [], [], []
-        self.texts, self.splits = [], []  # each entry's text; whether it comes from a long word
+        self.texts = []  # each entry's text
+        self._shared = {}  # (start, end, id) -> the one tuple the short units share
+        self._at, self._empty = {}, 0  # unit text -> its entry; how many entries are empty
         self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
 
     def build(self, pieces, words, freqs):
         """Every word's lattice over all pieces, in slices (yields ``(done, total)``)."""
-        # the prefix table: every prefix of a piece -> the piece's id, or -1 if not a piece
-        prefixes = self.prefixes
-
-        def add_prefixes(lo, hi):
-            for i in range(lo, hi):
-                p = pieces[i]
-                for k in range(1, len(p)):
-                    prefixes.setdefault(p[:k], -1)
-                prefixes[p] = i
-
-        for _ in sliced(len(pieces), add_prefixes):
+        self.pieces = pieces
+        for _ in self._table(None):
             yield 0, len(words)
-        # subtle: many short words share an edge (the same piece at the same offset): one
-        # tuple each. (Not a long word's: its edges are mostly at offsets of its own, and a
+        # subtle: many short units share an edge (the same piece at the same offset): one
+        # tuple each. (Not a long unit's: its edges are mostly at offsets of its own, and a
         # table of them all cost more memory than it saved: 1 MB without spaces, whole.)
-        shared, at = {}, {}
+        at = self._at
 
         def add_lattices(lo, hi):
             for k in range(lo, hi):
                 w = words[k]
-                if len(w) <= _WHOLE_MAX:
-                    self._add(w, tuple([shared.setdefault(t, t) for t in self.piece_edges(w, None)]), freqs[k], False)
-                else:
-                    self._add_units(w, self.piece_edges(w, None), freqs[k], at)
+                self._add_units(w, self.piece_edges(w, None), freqs[k], at)
 
         yield from sliced(len(words), add_lattices)
+        # (the table is let go: it held 1.1 million tuples in 40 MB on 1 MB without spaces,
+        # and kept the edges of dead pieces alive; later units and alternatives start a new one)
+        self._shared = {}
         yield len(words), len(words)
 
-    def _add(self, text, edges, f, split):
-        self.edges.append(edges), self.lengths.append(len(text)), self.freqs.append(f)
-        self.texts.append(text), self.splits.append(split)
+    def _table(self, alive):
+        """The prefix table of the live pieces (all if ``alive`` is None): every prefix of a
+        piece -> the piece's id, or -1 if not a piece; in slices (yields ``(done, total)``)."""
+        pieces, prefixes = self.pieces, {}
+        self.prefixes = prefixes
 
-    def _add_units(self, text, edges, f, at):
-        """Add a long word's (or unit's) live ``edges`` as its units; ``at``: unit text ->
-        its entry (a repeated unit adds its frequency)."""
-        for a, b, first, last in _units(edges, len(text)):
-            if a == 0 and b == len(text):
-                self._add_unit(text, edges, f, at)
-            elif text[a:b] in at:
-                self.freqs[at[text[a:b]]] += f
+        def add_prefixes(lo, hi):
+            for i in range(lo, hi):
+                if alive is None or alive[i]:
+                    p = pieces[i]
+                    for k in range(1, len(p)):
+                        prefixes.setdefault(p[:k], -1)
+                    prefixes[p] = i
+
+        yield from sliced(len(pieces), add_prefixes)
+        self._in_table = len(pieces) if alive is None else sum(alive)
+
+    def _add_units(self, text, edges, f, at, new=True, units=None):
+        """Add a word's (or unit's) live ``edges`` as its units (``units``: ``_units`` of
+        them, if known); ``at``: unit text -> its entry (a repeated unit adds its frequency)."""
+        if units is None:
+            units = _units(edges, len(text))
+        if len(units) == 1:
+            self._add_unit(text, edges, f, at, new)
+            return
+        for a, b, first, last in units:
+            k = at.get(text[a:b])
+            if k is not None:
+                self.freqs[k] += f
             else:
                 self._add_unit(text[a:b], [(s - a, e - a, i) for s, e, i in edges[first:last]], f, at)
 
-    def _add_unit(self, unit, edges, f, at):
-        """Add one unit (its edges start at 0), or its frequency if it is already in ``at``."""
+    def _add_unit(self, unit, edges, f, at, new=True):
+        """Add one unit (its edges start at 0), or its frequency if it is already in ``at``;
+        ``new``: its edges are not yet a tuple of shared tuples."""
         k = at.get(unit)
         if k is None:
             at[unit] = len(self.edges)
-            self._add(unit, tuple(edges), f, True)
+            if new and len(unit) <= _SHARE_MAX:
+                shared = self._shared
+                edges = [shared.setdefault(t, t) for t in edges]
+            self.edges.append(tuple(edges)), self.lengths.append(len(unit)), self.freqs.append(f)
+            self.texts.append(unit)
         else:
             self.freqs[k] += f
 
@@ -340,7 +364,10 @@ class _Lattices:
         """The live edges of ``piece`` other than the piece itself (cached; pieces only die)."""
         edges = self._own.get(i)
         if edges is None:
-            edges = tuple([t for t in self.piece_edges(piece, alive) if t[2] != i])
+            # (each edge the one tuple of the short units' table: cached for tens of
+            # thousands of pieces, tuples of their own cost 40 MB on 1 MB without spaces)
+            shared = self._shared
+            edges = tuple([shared.setdefault(t, t) for t in self.piece_edges(piece, alive) if t[2] != i])
         else:
             edges = tuple([t for t in edges if alive[t[2]]])
         self._own[i] = edges
@@ -372,38 +399,51 @@ class _Lattices:
             edges[lo:hi] = [()] * (hi - lo)
 
         yield from sliced(len(edges), free)
-        yield from _let_go(self.lengths, self.freqs, self.texts, self.splits)
-        self.edges, self.lengths, self.freqs, self.texts, self.splits = [], [], [], [], []
+        self._shared, self._at = {}, {}
+        yield from _let_go(self.lengths, self.freqs, self.texts)
+        self.edges, self.lengths, self.freqs, self.texts = [], [], [], []
         yield len(edges), len(edges)
 
     def filter(self, alive):
         """Drop the edges of dead pieces, in slices (yields ``(done, total)``); a long word's
         units that fall apart become new units (repeated ones merged)."""
-        edges, freqs, texts, splits = self.edges, self.freqs, self.texts, self.splits
+        # the prefix table again once most of its pieces died (on 1 MB without spaces, 80%
+        # of the seed pieces die in the first EM iteration: its table held 80 MB)
+        if 2 * sum(alive) < self._in_table:
+            yield from self._table(alive)
+        edges, lengths, freqs, texts, at = self.edges, self.lengths, self.freqs, self.texts, self._at
         old = len(edges)
-        if not any(splits):
-            def keep_alive(lo, hi):
-                for k in range(lo, hi):
-                    edges[k] = tuple([t for t in edges[k] if alive[t[2]]])
 
-            yield from sliced(old, keep_alive)
-            return
-        # the entries are rebuilt in order: short words as they are, units re-cut
-        self.edges, self.lengths, self.freqs, self.texts, self.splits = [], [], [], [], []
-        at = {}
-
+        # in place: an entry that lost no edge stays as it is; one that did keeps its live
+        # edges, or, if it now falls apart, is emptied and its units are merged into the
+        # entries of equal text or added at the end. (Rebuilding every entry was 1.8 s of
+        # 12 on 1 MB of random bytes.)
         def keep_alive_and_cut(lo, hi):
             for k in range(lo, hi):
-                kept = [t for t in edges[k] if alive[t[2]]]
-                if splits[k] and len(kept) < len(edges[k]):  # (no edge died: the same one unit)
-                    self._add_units(texts[k], kept, freqs[k], at)
-                elif splits[k]:
-                    self._add_unit(texts[k], edges[k], freqs[k], at)
-                else:
-                    self._add(texts[k], tuple(kept), freqs[k], False)
-                edges[k] = ()  # (freed as it goes: the old and new lattices never both whole)
+                es = edges[k]
+                kept = [t for t in es if alive[t[2]]]
+                if len(kept) == len(es):
+                    continue
+                units = _units(kept, lengths[k])
+                if len(units) == 1:
+                    edges[k] = tuple(kept)
+                    continue
+                text, f = texts[k], freqs[k]
+                del at[text]
+                edges[k], lengths[k], freqs[k], texts[k] = (), 0, 0, ""
+                self._empty += 1
+                self._add_units(text, kept, f, at, units=units)
 
         yield from sliced(old, keep_alive_and_cut)
+        # step 2: once a quarter of the entries are empty, drop them (the order stays)
+        if 4 * self._empty > len(edges):
+            full = [k for k in range(len(edges)) if texts[k]]
+            yield 0, len(full)
+            self.edges, self.lengths = [edges[k] for k in full], [lengths[k] for k in full]
+            self.freqs, self.texts = [freqs[k] for k in full], [texts[k] for k in full]
+            self._at = {t: k for k, t in enumerate(self.texts)}
+            self._empty = 0
+            yield len(full), len(full)
 
 
 def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
@@ -569,11 +609,14 @@ def _e_step(lattices, lengths, freqs, scores, alive):
     exp = portable_exp  # (math.exp's last bit differs between C libraries: portable_math.py)
     probs = yield from _mapped(lambda score, live: exp(score) if live else 0.0, scores, alive)
     expected = [0.0] * len(scores)
-    loglik = [0.0]  # (a cell the slices add to, word by word in corpus order)
+    # the log-likelihood: (sum of f x log Z, product of the Z of f = 1 as mantissa and
+    # exponent), a cell the slices add to, unit by unit in order. (One log per unit was 0.6 s
+    # of 12 on 1 MB of random bytes, where nearly every unit occurs once; frexp is exact.)
+    loglik = [0.0, 1.0, 0]
     log = portable_log
 
     def words(lo, hi):
-        total = loglik[0]
+        total, mant, expo = loglik
         for edges, n, f in zip(lattices[lo:hi], lengths[lo:hi], freqs[lo:hi]):
             if n <= _PROB_SPACE_MAX:
                 # forward: fwd[e] = total probability of all splits of the first e characters
@@ -590,17 +633,28 @@ def _e_step(lattices, lengths, freqs, scores, alive):
                     pb = probs[i] * bwd[e]
                     bwd[s] += pb
                     expected[i] += fwd[s] * pb * scale
-                total += f * log(z)
+                if f == 1:
+                    m, e = frexp(z)
+                    mant *= m  # (m is in [0.5, 1): renormalized long before it could underflow)
+                    expo += e
+                    if mant < _RENORM:
+                        m, e = frexp(mant)
+                        mant, expo = m, expo + e
+                else:
+                    total += f * log(z)
             else:
                 # a long word (a cut-up huge one): its probability could underflow
                 total += f * _forward_backward_scaled(edges, n, probs, f, expected)
-        loglik[0] = total
+        loglik[:] = total, mant, expo
 
     yield from sliced(len(lattices), words)
     yield len(lattices), len(lattices)
-    return expected, loglik[0]
+    total, mant, expo = loglik
+    return expected, total + (log(mant) + expo * _LN2)
 
 
+_RENORM = 2.0 ** -500  # the log-likelihood's product of Z is renormalized below this
+_LN2 = portable_log(2.0)
 _FILTER_SHARE = 20  # filter the lattices after an M-step once 1/20 of the live pieces died
 _TINY = 1e-30  # rescale a window of forward/backward values once they fall below this (keeps
 # the stored values and the per-position factors well inside the range of floats)
