@@ -72,6 +72,7 @@ def test_the_pair_index_keeps_first_occurrences_exact_through_merges(texts, data
         index.merge((a, b), new)
         for pair, at in index.first.items():
             assert at == _fresh_first(index.words, index.sym_len, pair), (pair, at)
+        assert all(list(ws) == sorted(ws) for ws in index.where.values())  # (a reused id too)
 
 
 def test_first_occurrences_stay_exact_through_overlapping_merges():
@@ -157,3 +158,5 @@ def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs
                 slots.setdefault((x, index.sym[index.nxt[i]]), set()).add(i)
         for p, live in slots.items():
             assert live <= set(index.where[p]), p
+        # in slot order: merges and first-occurrence searches go through it left to right
+        assert all(list(ws) == sorted(ws) for ws in index.where.values())

@@ -27,8 +27,8 @@ from ..events import sliced
 class PairIndex:
     """``freqs[w]``: the count of distinct word ``w`` (in order of first appearance);
     ``counts[pair]``: the pair's weighted count (only pairs that occur);
-    ``where[pair]``: the slots (an array while the corpus is indexed, a tuple for a pair a
-    merge made), a superset of those where the pair starts (a slot
+    ``where[pair]``: the slots in order (an array while the corpus is indexed, a tuple for a
+    pair a merge made), a superset of those where the pair starts (a slot
     that lost the pair stays until the pair is merged: checking it then is cheaper than
     removing it at every change); ``first[pair]``: the slot where the textbook scan (words
     in order, each left to right) meets the pair first, when known (slots are in that
@@ -151,7 +151,7 @@ class PairIndex:
             return got
         a, b = pair
         sym, nxt = self.sym, self.nxt
-        for i in sorted(self.where[pair]):
+        for i in self.where[pair]:  # (in slot order)
             if sym[i] == a and sym[nxt[i]] == b:
                 self.first[pair] = i
                 return i
@@ -167,8 +167,9 @@ class PairIndex:
         a, b = pair
         sym, nxt, prv, freq_at = self.sym, self.nxt, self.prv, self.freq_at
         counts, where, first = self.counts, self.where, self.first
-        # left to right, so that in a, a, a the first (a, a) is merged, not the second
-        occ = sorted(where.pop(pair, ()))
+        # left to right (``where`` is in slot order), so that in a, a, a the first (a, a) is
+        # merged, not the second
+        occ = where.pop(pair, ())
         counts.pop(pair, None)
         first.pop(pair, None)
         # the merged occurrences' neighbours: symbol x -> the slots h of the (x, a) that
@@ -202,16 +203,20 @@ class PairIndex:
         # neighbour symbols a merge, ``merge`` CPU: 1.50 -> 1.37 s and 1.55 -> 1.44 s, two
         # interleaved pairs of runs).
         weight = freq_at.__getitem__
-        merged = sum(sum(map(weight, slots)) for slots in right.values())
+        merged = sum(map(weight, right.pop(-1, ())))  # (those that end a word; the others below)
         left.pop(-1, None)
-        right.pop(-1, None)
         get, fget, wget = counts.get, first.get, where.get
         gained, shrunk = [], []
         for side, slots_by in ((0, left), (1, right)):
             for s, slots in slots_by.items():
-                n = sum(map(weight, slots))
+                # (most neighbours of a rare pair occur once there: no sum over one item)
+                n = sum(map(weight, slots)) if len(slots) > 1 else weight(slots[0])
                 at = slots[0]  # (the lists are in slot order)
-                lost, won = ((s, a), (s, new)) if side == 0 else ((b, s), (new, s))
+                if side == 0:
+                    lost, won = (s, a), (s, new)
+                else:
+                    lost, won = (b, s), (new, s)
+                    merged += n
                 # a cached first occurrence stays valid unless a slot at or before it changed
                 if lost != pair:  # subtle: in a, a, a the right side's (a, a) is the merged pair, already gone
                     counts[lost] = get(lost, 0) - n
@@ -230,7 +235,7 @@ class PairIndex:
                     # only a token built twice (an id reused) adds slots to a pair it made.
                     where[won] = tuple(slots)
                 else:
-                    where[won] = (*ws, *slots)
+                    where[won] = tuple(sorted((*ws, *slots)))
                     if fget(won, -1) >= at:
                         del first[won]
         # only a pair that lost occurrences can be left with none
