@@ -187,6 +187,9 @@ def test_suffix_array_seeds_equal_a_naive_count(entries):
     assert len(got) == len(frequent_substrings(words, freqs, 4))  # no substring twice
     want = {s: c for s, c in naive_nodes(words, freqs, 4).items() if c >= 2}
     assert got == want
+    # leaving out the substrings that start with some pairs: the others are as they were
+    keep = lambda head: head not in ("ab", "ca")
+    assert dict(frequent_substrings(words, freqs, 4, keep)) == {s: c for s, c in want.items() if keep(s[:2])}
 
 
 # -- training -----------------------------------------------------------------------------

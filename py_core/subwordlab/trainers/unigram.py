@@ -138,11 +138,13 @@ def _lcp(a, b):
     return i
 
 
-def frequent_substrings(words, freqs, max_len):
+def frequent_substrings(words, freqs, max_len, keep=None):
     """``[(substring, weighted count)]`` of every substring of length 2..max_len that is a
     node of the words' suffix tree: it occurs at more than one place with different
     continuations (the end of a word counts as one), or ends one word occurring twice or
-    more. Each occurrence counts with its word's frequency.
+    more. Each occurrence counts with its word's frequency. ``keep`` (None: all): a test of
+    a substring's first two characters; the substrings that fail it are left out, and the
+    suffixes that start with them are never sorted.
 
     How: a depth-limited suffix array. Every suffix of every distinct word, cut at
     ``max_len``, is sorted; suffixes sharing a prefix form an interval, and the intervals
@@ -150,12 +152,12 @@ def frequent_substrings(words, freqs, max_len):
 
     Example: words ['▁hug', '▁pug'], freqs [1, 1] -> [('ug', 2)].
     """
-    return drain(_frequent_substrings(words, freqs, max_len))
+    return drain(_frequent_substrings(words, freqs, max_len, keep))
 
 
 
 
-def _frequent_substrings(words, freqs, max_len):
+def _frequent_substrings(words, freqs, max_len, keep=None):
     """``frequent_substrings`` in slices (``events.sliced``): yields ``(done, total)`` every
     few milliseconds of work."""
     # step 1: every suffix's start, in buckets by its first two characters (buckets in
@@ -167,6 +169,11 @@ def _frequent_substrings(words, freqs, max_len):
     mask = (1 << bits) - 1
     two = min(2, max_len)
     buckets = {}
+    # (no bucket for two characters ``keep`` rejects: every interval in it would be a
+    # substring starting with them, and no interval of 2 characters or more spans two
+    # buckets. On 1 MB of random bytes, U+FFFD next to letters and the like: 38% of the
+    # suffixes, never sorted)
+    verdicts = {}  # two characters -> whether keep takes them
 
     def add_starts(lo, hi):
         for k in range(lo, hi):
@@ -175,12 +182,18 @@ def _frequent_substrings(words, freqs, max_len):
                 head = w[i:i + two]
                 bucket = buckets.get(head)
                 if bucket is None:
+                    if keep is not None and len(head) == 2:
+                        ok = verdicts.get(head)
+                        if ok is None:
+                            ok = verdicts[head] = keep(head)
+                        if not ok:
+                            continue
                     bucket = buckets[head] = []
                 bucket.append(base | i)
 
     yield from sliced(len(words), add_starts)
     yield len(words), len(words)  # (a hand-back between two steps)
-    m = sum(map(len, words))  # the number of suffixes
+    m = sum(map(len, buckets.values()))  # the number of suffixes
     if not m:
         return []
 
@@ -769,7 +782,8 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
                          f"{len(meta)} special pieces; use at least {len(chars) + len(meta)} (or lower character_coverage)")
 
     # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
-    found = yield from progress_events("seed", _frequent_substrings(words, freqs, max_piece_length))
+    found = yield from progress_events("seed", _frequent_substrings(
+        words, freqs, max_piece_length, lambda head: is_valid_piece(head, max_piece_length, split_digits)))
     subs = yield from progress_events("seed", _valid_pieces(found, max_piece_length, split_digits))
     subs = yield from progress_events("seed", _sorted_in_slices(subs, lambda t: (-t[1] * len(t[0]), t[0])))
     subs = subs[:seed_size]
