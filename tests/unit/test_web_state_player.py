@@ -171,6 +171,76 @@ def test_train_task_records_the_whole_run_in_slices_and_reports_speed():
     assert tasks.progress_view(state.recording, state.spec).fraction == 1.0
 
 
+class _TimedRun:
+    """A recording whose events take `costs[i]` seconds of the fake clock each."""
+
+    def __init__(self, port, costs):
+        self.port, self.costs, self.steps, self.alphabet, self.progress = port, list(costs), [], None, None
+
+    @property
+    def done(self):
+        return len(self.steps) == len(self.costs)
+
+    def advance(self, n):
+        for _ in range(n):
+            self.port.clock += self.costs[len(self.steps)]
+            self.steps.append(len(self.steps))
+
+
+def _slices_of(port, state, run):
+    """The events of each slice of tasks.train over `run` (a slice ends at a hand-back)."""
+    state.recording = run
+    task = port.spawn(tasks.train(port, state, run))
+    slices = []
+    while not task.done():
+        before = len(run.steps)
+        port.drive()
+        slices.append(len(run.steps) - before)
+    return [n for n in slices if n]
+
+
+def test_a_slice_ends_before_its_next_event_would_pass_the_slice_time():
+    port = FakePort()
+    port.work_tick = 0.0  # only the events take time
+    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
+    # 12 ms events: two fit in 30 ms, a third would end at 36 ms
+    assert _slices_of(port, state, _TimedRun(port, [0.012] * 10)) == [2, 2, 2, 2, 2]
+    # 1 ms events, then a 20 ms one: the slice after it expects another long event
+    port = FakePort()
+    port.work_tick = 0.0
+    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
+    run = _TimedRun(port, [0.001] * 35 + [0.02] + [0.001] * 40)
+    slices = _slices_of(port, state, run)
+    assert slices[0] == 29 and sum(slices) == 76  # the 30th would end at the limit
+    assert state.training.work_seconds == pytest.approx(0.035 + 0.02 + 0.04)
+    assert state.training.slices >= len(slices) - 1  # the hand-backs (periodic repaints have their own too)
+    # every slice's work stays within the slice time (the one long event aside)
+    t = 0
+    for n in slices:
+        cost = sum(run.costs[t:t + n])
+        assert cost <= tasks.SLICE_SECONDS + 1e-9 or n == 1, (n, cost)
+        t += n
+
+
+def test_a_costly_repaint_comes_less_often():
+    assert tasks.repaint_interval(0.001) == tasks.NOTIFY_SECONDS
+    assert tasks.repaint_interval(0.05) == pytest.approx(0.05 / tasks.REPAINT_SHARE)
+    port = FakePort()
+    port.work_tick = 0.0
+    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
+    repaints = []
+
+    def slow_view(topic):
+        if topic == "progress":
+            repaints.append(port.clock)
+            port.clock += 0.04  # 40 ms to repaint: the next one waits 0.8 s of the run
+    state.subscribe(slow_view)
+    _slices_of(port, state, _TimedRun(port, [0.01] * 400))  # a 4 s run
+    gaps = [b - a for a, b in zip(repaints, repaints[1:])]
+    assert gaps and all(g >= 0.04 / tasks.REPAINT_SHARE for g in gaps[:-1])  # the last is the final one
+    assert state.training.repaint_seconds == pytest.approx(0.04 * len(repaints))
+
+
 def test_cancelling_the_task_discards_the_run_with_a_message():
     port = FakePort()
     state = AppState(Corpus(read("taylorswift.txt")[:50_000]), TrainSpec("byte_bpe", "vocab_size", 600))

@@ -142,6 +142,12 @@ class TrainingStatus:
     steps_per_second: float = 0.0
     elapsed: float = 0.0
     message: str = ""  # cancelled / failed: what to tell the user
+    # where a run's time went (tasks.train; the long-run e2e test prints them): the core's
+    # work, the views' repaints, and how often the browser got the page back
+    work_seconds: float = 0.0
+    repaint_seconds: float = 0.0
+    slices: int = 0  # hand-backs to the browser
+    breaths: int = 0  # of which real timer pauses (tasks.BREATH)
 
     @property
     def running(self) -> bool:

@@ -23,16 +23,33 @@ from subwordlab.events import EmStep, PruneStep
 from .state import AppState, TrainingStatus, TrainSpec
 from .wording import plural
 
-# A slice is sized by elapsed time only: at least one event, then events until SLICE_SECONDS
-# have passed (a merge is ~0.5 ms in Pyodide, a core Progress slice ~8 ms). Every hand-back
-# lets the browser render a frame (~5-10 ms of layout and paint on this page), so slices much
-# shorter than a frame spend as much time rendering as training; 20 ms keeps each task well
-# under the 50 ms of a long task. (The tests' fake clock stands still during work: there a
-# slice is one event when SLICE_SECONDS is 0.)
-SLICE_SECONDS = 0.02  # work between two yields to the browser
-NOTIFY_SECONDS = 0.25  # how often a running task asks the views to repaint (a repaint is 10-30 ms)
+# Where a run's time goes besides the core's work (a Chromium trace of the Shakespeare
+# byte-BPE run, and the counters in the training status): each hand-back to the browser
+# costs ~1 ms (median) to ~5 ms (mean: a frame of layout and paint, timers, input events),
+# and each repaint ~5 ms of Python plus 15-25 ms of layout, paint and compositing after it.
+# So:
+# - a slice runs events until the next one would probably end past SLICE_SECONDS (the next
+#   event is expected to take as long as the longest of this slice or the last one; at least
+#   one event per slice). 30 ms of work per hand-back keeps a task, with its bookkeeping,
+#   under the 50 ms of a long task even when one event is slower than its predecessors.
+#   (The tests' fake clock moves 1 ms per look: with SLICE_SECONDS 0 a slice is one event.)
+# - a repaint comes at most every NOTIFY_SECONDS, and less often if it is costly: its measured
+#   cost (Python and the browser's rendering after it) stays under REPAINT_SHARE of the run.
+SLICE_SECONDS = 0.03  # work between two yields to the browser
+NOTIFY_SECONDS = 0.25  # how often a running task asks the views to repaint, at most
+REPAINT_SHARE = 0.05  # the share of a run's time its repaints may take
 BREATHE_SECONDS = 0.05  # at least this often, yield with a real timer (see train())
 BREATH = 0.004  # seconds: long enough to be a setTimeout, not a message-channel task
+
+
+def repaint_interval(cost: float) -> float:
+    """Seconds from one repaint to the next, given what the last one cost (seconds).
+
+    >>> repaint_interval(0.005), repaint_interval(0.03)
+    (0.25, 0.6)
+    """
+    return max(NOTIFY_SECONDS, round(cost / REPAINT_SHARE, 6))
+
 
 PHASES = {
     "count": "Counting the corpus's words",
@@ -141,6 +158,14 @@ async def drive(port: Any, steps: Any, slice_seconds: float = 0.0, between: Any 
             last, n = port.now(), 0
 
 
+def _repaint(port: Any, state: AppState) -> None:
+    """The views show the run's progress; the time it takes is counted in the status."""
+    t0 = port.now()
+    status = state.training
+    state.notify("progress")
+    status.repaint_seconds += port.now() - t0
+
+
 async def train(port: Any, state: AppState, rec: Any = None) -> None:
     """Record the run `rec` (default: `state.recording`, made by `state.start_recording()`)
     to its end, cooperatively; stop quietly if the state drops it (settings changed)."""
@@ -151,15 +176,26 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
     started = port.now()
     merge_started: float | None = None
     last_notify = last_breath = started
+    longest_before = 0.0  # the longest event of the last slice (seconds)
+    interval = NOTIFY_SECONDS  # until the next repaint (repaint_interval)
     try:
         while not rec.done:
             if state.recording is not rec:
                 return  # discarded (the corpus or the settings changed): nothing to finish
             # one slice: at least one event, then more until SLICE_SECONDS have passed
-            t0 = port.now()
-            rec.advance(1)
-            while not rec.done and port.now() - t0 < SLICE_SECONDS:
+            t0 = last = port.now()
+            longest, expected = 0.0, longest_before
+            while True:
                 rec.advance(1)
+                now = port.now()
+                longest = max(longest, now - last)
+                last = now
+                # stop when the next event, if it takes as long as the longest of this
+                # slice or the last one, would end the slice past SLICE_SECONDS
+                if rec.done or now - t0 + max(longest, expected) >= SLICE_SECONDS:
+                    break
+            longest_before = longest
+            status.work_seconds += now - t0
             # subtle: the run's millions of objects (words, lattices, recorded steps) would make
             # each full pass of Python's cycle collector a pause of 50-150 ms in the middle of
             # a slice, which no slicing can split; they are moved out of its sight as they
@@ -175,25 +211,31 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
             status.done_units = len(rec.steps)
             state.player.set_recorded(len(rec.steps), rec.done)
             first_steps = rec.alphabet is not None and len(rec.steps) <= 1  # the readouts appear at once
+            repainted = rec.done or first_steps or now - last_notify >= interval
             if rec.done or first_steps:
                 last_notify = now
-                state.notify("progress")
-            elif now - last_notify >= NOTIFY_SECONDS:
-                # a periodic repaint (tables at the new step: 10-30 ms) gets a browser task
-                # of its own, not the end of a slice's: the two together could pass 50 ms
-                last_notify = now
+                _repaint(port, state)
+            elif repainted:
+                # a periodic repaint (tables at the new step) gets a browser task of its own,
+                # not the end of a slice's: the two together could pass 50 ms
+                status.slices += 1
                 await port.sleep(0)
                 if state.recording is not rec:
                     return
-                state.notify("progress")
+                last_notify = port.now()
+                _repaint(port, state)
             if not rec.done:
+                status.slices += 1
                 # subtle: a zero sleep is a message-channel task in Pyodide, which the browser
                 # may run before timers and paints; every BREATHE_SECONDS give it a real pause
                 if now - last_breath >= BREATHE_SECONDS:
                     last_breath = now
+                    status.breaths += 1
                     await port.sleep(BREATH)
                 else:
                     await port.sleep(0)
+                if repainted:  # the repaint's cost: its Python and the rendering after it
+                    interval = repaint_interval(port.now() - last_notify)
     except asyncio.CancelledError:
         if state.recording is rec:
             state.discard_recording(f"Training cancelled after {plural(len(rec.steps), 'step')}. "
