@@ -160,3 +160,47 @@ def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs
             assert live <= set(index.where[p]), p
         # in slot order: merges and first-occurrence searches go through it left to right
         assert all(list(ws) == sorted(ws) for ws in index.where.values())
+
+
+def _ranked_pairs(words, tie_break):
+    """Every pair of ``words`` ([(symbols, count)]) with its count, best first: by count,
+    ties by ``tie_break`` (first met scanning the words in order; or the pairs compared)."""
+    pairs = {}
+    for symbols, n in words:
+        for pair in zip(symbols, symbols[1:]):
+            pairs[pair] = pairs.get(pair, 0) + n
+    ranked = list(pairs.items())  # (in order of first encounter)
+    if tie_break != "first":
+        ranked.sort(key=lambda item: item[0], reverse=tie_break == "lex_max")
+    ranked.sort(key=lambda item: -item[1])  # (stable: ties keep the tie-break order)
+    return ranked
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora, st.integers(1, 14), tie_breaks, st.integers(1, 6))
+def test_bpe_candidates_are_the_best_pairs_of_a_full_recount(corpus, n, tie_break, k):
+    # each step's candidates are the k best pairs of a recount from scratch, the chosen one
+    # first: the ranking's parked pairs (below its floor) are never left out of them
+    words = [(list(w), c) for w, c in corpus.items()]
+    events = subwordlab.iter_train(corpus, preset="bpe", num_merges=n, tie_break=tie_break, top_k=k, end_of_word=None)
+    for step in (e for e in events if e.kind == "merge"):
+        assert step.candidates == _ranked_pairs(words, tie_break)[:k]
+        words = [(textbook.merge_pair(symbols, step.pair, step.new_token), c) for symbols, c in words]
+
+
+def test_the_ranking_parks_rare_pairs_and_brings_them_back_when_needed():
+    # a pair occurring 50 times and many rare ones: the rare ones wait outside the heap until
+    # the best ones are merged away, and come back in full-recount order
+    from subwordlab.trainers.bpe import Ranking, merge_steps
+    from subwordlab.trainers.pairs import PairIndex
+
+    vocab = list("abcdefgh")
+    words = [(0, 1)] + [(x, y) for x in range(2, 8) for y in range(2, 8) if x != y]
+    index = PairIndex(words, [50] + [1 + (x + y) % 3 for x in range(2, 8) for y in range(2, 8) if x != y], [1] * 8)
+    ranking = Ranking(index, list(vocab), "first", None)
+    assert ranking.floor == 25 and sum(map(len, ranking.parked.values())) == len(words) - 1
+    assert len(ranking.heap) == 1
+    steps = [s for s in merge_steps(index, vocab, num_merges=3, top_k=4) if s.kind == "merge"]
+    expected = _ranked_pairs([(tuple(vocab[i] for i in w), f) for w, f in zip(words, index.freqs)], "first")
+    assert steps[0].candidates == expected[:4] and steps[0].pair == ("a", "b")
+    assert [s.pair for s in steps[1:]] == [p for p, _ in expected[1:3]]
