@@ -151,3 +151,13 @@ def test_a_special_token_the_corpus_never_builds_is_kept():
     tok = subwordlab.train("the cat the dog the end " * 20, preset="sentencepiece_bpe", vocab_size=40,
                            unk_token="<unk>")
     assert tok.encode("the") != tok.encode("zzz")[:1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" a\u00e9\t\n\u3000\u2028\u00a0\u0085\u200b", max_size=30))
+def test_collapse_on_text_alone_equals_collapse_on_units(text):
+    # remove_extra_whitespaces: the C-speed text path (any script) gives what the offset
+    # path keeps, character for character (U+200B is not white space: it stays)
+    from subwordlab.normalizers import Collapse, _pack, _units
+
+    assert Collapse().normalize_str(text) == _pack(Collapse().apply(_units(text)))[0]
