@@ -388,15 +388,16 @@ class _Lattices:
 
     def piece_edges(self, text, alive):
         """Edges of one string over the live pieces (all pieces if ``alive`` is None)."""
-        prefixes, max_len, n = self.prefixes, self.max_len, len(text)
+        get, max_len, n = self.prefixes.get, self.max_len, len(text)
         out = []
+        add = out.append
         for s in range(n):
             for e in range(s + 1, min(n, s + max_len) + 1):
-                i = prefixes.get(text[s:e])
+                i = get(text[s:e])
                 if i is None:
                     break
                 if i >= 0 and (alive is None or alive[i]):
-                    out.append((s, e, i))
+                    add((s, e, i))
         return out
 
     def release(self):
