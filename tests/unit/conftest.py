@@ -6,6 +6,9 @@
   Import such libraries inside the test (or a fixture), not at module top. A module that
   must import them at top marks itself with a module-level
   `pytestmark = pytest.mark.cpython_only`; inside Pyodide such a module is not even collected.
+- Marker `pyodide_only`: the test checks the page's runtime itself (e.g. that the served
+  wheels were imported from their bytecode). It runs in the Pyodide tier and is deselected
+  (not skipped) on CPython.
 - Nothing here imports a CPython-only module: this file is loaded inside Pyodide too.
 """
 
@@ -28,6 +31,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "cpython_only: needs a CPython-only library or feature; deselected inside Pyodide",
+    )
+    config.addinivalue_line(
+        "markers",
+        "pyodide_only: checks the page's runtime itself; deselected on CPython",
     )
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
     try:
@@ -52,6 +59,16 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     except OSError:
         return None
     return True if _MODULE_CPYTHON_ONLY.search(source) else None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On CPython, deselect the tests marked pyodide_only (the Pyodide tier runs them)."""
+    if IN_PYODIDE:
+        return
+    kept = [item for item in items if item.get_closest_marker("pyodide_only") is None]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("pyodide_only")])
+        items[:] = kept
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -91,7 +91,7 @@ def test_the_importer_uses_the_bytecode_without_reading_the_source(tmp_path, mon
     assert Path(tinypkg.mod.__file__) == site / "tinypkg" / "mod.py"  # tracebacks name the source
 
 
-@pytest.mark.skipif(sys.platform != "emscripten", reason="the served wheels hold bytecode for the page's Python only")
+@pytest.mark.pyodide_only  # the served wheels hold bytecode for the page's Python only
 def test_the_installed_wheels_were_imported_from_their_bytecode():
     import subwordlab_web.app
 
