@@ -281,7 +281,8 @@ class _Lattices:
     of its occurrences in every word. ``edges[k]`` is a tuple of ``(start, end, piece_id)``
     sorted by start, then end; ``lengths[k]``, ``freqs[k]`` and ``texts[k]`` its text's
     length, weight and text. Dead pieces are filtered out, and as they die units split
-    further (new cuts appear) and equal spans merge.
+    further (new cuts appear) and equal spans merge; an entry that fell apart is left
+    empty (text '', weight 0) until a quarter of them are, then dropped.
 
     Why units: splits and probabilities factor over the spans, so the E-step and the best
     splits are the same as over whole words, but a stretch repeated in many words is done
@@ -289,8 +290,8 @@ class _Lattices:
     ``▁said`` and ``,``: no piece mixes scripts). Random bytes and text without spaces fall
     apart into short spans, many of them repeated, and never need the E-step's rescaled
     pass (``_forward_backward_scaled``). Measured (CPU, 1 MB of random bytes, ``unigram``):
-    the E-steps 2.9 s instead of 5.6 s (units of words longer than 64 characters only),
-    11.7 s in all instead of 15.0 s.
+    the E-steps 2.8 s instead of 5.6 s (units of words longer than 64 characters only),
+    about 11 s in all instead of 15 s.
 
     >>> lat = _Lattices(4)
     >>> drain(lat.build(["a", "b", ",", "ab"], ["ab,", "b,"], [2, 1]))
@@ -307,13 +308,13 @@ class _Lattices:
         self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
 
     def build(self, pieces, words, freqs):
-        """Every word's lattice over all pieces, in slices (yields ``(done, total)``)."""
+        """Every word's lattice over all pieces, as its units, in slices (yields ``(done, total)``)."""
         self.pieces = pieces
         for _ in self._table(None):
             yield 0, len(words)
-        # subtle: many short units share an edge (the same piece at the same offset): one
-        # tuple each. (Not a long unit's: its edges are mostly at offsets of its own, and a
-        # table of them all cost more memory than it saved: 1 MB without spaces, whole.)
+        # subtle: many units share an edge (the same piece at the same offset of a unit):
+        # one tuple each, through a table (1 MB without spaces, whole: 270 MB at the peak,
+        # 378 MB without it). Units longer than _SHARE_MAX are rare and keep their own.
         at = self._at
 
         def add_lattices(lo, hi):
@@ -346,7 +347,8 @@ class _Lattices:
 
     def _add_units(self, text, edges, f, at, new=True, units=None):
         """Add a word's (or unit's) live ``edges`` as its units (``units``: ``_units`` of
-        them, if known); ``at``: unit text -> its entry (a repeated unit adds its frequency)."""
+        them, if known); ``at``: unit text -> its entry (a repeated unit adds its frequency);
+        ``new``: as in ``_add_unit``, for a text that stays one unit."""
         if units is None:
             units = _units(edges, len(text))
         if len(units) == 1:
@@ -377,8 +379,8 @@ class _Lattices:
         """The live edges of ``piece`` other than the piece itself (cached; pieces only die)."""
         edges = self._own.get(i)
         if edges is None:
-            # (each edge the one tuple of the short units' table: cached for tens of
-            # thousands of pieces, tuples of their own cost 40 MB on 1 MB without spaces)
+            # (edges through the table of shared tuples: cached for tens of thousands of
+            # pieces, tuples of their own cost 40 MB on 1 MB without spaces)
             shared = self._shared
             edges = tuple([shared.setdefault(t, t) for t in self.piece_edges(piece, alive) if t[2] != i])
         else:
@@ -419,19 +421,19 @@ class _Lattices:
         yield len(edges), len(edges)
 
     def filter(self, alive):
-        """Drop the edges of dead pieces, in slices (yields ``(done, total)``); a long word's
-        units that fall apart become new units (repeated ones merged)."""
-        # the prefix table again once most of its pieces died (on 1 MB without spaces, 80%
-        # of the seed pieces die in the first EM iteration: its table held 80 MB)
+        """Drop the edges of dead pieces, in slices (yields ``(done, total)``); a unit that
+        falls apart becomes its units (each merged with an entry of equal text, if any)."""
+        # step 1: the prefix table again once most of its pieces died (on 1 MB without
+        # spaces, 80% of the seed pieces die in the first EM iteration: its table held 80 MB)
         if 2 * sum(alive) < self._in_table:
             yield from self._table(alive)
         edges, lengths, freqs, texts, at = self.edges, self.lengths, self.freqs, self.texts, self._at
         old = len(edges)
 
-        # in place: an entry that lost no edge stays as it is; one that did keeps its live
-        # edges, or, if it now falls apart, is emptied and its units are merged into the
-        # entries of equal text or added at the end. (Rebuilding every entry was 1.8 s of
-        # 12 on 1 MB of random bytes.)
+        # step 2, in place: an entry that lost no edge stays as it is; one that did keeps its
+        # live edges, or, if it now falls apart, is emptied and its units are merged into the
+        # entries of equal text or added at the end (no second copy of the lattices while
+        # filtering, and an entry that lost nothing costs one scan of its edges)
         def keep_alive_and_cut(lo, hi):
             for k in range(lo, hi):
                 es = edges[k]
@@ -449,7 +451,7 @@ class _Lattices:
                 self._add_units(text, kept, f, at, units=units)
 
         yield from sliced(old, keep_alive_and_cut)
-        # step 2: once a quarter of the entries are empty, drop them (the order stays)
+        # step 3: once a quarter of the entries are empty, drop them (the order stays)
         if 4 * self._empty > len(edges):
             full = [k for k in range(len(edges)) if texts[k]]
             yield 0, len(full)
