@@ -198,9 +198,34 @@ def test_the_ranking_parks_rare_pairs_and_brings_them_back_when_needed():
     words = [(0, 1)] + [(x, y) for x in range(2, 8) for y in range(2, 8) if x != y]
     index = PairIndex(words, [50] + [1 + (x + y) % 3 for x in range(2, 8) for y in range(2, 8) if x != y], [1] * 8)
     ranking = Ranking(index, list(vocab), "first", None)
-    assert ranking.floor == 25 and sum(map(len, ranking.parked.values())) == len(words) - 1
+    assert ranking.floor == 16 and sum(map(len, ranking.parked.values())) == len(words) - 1  # (a power of two)
     assert len(ranking.heap) == 1
     steps = [s for s in merge_steps(index, vocab, num_merges=3, top_k=4) if s.kind == "merge"]
     expected = _ranked_pairs([(tuple(vocab[i] for i in w), f) for w, f in zip(words, index.freqs)], "first")
     assert steps[0].candidates == expected[:4] and steps[0].pair == ("a", "b")
     assert [s.pair for s in steps[1:]] == [p for p, _ in expected[1:3]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(corpora, st.integers(1, 14), tie_breaks, st.integers(1, 6))
+def test_wordpiece_candidates_are_the_best_scores_of_a_full_recount(corpus, n, tie_break, k):
+    # by score too, each step's candidates are the k best pairs of a recount from scratch
+    # (exact fractions), however many the ranking parked below its floor
+    from fractions import Fraction
+
+    words = [([w[0]] + ["##" + c for c in w[1:]], c) for w, c in corpus.items()]
+    events = subwordlab.iter_train(corpus, preset="wordpiece", num_merges=n, tie_break=tie_break, top_k=k,
+                                   special_tokens=["[UNK]"])
+    for step in (e for e in events if e.kind == "merge"):
+        units, pairs = {}, {}
+        for symbols, c in words:
+            for u in symbols:
+                units[u] = units.get(u, 0) + c
+            for pair in zip(symbols, symbols[1:]):
+                pairs[pair] = pairs.get(pair, 0) + c
+        ranked = list(pairs)  # (in order of first encounter)
+        if tie_break != "first":
+            ranked.sort(reverse=tie_break == "lex_max")
+        ranked.sort(key=lambda p: -Fraction(pairs[p], units[p[0]] * units[p[1]]))
+        assert [(p, c) for p, c, _ in step.candidates] == [(p, pairs[p]) for p in ranked[:k]]
+        words = [(textbook.merge_pair(symbols, step.pair, step.new_token), c) for symbols, c in words]

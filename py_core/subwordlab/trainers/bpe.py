@@ -238,6 +238,11 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
 
 # -- the heap of pairs (step 4's ranking) -------------------------------------------------
 
+def _power_below(n):
+    """The highest power of two at most ``n`` (0 for 0). Example: 12 -> 8."""
+    return 1 << (n.bit_length() - 1) if n > 0 else 0
+
+
 def _reverse_key(key):
     """A key that sorts strings/bytes in reverse. Example: 'ab' sorts before 'a'."""
     return tuple(-c if isinstance(c, int) else -ord(c) for c in key) + (1,)
@@ -258,16 +263,20 @@ class Ranking:
     the lazy ``worse`` pairs in ``update`` together take the ranking from 0.37 s to 0.20 s
     (``update`` 0.15 -> 0.09, ``best`` 0.22 -> 0.11).
 
-    Ranked by count, a pair with fewer than ``floor`` occurrences need not be in the heap:
-    it is *parked* (``parked[n]``: the pairs parked when they occurred ``n`` times; a pair
-    may have lost occurrences since). Every candidate at or above the floor is in the heap,
-    so the heap's ``k`` best pairs are the best of all when the ``k``-th reaches the floor;
-    when it does not, ``best`` lowers the floor and moves the parked pairs that reach it
-    into the heap. Most pairs a merge makes occur a few times and never come near the
-    top: parked, they cost a list append, not a heap push, and the heap stays small (a pop
-    in a heap of 200k entries is memory-bound: 6.7 us, udhr_many byte-BPE). Measured,
-    training CPU, median of four interleaved runs: byte-BPE to 8,000 on udhr_many 2.61 ->
-    2.15 s, on Shakespeare 0.45 -> 0.40 s; plain BPE on 1 MB of random bytes 2.26 -> 1.76 s.
+    A pair whose value (its count, or WordPiece's score in fixed point) is below ``floor``
+    (a power of two) need not be in the heap: it is *parked* (``parked[v.bit_length()]``
+    holds the pairs parked with value ``v``; a pair may have changed since: every change
+    re-ranks it, and a pair that rises to the floor joins the heap). Every candidate at or
+    above the floor is in the heap, so the heap's ``k`` best pairs are the best of all when
+    the ``k``-th reaches the floor; when it does not, ``best`` halves the floor and moves
+    the parked pairs that reach it into the heap. Most pairs a merge makes or re-scores
+    never come near the top: parked, they cost a list append, not a heap push, and the
+    heap stays small (a pop in a heap of 200k entries is memory-bound: 6.7 us, udhr_many
+    byte-BPE). Measured, training CPU, median of four interleaved runs: byte-BPE to 8,000 on udhr_many 2.61 ->
+    2.15 s, on Shakespeare 0.45 -> 0.40 s; plain BPE on 1 MB of random bytes 2.26 -> 1.76 s;
+    WordPiece by score (a merge re-scores every pair next to its two parts, ~340 on random
+    bytes, mostly far from the top) on random bytes 4.02 -> 1.70 s, on Shakespeare 1.20 ->
+    0.74 s.
     """
 
     unit = shift = None  # WordPiece's likelihood ranking (wordpiece._ScoreRanking) ranks by score
@@ -287,8 +296,10 @@ class Ranking:
         self.dirty = set()  # pairs whose entry may rank them too high (see ``update``)
         # parking (by count only: a score is not bounded by a count): start at half the
         # highest count
+        # the floor starts at half the highest count; by score at the highest value a score
+        # can have (1: a pair is at most as frequent as its parts), halved by ``best`` as needed
         self.parked = {}
-        self.floor = 0 if self.unit else max(min_count, max(index.counts.values(), default=0) // 2)
+        self.floor = 1 << self.shift if self.unit else _power_below(max(index.counts.values(), default=0) // 2)
         self.update(index.counts)
         heapq.heapify(self.heap)
 
@@ -356,12 +367,13 @@ class Ranking:
                 current.pop(pair, None)
                 dirty.discard(pair)
                 continue
-            if n < floor and pair not in current:
-                park(n, []).append(pair)  # (not a candidate until the floor comes down to n)
-                continue
             a, b = pair
-            # by score: -exact_score_key(n, unit[a], unit[b], shift) (wordpiece.py), inlined
-            value = -((n << shift) // (unit[a] * unit[b])) if unit else -n
+            # by score: exact_score_key(n, unit[a], unit[b], shift) (wordpiece.py), inlined
+            value = (n << shift) // (unit[a] * unit[b]) if unit else n
+            if value < floor and pair not in current:
+                park(value.bit_length(), []).append(pair)  # (not a candidate until the floor comes down)
+                continue
+            value = -value  # (best first)
             if by_first:
                 tie = first.get(pair)
                 if tie is None:
@@ -406,7 +418,6 @@ class Ranking:
         # the entries held since the last step whose pair did not change since (an entry is
         # live if it holds its pair's current key, re-keyed first if the pair is dirty)
         held = [e for e in self.held if current.get(e[1]) == e[0] and (e[1] not in dirty or rekeyed_live(e))]
-        counts, min_count = self.index.counts, self.min_count
         while True:
             # take from the heap every live entry that beats the k-th held one
             while heap and (len(held) < k or heap[0] < held[k - 1]):
@@ -416,7 +427,7 @@ class Ranking:
                     if i == len(held) or held[i] != e:  # (a pair whose key changed and changed back is in the heap twice)
                         held.insert(i, e)
             # the k-th beats every parked pair if it reaches the floor (or nothing is parked)
-            if self.floor <= min_count or (len(held) >= k and counts[held[k - 1][1]] >= self.floor):
+            if not self.parked or (len(held) >= k and self._value(held[k - 1][0]) >= self.floor):
                 break
             self._lower_floor()
         for e in held[k:]:
@@ -430,12 +441,16 @@ class Ranking:
             heapq.heapify(self.heap)
         return list(held)
 
+    def _value(self, key):
+        """The value (count, or score in fixed point) of a live entry's key."""
+        return -(key >> self.tie_bits) if self.tie_break == "first" else -key[0]
+
     def _lower_floor(self):
         """Halve the floor: the parked pairs that reach it join the heap (``update``), the
-        others (which lost occurrences while parked) are parked again with their count."""
-        floor = self.floor = max(self.min_count, self.floor // 2)
-        back = []
-        for n in [n for n in self.parked if n >= floor]:
+        others (which lost occurrences while parked) are parked again with their value."""
+        self.floor //= 2
+        back, level = [], self.floor.bit_length()  # (values >= floor: bit length > level - 1)
+        for n in [n for n in self.parked if n >= level]:
             back += self.parked.pop(n)
         current = self.current
         self.update([p for p in back if p not in current])
