@@ -199,7 +199,8 @@ def _slices_of(port, state, run):
     return [n for n in slices if n]
 
 
-def test_a_slice_ends_before_its_next_event_would_pass_the_slice_time():
+def test_a_slice_ends_before_its_next_event_would_pass_the_slice_time(monkeypatch):
+    monkeypatch.setattr(tasks, "SLICE_SECONDS", 0.03)
     port = FakePort()
     port.work_tick = 0.0  # only the events take time
     state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))

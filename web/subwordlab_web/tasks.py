@@ -30,12 +30,15 @@ from .wording import plural
 # So:
 # - a slice runs events until the next one would probably end past SLICE_SECONDS (the next
 #   event is expected to take as long as the longest of this slice or the last one; at least
-#   one event per slice). 30 ms of work per hand-back keeps a task, with its bookkeeping,
-#   under the 50 ms of a long task even when one event is slower than its predecessors.
+#   one event per slice), so a task, with its bookkeeping, stays under the 50 ms of a long
+#   task unless one event is much slower than its predecessors. Longer slices would mean
+#   fewer hand-backs, but on the shared test machine 30 ms slices showed as many tasks over
+#   50 ms (the load stretches them) and no less time between slices (15-20% of the run with
+#   20, 25 or 30 ms: each hand-back's frame and input cost the same whatever the slice).
 #   (The tests' fake clock moves 1 ms per look: with SLICE_SECONDS 0 a slice is one event.)
 # - a repaint comes at most every NOTIFY_SECONDS, and less often if it is costly: its measured
 #   cost (Python and the browser's rendering after it) stays under REPAINT_SHARE of the run.
-SLICE_SECONDS = 0.03  # work between two yields to the browser
+SLICE_SECONDS = 0.025  # work between two yields to the browser
 NOTIFY_SECONDS = 0.25  # how often a running task asks the views to repaint, at most
 REPAINT_SHARE = 0.05  # the share of a run's time its repaints may take
 BREATHE_SECONDS = 0.05  # at least this often, yield with a real timer (see train())
