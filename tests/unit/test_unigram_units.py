@@ -123,3 +123,20 @@ def test_training_on_units_keeps_the_whole_words_log_likelihood_at_every_em_step
         if event.kind == "em":
             want = whole_word_log_likelihood(counts, dict(before.pieces))
             assert math.isclose(event.log_likelihood, want, rel_tol=1e-9), (event.round, event.iteration)
+
+
+@pytest.mark.parametrize("name", ["no_spaces", "random"])
+@pytest.mark.parametrize("preset", ["unigram", "sentencepiece_unigram"])
+def test_each_unigram_preset_trains_a_whole_pathological_corpus_to_its_exact_size(preset, name):
+    # the small corpora of test_pathological_corpora with the bound raised: every word
+    # trains whole (a 12,000-character line, random bytes), as units
+    import subwordlab
+
+    text = corpora()[name]
+    vocab = len(set(text)) + 100
+    events = list(subwordlab.iter_train(text, preset, vocab_size=vocab, max_sentence_length=10**8))
+    assert events[0].notes == ()  # (nothing was limited)
+    tok = events[-1].tokenizer
+    assert tok.vocab_size == vocab  # (the corpora have substrings enough to fill it)
+    assert max(map(len, tok.model.vocab)) > 4  # (longer pieces were learned, not only characters)
+    assert tok.decode(tok.encode(text)).split() == tok.normalize_str(text).split()
