@@ -163,17 +163,9 @@ def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs
 
 
 def _ranked_pairs(words, tie_break):
-    """Every pair of ``words`` ([(symbols, count)]) with its count, best first: by count,
-    ties by ``tie_break`` (first met scanning the words in order; or the pairs compared)."""
-    pairs = {}
-    for symbols, n in words:
-        for pair in zip(symbols, symbols[1:]):
-            pairs[pair] = pairs.get(pair, 0) + n
-    ranked = list(pairs.items())  # (in order of first encounter)
-    if tie_break != "first":
-        ranked.sort(key=lambda item: item[0], reverse=tie_break == "lex_max")
-    ranked.sort(key=lambda item: -item[1])  # (stable: ties keep the tie-break order)
-    return ranked
+    """Every pair of ``words`` ([(symbols, count)]) with its count, best first (a recount)."""
+    _, pairs = textbook.count_units_and_pairs(words)
+    return [(p, pairs[p]) for p in textbook.ranked_pairs(pairs, tie_break)]
 
 
 @settings(max_examples=150, deadline=None)
@@ -217,15 +209,7 @@ def test_wordpiece_candidates_are_the_best_scores_of_a_full_recount(corpus, n, t
     events = subwordlab.iter_train(corpus, preset="wordpiece", num_merges=n, tie_break=tie_break, top_k=k,
                                    special_tokens=["[UNK]"])
     for step in (e for e in events if e.kind == "merge"):
-        units, pairs = {}, {}
-        for symbols, c in words:
-            for u in symbols:
-                units[u] = units.get(u, 0) + c
-            for pair in zip(symbols, symbols[1:]):
-                pairs[pair] = pairs.get(pair, 0) + c
-        ranked = list(pairs)  # (in order of first encounter)
-        if tie_break != "first":
-            ranked.sort(reverse=tie_break == "lex_max")
-        ranked.sort(key=lambda p: -Fraction(pairs[p], units[p[0]] * units[p[1]]))
+        units, pairs = textbook.count_units_and_pairs(words)
+        ranked = textbook.ranked_pairs({p: Fraction(c, units[p[0]] * units[p[1]]) for p, c in pairs.items()}, tie_break)
         assert [(p, c) for p, c, _ in step.candidates] == [(p, pairs[p]) for p in ranked[:k]]
         words = [(textbook.merge_pair(symbols, step.pair, step.new_token), c) for symbols, c in words]

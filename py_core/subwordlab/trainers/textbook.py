@@ -25,6 +25,30 @@ def best_pair(key, tie_break="first"):
     return {"first": tied[0], "lex_min": min(tied), "lex_max": max(tied)}[tie_break]
 
 
+def ranked_pairs(key, tie_break="first"):
+    """Every pair of ``key`` best first (what a step's candidates list): the highest
+    ``key[pair]`` first, equals by ``tie_break`` as in ``best_pair``.
+    Example: {('b','c'): 1, ('a','b'): 2, ('c','d'): 2} -> [('a','b'), ('c','d'), ('b','c')]."""
+    ranked = list(key)  # (in order of first encounter)
+    if tie_break != "first":
+        ranked.sort(reverse=tie_break == "lex_max")
+    ranked.sort(key=key.__getitem__, reverse=True)  # (stable: equals keep the order above)
+    return ranked
+
+
+def count_units_and_pairs(words):
+    """Every unit's and every adjacent pair's count in ``[(symbols, count), ...]``, weighted
+    by word counts, in order of first encounter.
+    Example: [(['a', 'b'], 2)] -> ({'a': 2, 'b': 2}, {('a', 'b'): 2})."""
+    units, pairs = {}, {}
+    for symbols, n in words:
+        for s in symbols:
+            units[s] = units.get(s, 0) + n
+        for pair in zip(symbols, symbols[1:]):
+            pairs[pair] = pairs.get(pair, 0) + n
+    return units, pairs
+
+
 def merge_pair(symbols, pair, new):
     """``symbols`` with every occurrence of ``pair`` (left to right, no overlaps) replaced
     by ``new``. Example: (a, b, a, b), (a, b), ab -> [ab, ab]."""
@@ -46,10 +70,7 @@ def bpe(counts, num_merges, end_of_word=None, tie_break="first"):
     merges = []
     for _ in range(num_merges):
         # step 2: count every adjacent pair, weighted by word counts
-        pairs = {}
-        for symbols, n in words:
-            for pair in zip(symbols, symbols[1:]):
-                pairs[pair] = pairs.get(pair, 0) + n
+        _, pairs = count_units_and_pairs(words)
         if not pairs:
             break
         # step 3: the most frequent pair becomes a token
@@ -72,12 +93,7 @@ def wordpiece(counts, num_merges, prefix="##", tie_break="first", scoring="likel
     merges = []
     for _ in range(num_merges):
         # step 2: count every unit and every adjacent pair, weighted by word counts
-        units, pairs = {}, {}
-        for symbols, n in words:
-            for s in symbols:
-                units[s] = units.get(s, 0) + n
-            for pair in zip(symbols, symbols[1:]):
-                pairs[pair] = pairs.get(pair, 0) + n
+        units, pairs = count_units_and_pairs(words)
         if not pairs:
             break
         # step 3: the pair with the highest score (or the highest count)
