@@ -294,9 +294,7 @@ class Ranking:
         self.heap = []
         self.held = []  # the best entries, taken off the heap (see ``best``)
         self.dirty = set()  # pairs whose entry may rank them too high (see ``update``)
-        # parking (by count only: a score is not bounded by a count): start at half the
-        # highest count
-        # the floor starts at half the highest count; by score at the highest value a score
+        # parking: the floor starts at half the highest count; by score at the highest value a score
         # can have (1: a pair is at most as frequent as its parts), halved by ``best`` as needed
         self.parked = {}
         self.floor = 1 << self.shift if self.unit else _power_below(max(index.counts.values(), default=0) // 2)
