@@ -14,8 +14,8 @@ What it does:
 3. adds each module's bytecode for the page's Python to the served copies of the wheels
    (build/wheel_bytecode.py, run in the vendored Pyodide on Node: the page imports without
    compiling) and writes dist/site/pyodide/pyodide-lock.json: Pyodide's own lock plus entries for our two
-   wheels (relative file names, real sha256), so the page installs them with
-   `loadPackage(["subwordlab", "subwordlab_web"])`;
+   wheels (relative file names, real sha256), which bootstrap.js downloads (checked
+   against those hashes) while the runtime boots and unpacks into site-packages;
 4. copies web/ (page, css, bootstrap) to dist/site/, the wheels to dist/site/wheels/ and the
    corpora (corpora/ in the repository, with their README for attribution; not the
    benchmark-only udhr_many.txt) to
