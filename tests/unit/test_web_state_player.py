@@ -223,6 +223,20 @@ def test_a_slice_ends_before_its_next_event_would_pass_the_slice_time(monkeypatc
         t += n
 
 
+def test_a_run_goes_through_the_timer_queue_every_breathe_seconds_without_waiting():
+    port = FakePort()
+    port.work_tick = 0.0  # only the events take time
+    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
+    run = _TimedRun(port, [0.01] * 100)  # 1 s of work in 10 ms events
+    _slices_of(port, state, run)
+    # a breath once BREATHE_SECONDS have passed, at the end of a slice (so at most a slice
+    # later), each counted in the status
+    assert state.training.breaths == port.breaths
+    assert 1.0 / (tasks.BREATHE_SECONDS + tasks.SLICE_SECONDS) - 1 <= port.breaths <= 1.0 / tasks.BREATHE_SECONDS
+    # a breath adds no wait: the clock moved only by the work (zero sleeps add nothing either)
+    assert port.clock == pytest.approx(1.0)
+
+
 def test_a_costly_repaint_comes_less_often():
     assert tasks.repaint_interval(0.001) == tasks.NOTIFY_SECONDS
     assert tasks.repaint_interval(0.05) == pytest.approx(0.05 / tasks.REPAINT_SHARE)

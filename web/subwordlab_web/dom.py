@@ -85,6 +85,8 @@ class BrowserPort:
         self._window_listeners: list[tuple[str, Any]] = []
         self._observers: list[tuple[Any, Any]] = []  # (ResizeObserver, its callback's proxy)
         self._guard: GuardWorker | None = None
+        # (breathe's Promise executor: one proxy for the page's life, destroyed on teardown)
+        self._breath_executor = create_proxy(lambda resolve, _reject: js.setTimeout(resolve, 0))
 
     # --- finding and making elements ------------------------------------------------
     def query(self, selector: str, root: Any = None) -> Any:
@@ -237,6 +239,13 @@ class BrowserPort:
     async def sleep(self, seconds: float) -> None:
         """Hand control back to the browser (0: just long enough to paint and take input)."""
         await asyncio.sleep(seconds)
+
+    async def breathe(self) -> None:
+        """Hand control back through the browser's timer queue (``setTimeout(resolve, 0)``):
+        timers already due and a due paint run first, and no wait is added. (``sleep``
+        below 4 ms is a message-channel task, which the browser may run before timers and
+        paints; ``sleep(0.004)``, the timer it takes to get one, idled 4 ms each time.)"""
+        await js.Promise.new(self._breath_executor)
 
     def now(self) -> float:
         """Seconds on a monotonic clock."""
@@ -502,6 +511,7 @@ class BrowserPort:
             js.window.removeEventListener(event, proxy)
             proxy.destroy()
         self._window_listeners = []
+        self._breath_executor.destroy()
 
 
 class GuardWorker:

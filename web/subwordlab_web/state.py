@@ -147,7 +147,7 @@ class TrainingStatus:
     work_seconds: float = 0.0
     repaint_seconds: float = 0.0
     slices: int = 0  # hand-backs to the browser
-    breaths: int = 0  # of which real timer pauses (tasks.BREATH)
+    breaths: int = 0  # of which through the timer queue (port.breathe)
 
     @property
     def running(self) -> bool:
