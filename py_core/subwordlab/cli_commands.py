@@ -14,7 +14,7 @@ import sys
 import time
 
 from . import api
-from .corpus import parse_word_counts
+from .corpus import parse_word_counts, text_encoding
 from .hf_json import HFExportError, export_hf, from_hf_json
 from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
 from .loaders import from_tiktoken
@@ -32,9 +32,26 @@ class CliError(Exception):
 # -- helpers ----------------------------------------------------------------------------
 
 def _text_stream(fh):
-    """A binary stream as UTF-8 text exactly as stored: no newline translation (CRLF stays
-    CRLF), a leading UTF-8 byte-order mark dropped (as the page does)."""
-    return io.TextIOWrapper(fh, encoding="utf-8-sig", newline="")
+    """A binary stream as text exactly as stored: no newline translation (CRLF stays CRLF),
+    UTF-8 unless a UTF-16/32 byte-order mark says otherwise, a leading byte-order mark
+    dropped (as the page reads files)."""
+    head = fh.peek(4)[:4] if hasattr(fh, "peek") else b""
+    encoding = text_encoding(head)
+    return io.TextIOWrapper(fh, encoding="utf-8-sig" if encoding == "utf-8" else encoding, newline="")
+
+
+def _decode_file(name, data):
+    """A file's bytes as text, read as ``_text_stream`` reads them; a decoding problem says
+    where (the byte's position in the file) and what to do.
+    Example: _decode_file('a.txt', b'caf\\xe9') raises CliError('a.txt is not UTF-8 text: byte 0xE9 at position 3 ...')."""
+    encoding = text_encoding(data[:4])
+    try:
+        return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+    except UnicodeDecodeError as exc:
+        label = encoding.upper()
+        raise CliError(f"{name} is not {label} text: byte 0x{data[exc.start:exc.start + 1].hex().upper()} at "
+                       f"position {exc.start:,} is not valid {label}; save it as UTF-8 first (e.g. "
+                       f"iconv -f CP1252 -t UTF-8 {name} > {name}.utf8.txt, for a Windows Latin-1 file)") from None
 
 
 def _stdin_text():
@@ -47,11 +64,10 @@ def _read_text(path):
     """The file's text exactly: the corpus is the user's bytes (no CRLF folded)."""
     try:
         if path == "-":
-            return _stdin_text().read()
-        with _text_stream(open(path, "rb")) as fh:
-            return fh.read()
-    except UnicodeDecodeError as exc:
-        raise CliError(f"{path} is not UTF-8 text (byte {exc.start}); convert it first") from None
+            buffer = getattr(sys.stdin, "buffer", None)
+            return _decode_file("standard input", buffer.read()) if buffer is not None else sys.stdin.read()
+        with open(path, "rb") as fh:
+            return _decode_file(path, fh.read())
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror}") from None
 
@@ -260,8 +276,9 @@ def cmd_encode(args):
                 emit(batch, first)
                 first, batch = False, []
         emit(batch, first)
-    except UnicodeDecodeError as exc:
-        raise CliError(f"{args.file} is not UTF-8 text (byte {exc.start})") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{args.file} is not {fh.encoding.removesuffix('-sig').upper()} text; save it as UTF-8 "
+                       "first (e.g. iconv -f CP1252 -t UTF-8, for a Windows Latin-1 file)") from None
     finally:
         if fh is not sys.stdin:
             fh.close()

@@ -23,6 +23,22 @@ class CorpusError(ValueError):
     """The corpus cannot be used; the message says what to fix."""
 
 
+# byte-order marks of the encodings read besides UTF-8 (UTF-32 first: its LE mark starts like UTF-16's)
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+         (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def text_encoding(head):
+    """The encoding a text file's first bytes announce: ``'utf-32'`` or ``'utf-16'`` for their
+    byte-order marks (Windows Notepad's "Unicode"; Python's codecs of those names read the
+    mark and drop it), else ``'utf-8'``. The page and the command line read files alike.
+
+    >>> text_encoding(b"\\xff\\xfeh\\x00"), text_encoding(b"hello")
+    ('utf-16', 'utf-8')
+    """
+    return next((enc for bom, enc in _BOMS if head.startswith(bom)), "utf-8")
+
+
 # A word longer than this many symbols trains as consecutive runs of at most this length
 # (no merge or piece crosses a cut), so one huge "word" (a megabyte without a space) costs
 # what many ordinary words cost. SentencePiece skips such input altogether (lines longer than

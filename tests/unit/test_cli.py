@@ -198,3 +198,31 @@ def test_ctrl_c_during_training_writes_nothing(tmp_path):
     assert p.returncode == 130, err
     assert "interrupted; nothing was written" in err and "Traceback" not in err
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_files_are_read_as_the_page_reads_them(model, tmp_path):
+    """UTF-16 and UTF-32 files with a byte-order mark train and encode like their UTF-8
+    text (the page reads them so too); a file in another encoding is refused with the
+    byte's real position in the file (not its position in a read buffer) and what to do."""
+    text = "Article 1\r\nAll human beings are born free — égaux en dignité.\r\n" * 400  # > 8 KB, CRLF kept
+    utf8 = tmp_path / "utf8.txt"
+    utf8.write_bytes(text.encode("utf-8"))
+    hashes = set()
+    for name, data in [("utf8.txt", text.encode("utf-8")), ("bom8.txt", text.encode("utf-8-sig")),
+                       ("u16le.txt", text.encode("utf-16")), ("u16be.txt", b"\xfe\xff" + text.encode("utf-16-be")),
+                       ("u32.txt", text.encode("utf-32"))]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        out = tmp_path / f"{name}.json"
+        run("train", path, "--preset", "byte_bpe", "--vocab-size", 300, "-q", "-o", out, check=0)
+        doc = json.loads(out.read_text(encoding="utf-8"))
+        hashes.add(json.dumps(doc["model"], sort_keys=True))
+        # encoding the file (streamed) gives the ids of its text
+        ids = run("encode", "-m", model, "--file", path, check=0).stdout.split()
+        assert ids == run("encode", "-m", model, "--file", utf8, check=0).stdout.split()
+    assert len(hashes) == 1
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes(("x" * 10_000 + "café").encode("latin-1"))
+    one_error_line(run("train", latin1, "--vocab-size", 300, "-o", tmp_path / "x.json"),
+                   "latin1.txt is not UTF-8 text: byte 0xE9 at position 10,003 is not valid UTF-8; save it as UTF-8")
+    one_error_line(run("encode", "-m", model, "--file", latin1), "is not UTF-8 text; save it as UTF-8")

@@ -16,15 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Generator, Iterable
 
+from subwordlab.corpus import text_encoding
 from subwordlab.events import drain
 
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
 STATS_SLICE_CHARS = 1 << 18  # characters counted between two yields to the browser
 DECODE_SLICE_BYTES = 1 << 20
 TOP_WORDS = 12
-# byte-order marks of the encodings read besides UTF-8 (UTF-32 first: its LE mark starts like UTF-16's)
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 @dataclass
@@ -140,7 +138,7 @@ def decode_slices(name: str, data: bytes, lenient: bool = False) -> Generator[fl
         return Upload(name, size, problem="too_big")
     # a UTF-16/32 byte-order mark says how the file is encoded (Windows Notepad's "Unicode");
     # the decoder drops the mark itself
-    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
+    encoding = text_encoding(data[:4])
     nul = data.find(b"\x00", 0, 8192)
     if nul >= 0 and not lenient and encoding == "utf-8":
         return Upload(name, size, problem="binary", detail=f"a NUL byte at position {nul:,}")
