@@ -228,3 +228,54 @@ def test_the_phone_tab_bar_scrolls_and_keeps_the_selected_tab_in_view(fresh_page
     expect(page.locator("#panel-share")).to_be_visible()
     box, bar = page.locator("#tab-share").bounding_box(), tabs.bounding_box()
     assert box["x"] >= bar["x"] - 0.5 and box["x"] + box["width"] <= bar["x"] + bar["width"] + 0.5
+
+
+# Chips and pre-token pieces that stick out of their box (left or right): [box, its text].
+STICKING_OUT_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('.chips .chip, .pieces .piece')) {
+    if (!el.getClientRects().length) continue;
+    const box = el.parentElement.getBoundingClientRect(), r = el.getBoundingClientRect();
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push([el.parentElement.id || el.parentElement.className, el.textContent.slice(0, 20)]);
+  }
+  return out;
+}"""
+
+
+def test_a_long_token_and_a_long_pre_token_wrap_inside_their_boxes(fresh_page, site_url):
+    """A 72-dash rule (one byte-level token after a few merges) and a CJK sentence without
+    spaces (one pre-token) made the Inspect pipeline card, the chips and a Compare column
+    overflow (the page scrolled sideways, even at 1366 px); they wrap in their boxes now."""
+    rule, cjk = "-" * 72, "人人生而自由在尊严和权利上一律平等" * 3
+    page, guard = fresh_page(viewport=DESKTOP)
+    page.goto(site_url)
+    guard.wait_ready()
+    page.click("#tab-corpus")
+    page.fill("#corpus-text", f"rule\n{rule}\nwords here\n" * 20)
+    page.click("#tab-train")
+    page.select_option("#train-preset", "byte_bpe")
+    page.fill("#train-size", "12")
+    page.press("#train-size", "Enter")
+    page.click("#train-end")
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
+    page.click("#tab-inspect")
+    page.fill("#inspect-input", f"{rule}\n{cjk}")
+    expect(page.locator("#inspect-chips .chip-text", has_text=rule)).to_have_count(1)  # one token
+    expect(page.locator("#stage-pretokens .piece", has_text=cjk)).to_have_count(1)  # one pre-token
+    page.click("#tab-compare")
+    page.fill("#cmp-vocab", "60")
+    page.click("#cmp-run")
+    expect(page.locator("#panel-compare")).to_have_attribute("data-state", "idle", timeout=120_000)
+    page.fill("#cmp-text", rule)
+    expect(page.locator("#cmp-columns .chip-text", has_text=rule).first).to_be_visible()
+    problems = []
+    for width in (1366, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        for panel in ("inspect", "compare"):
+            show(page, panel)
+            m = measure(page)
+            if m["scroll_width"] > m["viewport"] or m["widest_right"] > m["viewport"] + 0.5:
+                problems.append(f"{panel} at {width}px: the page is {m['scroll_width']}px wide (widest: {m['widest']})")
+            problems += [f"{panel} at {width}px: a chip or piece sticks out of {box}: {text!r}"
+                         for box, text in page.evaluate(STICKING_OUT_JS)]
+    assert not problems, "\n".join(problems)
