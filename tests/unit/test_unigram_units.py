@@ -140,3 +140,25 @@ def test_each_unigram_preset_trains_a_whole_pathological_corpus_to_its_exact_siz
     assert tok.vocab_size == vocab  # (the corpora have substrings enough to fill it)
     assert max(map(len, tok.model.vocab)) > 4  # (longer pieces were learned, not only characters)
     assert tok.decode(tok.encode(text)).split() == tok.normalize_str(text).split()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text("abc", min_size=1, max_size=30), min_size=1, max_size=4),
+       st.lists(st.text("abc", min_size=2, max_size=5), max_size=8), st.randoms(use_true_random=False))
+def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_lattice(words, extra, rng):
+    # (the first pruning cuts each piece's alternative from a unit where a best split used it)
+    pieces = ["a", "b", "c"] + sorted(set(extra))
+    words = list(dict.fromkeys(words))
+    lat = _Lattices(5)
+    drain(lat.build(pieces, words, [1] * len(words)))
+    alive = [k < 3 or rng.random() < 0.7 for k in range(len(pieces))]
+    for unit in lat.edges:
+        for s, _, i in unit:
+            if i < 3 or not alive[i]:
+                continue
+            want = _Lattices(5)
+            drain(want.build(pieces, [], []))
+            assert (lat.alternatives(i, pieces[i], alive, (unit, s))
+                    == want.alternatives(i, pieces[i], alive) == tuple(t for t in lattice(pieces[i], pieces)
+                                                                      if t[2] != i and alive[t[2]]))
+            lat._own.clear()
