@@ -182,3 +182,31 @@ def test_both_forms_show_every_options_help_from_the_schema():
         rows = port.query_all("#train-options .option")
         shown = {port.get_attr(r, "data-option"): port.text(port.query(".option-help", r)) for r in rows}
         assert shown == {o.name: o.help for o in preset.form_options()}, name
+
+
+def test_editing_the_corpus_after_a_cancelled_run_keeps_saying_it_was_cancelled():
+    """Typing in the corpus during a run cancels it; the next keystrokes said "these columns
+    were trained on the one before", though no column was trained (nor shown)."""
+    from test_web_share_panels import CMP_CORPUS, started
+
+    port, app = started(None)
+    app.state.set_corpus(Corpus(CMP_CORPUS * 20, name="UDHR excerpt"))
+    app.show_panel("compare")
+    port.set_value(port.query("#cmp-vocab"), "300")
+    port.click(port.query("#cmp-run"))
+    port.drive(5)
+    assert port.query("#panel-compare").attrs["data-state"] == "running"
+    message, box = port.query("#cmp-message"), port.query("#corpus-text")
+    for typed in ("a new text", "a new text, typed on"):
+        port.input(box, typed)
+        port.settle()
+        assert port.text(message) == "The corpus changed, so the comparison was cancelled."
+    assert port.query("#cmp-results").hidden
+    # the Cancel button, then an edit: the same
+    port.click(port.query("#cmp-run"))
+    port.drive(5)
+    port.click(port.query("#cmp-cancel"))
+    port.input(box, "yet another text")
+    port.settle()
+    assert port.text(message) == "Comparison cancelled."
+    assert port.errors == []

@@ -301,8 +301,9 @@ class ComparePanel(CompareResults):
             self._take_corpus_sentence()
         if topic == "corpus" and self.run_state is not None and not self.run_state.done:
             self.cancel("The corpus changed, so the comparison was cancelled.")
-        elif topic == "corpus" and self.run_state is not None:
-            # subtle: the old message ("Done: 3 of 3 columns trained.") was about the corpus before
+        elif topic == "corpus" and self.run_state is not None and not self.run_state.cancelled:
+            # subtle: the old message ("Done: 3 of 3 columns trained.") was about the corpus before;
+            # a cancelled run trained no columns, and its message ("...cancelled.") stays true
             self.say(f"The corpus changed: these columns were trained on the one before. Press “Train and "
                      f"compare” to train them on “{self.state.corpus.name}”.")
 
