@@ -33,6 +33,8 @@ than 16 ulps) from the halfway point on the side the other runtime's step 1 roun
 from __future__ import annotations
 
 import math
+from itertools import compress, repeat
+from operator import gt, lt, mul, sub, truediv
 
 _TWO40 = 2.0 ** 40  # results keep 40 significant bits
 _BAND = 2.0 ** -8  # near the halfway point (in units of the 40-bit grid): 32 ulps of a double
@@ -104,3 +106,53 @@ def log(y: float) -> float:
         return 0.0
     z = _stable(r)
     return _round40(_log_series(y)) if z is None else z
+
+
+# -- the same over a whole list: a few C-level passes instead of a Python call per value ------
+
+_SPLIT = 2.0 ** 13 + 1.0  # Veltkamp's splitter: y * _SPLIT - (y * _SPLIT - y) is y rounded to 40 bits
+_NEAR = 4064.0  # a value within _BAND of a halfway point is over 4,064 ulps from its 40-bit rounding
+_HUGE = 2.0 ** 1000
+
+
+def _round40_all(ys: list[float]) -> tuple[list[float], list[bool]]:
+    """Each ``y`` rounded to 40 significant bits, and whether it lies within ``_BAND`` of a
+    halfway point: ``_stable``'s answers (None where the flag is set), without a call per value.
+
+    Veltkamp's splitting rounds to nearest with exact IEEE operations; the distance to the
+    rounding, in units of y's last place (``math.ulp``, a power of two: the quotient is exact),
+    is 4,096 at a halfway point, so "within 32 of it" is "over 4,064" (ties are flagged).
+    """
+    p = list(map(mul, ys, repeat(_SPLIT)))
+    hi = list(map(sub, p, map(sub, p, ys)))
+    near = list(map(gt, map(abs, map(truediv, map(sub, ys, hi), map(math.ulp, ys))), repeat(_NEAR)))
+    if ys and max(map(abs, ys)) > _HUGE:  # (y * _SPLIT would overflow: those one by one)
+        for k in compress(range(len(ys)), map(gt, map(abs, ys), repeat(_HUGE))):
+            y = _stable(ys[k])
+            hi[k], near[k] = (0.0, True) if y is None else (y, False)
+    return hi, near
+
+
+def exps(xs: list[float]) -> list[float]:
+    """``[exp(x) for x in xs]``, the same bits, in C-level passes over the list (a Python
+    call per value costs more, and far more in WebAssembly). Example: exps([0.0]) == [1.0]."""
+    out, near = _round40_all(list(map(math.exp, xs)))
+    if any(near):
+        for k in compress(range(len(xs)), near):
+            out[k] = _round40(_exp_series(xs[k]))
+    if xs and min(xs) < _EXP_ZERO_BELOW:
+        for k in compress(range(len(xs)), map(lt, xs, repeat(_EXP_ZERO_BELOW))):
+            out[k] = 0.0
+    return out
+
+
+def logs(ys: list[float]) -> list[float]:
+    """``[log(y) for y in ys]``, the same bits, in C-level passes over the list. Raises
+    ValueError if some y <= 0. Example: logs([1.0]) == [0.0]."""
+    rs = list(map(math.log, ys))
+    out, near = _round40_all(rs)
+    if any(near):
+        for k in compress(range(len(ys)), near):
+            if rs[k] != 0.0:  # (log's exact 0.0 for y = 1 is never near a halfway point; kept as log does)
+                out[k] = _round40(_log_series(ys[k]))
+    return out

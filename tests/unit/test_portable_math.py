@@ -104,3 +104,31 @@ def test_the_same_bits_in_every_runtime():
 
 
 PINNED = "9f8eef4e3fcf9c64bc96695fe426634b9694d9b06193a76111ce8f2d3e1813e7"
+
+
+SPECIAL_XS = [0.0, -0.0, 1.0, -1e-300, -689.9, -690.0, -690.5, -800.0, 690.0, 705.0, 709.0]
+SPECIAL_YS = [1.0, 1.0 + 2 ** -52, 1.0 - 2 ** -53, 0.5, 2.0, 1e-300, 5e-324, 1e300, 1.7e308]
+
+
+@settings(max_examples=200)
+@given(st.lists(XS | st.floats(680.0, 709.0), max_size=50))
+def test_exps_over_a_list_give_the_same_bits_as_exp_one_by_one(xs):
+    xs = xs + SPECIAL_XS
+    assert [struct.pack("<d", v) for v in pm.exps(xs)] == [struct.pack("<d", pm.exp(x)) for x in xs]
+
+
+@settings(max_examples=200)
+@given(st.lists(YS, max_size=50))
+def test_logs_over_a_list_give_the_same_bits_as_log_one_by_one(ys):
+    ys = ys + SPECIAL_YS
+    assert [struct.pack("<d", v) for v in pm.logs(ys)] == [struct.pack("<d", pm.log(y)) for y in ys]
+
+
+def test_exps_and_logs_agree_with_exp_and_log_near_halfway_points():
+    # many values, ~1 in 128 near a halfway point (the series path), all through both ways
+    rng = random.Random(7)
+    xs = [rng.uniform(-40.0, 0.0) for _ in range(20_000)]
+    ys = [rng.uniform(0.5, 1e7) for _ in range(20_000)]
+    assert pm.exps(xs) == [pm.exp(x) for x in xs]
+    assert pm.logs(ys) == [pm.log(y) for y in ys]
+    assert pm.exps([]) == [] and pm.logs([]) == []

@@ -162,3 +162,16 @@ def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_latt
                     == want.alternatives(i, pieces[i], alive) == tuple(t for t in lattice(pieces[i], pieces)
                                                                       if t[2] != i and alive[t[2]]))
             lat._own.clear()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(-1e6, 0.0), st.lists(st.tuples(st.integers(2, 10**6), st.floats(1e-300, 1.0, exclude_min=True)),
+                                      max_size=40))
+def test_plus_logs_adds_in_the_order_of_a_loop_with_the_same_bits(total, items):
+    from subwordlab.portable_math import log
+    from subwordlab.trainers.unigram import _plus_logs
+    want = total
+    for f, z in items:
+        want += f * log(z)
+    counts, zs = [f for f, _ in items], [z for _, z in items]
+    assert _plus_logs(total, counts, zs) == want and counts == zs == []
