@@ -130,21 +130,32 @@ def _option_value(preset, name, raw):
 
 
 class _Progress:
-    """A one-line progress bar on stderr: step, merges/s (or rounds for Unigram), ETA."""
+    """Progress on stderr: step, merges/s (or rounds for Unigram), ETA. On a terminal, one
+    line redrawn in place (``\\r``, every 0.2 s); into a file or a pipe (a CI log), whole
+    lines, one every ``LOG_EVERY`` seconds and when a phase starts, never a ``\\r``.
 
-    def __init__(self, enabled, total=None):
+    >>> _Progress(enabled=False).show("count: 10")  # (-q: nothing at all)
+    """
+
+    LOG_EVERY = 5.0  # seconds between two progress lines in a log
+
+    def __init__(self, enabled, total=None, tty=None):
         self.enabled, self.total = enabled, total
+        self.tty = sys.stderr.isatty() if tty is None else tty
         self.start = self.last = time.monotonic()
         self.steps = 0
         self.width = 0
 
     def show(self, text, force=False):
         now = time.monotonic()
-        if not self.enabled or (not force and now - self.last < 0.2):
+        if not self.enabled or (not force and now - self.last < (0.2 if self.tty else self.LOG_EVERY)):
             return
         self.last = now
         line = text[:110]
-        sys.stderr.write("\r" + line + " " * max(0, self.width - len(line)))
+        if self.tty:
+            sys.stderr.write("\r" + line + " " * max(0, self.width - len(line)))
+        else:
+            sys.stderr.write(line + "\n")
         sys.stderr.flush()
         self.width = len(line)
 
@@ -165,7 +176,8 @@ class _Progress:
     def done(self, message):
         if self.enabled:
             self.show(message, force=True)
-            sys.stderr.write("\n")
+            if self.tty:
+                sys.stderr.write("\n")
             sys.stderr.flush()
 
 
@@ -198,12 +210,13 @@ def cmd_train(args):
         kwargs["progress"] = True
     bar = _Progress(not args.quiet)
     events = api.iter_train(corpus, preset.name, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
-    tok, notes = None, []
+    tok, notes, phases = None, [], set()
     for event in events:
         kind = event.kind
         if kind == "progress":
             total = f"/{event.total:,}" if event.total else ""
-            bar.show(f"{event.phase}: {event.done:,}{total}")
+            bar.show(f"{event.phase}: {event.done:,}{total}", force=event.phase not in phases)
+            phases.add(event.phase)  # (a phase's first report is always shown)
         elif kind == "alphabet":
             if args.num_merges is not None:
                 bar.total = args.num_merges

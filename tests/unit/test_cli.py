@@ -46,6 +46,23 @@ def model(tmp_path_factory):
     return path
 
 
+def test_progress_is_whole_lines_in_a_log_and_one_redrawn_line_on_a_terminal(tmp_path, capsys):
+    """Into a pipe or a file (a CI log) progress is whole lines, never a carriage return
+    (every redraw of the terminal's bar used to land in the log, glued by '\\r')."""
+    p = run("train", ENG, "--preset", "sentencepiece_unigram", "--vocab-size", 300, "-o", tmp_path / "m.json", check=0)
+    assert "\r" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert lines[-1].startswith("wrote ") and any(line.startswith("done: 300 tokens") for line in lines)
+    assert {line.split(":")[0] for line in lines} >= {"alphabet", "em", "prune", "done"}
+    from subwordlab.cli_commands import _Progress
+
+    bar = _Progress(True, tty=True)
+    bar.show("count: 1", force=True)
+    bar.show("count: 2")  # (within 0.2 s of the last: not drawn)
+    bar.done("done: 3 tokens")
+    assert capsys.readouterr().err == "\rcount: 1\rdone: 3 tokens\n"
+
+
 def test_train_writes_our_model_file(model):
     doc = json.loads(model.read_text(encoding="utf-8"))
     assert doc["format"] == "subwordlab" and doc["spec"]["preset"] == "byte_bpe" and doc["spec"]["vocab_size"] == 600
