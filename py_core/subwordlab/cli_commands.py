@@ -6,6 +6,7 @@ cli.py builds the arguments and runs these; a problem is a ``CliError`` with one
 Example: ``cmd_decode(argparse.Namespace(model='model.json', ids=['15', '7']))`` prints the text.
 """
 
+import codecs
 import inspect as _inspect
 import io
 import json
@@ -48,10 +49,36 @@ def _decode_file(name, data):
     try:
         return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
     except UnicodeDecodeError as exc:
-        label = encoding.upper()
-        raise CliError(f"{name} is not {label} text: byte 0x{data[exc.start:exc.start + 1].hex().upper()} at "
-                       f"position {exc.start:,} is not valid {label}; save it as UTF-8 first (e.g. "
-                       f"iconv -f CP1252 -t UTF-8 {name} > {name}.utf8.txt, for a Windows Latin-1 file)") from None
+        raise _not_text(name, encoding, data[exc.start:exc.start + 1], exc.start) from None
+
+
+def _not_text(name, encoding, byte, position):
+    """The error for a file that is not text in `encoding`: the bad byte, its position in
+    the file, and how to convert the file."""
+    label = encoding.upper()
+    return CliError(f"{name} is not {label} text: byte 0x{byte.hex().upper()} at position {position:,} is not "
+                    f"valid {label}; save it as UTF-8 first (e.g. iconv -f CP1252 -t UTF-8 {name} > "
+                    f"{name}.utf8.txt, for a Windows Latin-1 file)")
+
+
+def _first_bad_byte(path, encoding, block=1 << 16):
+    """(byte, position in the file) of the first byte that is not valid `encoding`, read in
+    blocks (a streamed encode meets the error far from where its text reader can say).
+    Example: a file b'ok\\xff' -> (b'\\xff', 2)."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    offset = 0
+    with open(path, "rb") as fh:
+        while True:
+            data = fh.read(block)
+            pending = decoder.getstate()[0]  # (bytes of a character cut by the last block)
+            try:
+                decoder.decode(data, final=not data)
+            except UnicodeDecodeError as exc:
+                position = offset - len(pending) + exc.start
+                return exc.object[exc.start:exc.start + 1], position
+            if not data:
+                return b"", offset
+            offset += len(data)
 
 
 def _stdin_text():
@@ -290,8 +317,11 @@ def cmd_encode(args):
                 first, batch = False, []
         emit(batch, first)
     except UnicodeDecodeError:
-        raise CliError(f"{args.file} is not {fh.encoding.removesuffix('-sig').upper()} text; save it as UTF-8 "
-                       "first (e.g. iconv -f CP1252 -t UTF-8, for a Windows Latin-1 file)") from None
+        encoding = fh.encoding.removesuffix("-sig")
+        if args.file == "-":
+            raise CliError(f"standard input is not {encoding.upper()} text; save it as UTF-8 first (e.g. "
+                           "iconv -f CP1252 -t UTF-8, for a Windows Latin-1 file)") from None
+        raise _not_text(args.file, encoding, *_first_bad_byte(args.file, encoding)) from None
     finally:
         if fh is not sys.stdin:
             fh.close()

@@ -242,4 +242,14 @@ def test_files_are_read_as_the_page_reads_them(model, tmp_path):
     latin1.write_bytes(("x" * 10_000 + "café").encode("latin-1"))
     one_error_line(run("train", latin1, "--vocab-size", 300, "-o", tmp_path / "x.json"),
                    "latin1.txt is not UTF-8 text: byte 0xE9 at position 10,003 is not valid UTF-8; save it as UTF-8")
-    one_error_line(run("encode", "-m", model, "--file", latin1), "is not UTF-8 text; save it as UTF-8")
+    # the streamed encode names the same byte (it used to say only "is not UTF-8 text")
+    one_error_line(run("encode", "-m", model, "--file", latin1),
+                   "latin1.txt is not UTF-8 text: byte 0xE9 at position 10,003 is not valid UTF-8; save it as UTF-8")
+    # the position is the file's, across blocks and a character cut by a block's end
+    from subwordlab.cli_commands import _first_bad_byte
+
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes("aé".encode() + b"\xffz")
+    assert [_first_bad_byte(cut, "utf-8", block=k) for k in (1, 2, 3, 64)] == [(b"\xff", 3)] * 4
+    cut.write_bytes("aé".encode()[:2] + b"z")  # (a lead byte, then no continuation)
+    assert _first_bad_byte(cut, "utf-8", block=1) == (b"\xc3", 1)
