@@ -53,16 +53,23 @@ def whole_word_e_step(words, freqs, pieces, probs):
     return expected, total
 
 
+def built_units(words, extra, rng=None):
+    """The pieces a, b, c plus `extra`, the distinct `words` (random counts 1-5 from `rng`,
+    else 1 each) and their units. Returns (pieces, words, freqs, lattices)."""
+    pieces = ["a", "b", "c"] + sorted(set(extra))
+    words = list(dict.fromkeys(words))
+    freqs = [rng.randint(1, 5) if rng else 1 for _ in words]
+    lat = _Lattices(5)
+    drain(lat.build(pieces, words, freqs))
+    return pieces, words, freqs, lat
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.text("abc", min_size=1, max_size=200), min_size=1, max_size=5),
        st.lists(st.text("abc", min_size=2, max_size=5), max_size=8), st.randoms(use_true_random=False))
 def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra, rng):
-    pieces = ["a", "b", "c"] + sorted(set(extra))
-    words = list(dict.fromkeys(words))
-    freqs = [rng.randint(1, 5) for _ in words]
+    pieces, words, freqs, lat = built_units(words, extra, rng)
     probs = [rng.uniform(0.05, 1.0) for _ in pieces]
-    lat = _Lattices(5)
-    drain(lat.build(pieces, words, freqs))
     # every word is cut where nothing crosses, repeated units merged: each text once, and
     # every character of the corpus in one unit
     assert sum(f * n for f, n in zip(lat.freqs, lat.lengths)) == sum(f * len(w) for f, w in zip(freqs, words))
@@ -147,10 +154,7 @@ def test_each_unigram_preset_trains_a_whole_pathological_corpus_to_its_exact_siz
        st.lists(st.text("abc", min_size=2, max_size=5), max_size=8), st.randoms(use_true_random=False))
 def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_lattice(words, extra, rng):
     # (the first pruning cuts each piece's alternative from a unit where a best split used it)
-    pieces = ["a", "b", "c"] + sorted(set(extra))
-    words = list(dict.fromkeys(words))
-    lat = _Lattices(5)
-    drain(lat.build(pieces, words, [1] * len(words)))
+    pieces, words, _, lat = built_units(words, extra)
     alive = [k < 3 or rng.random() < 0.7 for k in range(len(pieces))]
     for unit in lat.edges:
         for s, _, i in unit:
