@@ -185,14 +185,30 @@ def test_compare_can_be_cancelled_and_stays_responsive(app_page):
     pick_sample(page, "tinyshakespeare")  # 1.1 MB: three runs take a while
     page.click("#tab-compare")
     page.fill("#cmp-vocab", "4000")
-    page.click("#cmp-run")
+    # from the keyboard: the disabled "Train and compare" hands its focus to Cancel (it was
+    # dropped to <body>, and the next Tab started at the top of the page), and Cancel back
+    page.focus("#cmp-run")
+    page.keyboard.press("Enter")
     expect(page.locator("#cmp-cancel")).to_be_visible()
+    expect(page.locator("#cmp-run")).to_be_disabled()
+    expect(page.locator("#cmp-cancel")).to_be_focused()
     expect(page.locator("#cmp-progress .cmp-prog")).to_have_count(3)
     page.wait_for_timeout(400)
-    page.click("#cmp-cancel")  # a click handled mid-run: the page is not frozen
+    page.keyboard.press("Enter")  # a key handled mid-run: the page is not frozen
     expect(page.locator("#cmp-message")).to_contain_text("cancelled")
     expect(page.locator("#cmp-cancel")).to_be_hidden()
     expect(page.locator("#cmp-results")).to_be_hidden()
+    expect(page.locator("#cmp-run")).to_be_focused()
+    # the Train panel's Step, disabled at the last step, hands its focus to Play
+    pick_sample(page, "seed000")
+    page.click("#tab-train")
+    expect(page.locator("#train-step-total")).to_have_text("8")
+    page.focus("#train-step")
+    for _ in range(8):
+        page.keyboard.press("Enter")
+    expect(page.locator("#train-step-now")).to_have_text("8")
+    expect(page.locator("#train-step")).to_be_disabled()
+    expect(page.locator("#train-play")).to_be_focused()
 
 
 # --- Files -------------------------------------------------------------------------------------

@@ -375,6 +375,8 @@ class FakePort:
     def set_hidden(self, el: FakeElement, hidden: bool) -> None:
         if hidden:
             el.attrs["hidden"] = ""
+            if self.contains_focus(el):
+                self.focused = None  # as in a browser: focus inside a hidden element drops to <body>
         else:
             el.attrs.pop("hidden", None)
 
@@ -403,16 +405,27 @@ class FakePort:
     def set_disabled(self, el: FakeElement, disabled: bool) -> None:
         if disabled:
             el.attrs["disabled"] = ""
+            if self.focused is el:
+                self.focused = None  # as in a browser: a disabled control loses focus to <body>
         else:
             el.attrs.pop("disabled", None)
 
     def focus(self, el: FakeElement) -> None:
-        """Move focus to `el`; as in a browser, `focus` and the bubbling `focusin` fire on it."""
-        if self.focused is el:
+        """Move focus to `el`; as in a browser, `focus` and the bubbling `focusin` fire on it
+        (and a disabled control does not take it)."""
+        if self.focused is el or "disabled" in el.attrs:
             return
         self.focused = el
         self.dispatch(el, "focus")
         self.dispatch(el, "focusin")
+
+    def contains_focus(self, el: FakeElement) -> bool:
+        node = self.focused
+        while node is not None:
+            if node is el:
+                return True
+            node = node.parent
+        return False
 
     def scroll_into_view(self, el: FakeElement) -> None:
         self.scrolled_into_view.append(el)
@@ -464,6 +477,8 @@ class FakePort:
     def _release(self, root: FakeElement) -> None:
         for el in root.iter():
             el.listeners.clear()
+            if self.focused is el:
+                self.focused = None  # as in a browser: a removed element's focus drops to <body>
 
     # --- events ---------------------------------------------------------------------
     def set_error_sink(self, sink: Callable[[BaseException], None]) -> None:

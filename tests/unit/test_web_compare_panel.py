@@ -210,3 +210,41 @@ def test_editing_the_corpus_after_a_cancelled_run_keeps_saying_it_was_cancelled(
     port.settle()
     assert port.text(message) == "Comparison cancelled."
     assert port.errors == []
+
+
+def test_the_keyboard_focus_goes_to_cancel_during_a_run_and_back_after_it():
+    """"Train and compare" is disabled while its run trains: a keyboard user's focus went to
+    <body> (the next Tab started at the top of the page). It goes to Cancel, and back to the
+    button when the run ends or is cancelled; Add and Remove hand it on too."""
+    from test_web_share_panels import CMP_CORPUS, started
+
+    port, app = started(None)
+    app.state.set_corpus(Corpus(CMP_CORPUS * 20, name="UDHR excerpt"))
+    app.show_panel("compare")
+    port.set_value(port.query("#cmp-vocab"), "300")
+    run, cancel = port.query("#cmp-run"), port.query("#cmp-cancel")
+    port.focus(run)
+    port.click(run)
+    port.drive(5)
+    assert port.query("#panel-compare").attrs["data-state"] == "running"
+    assert "disabled" in run.attrs and port.focused is cancel
+    port.click(cancel)
+    assert "disabled" not in run.attrs and cancel.attrs.get("hidden") is not None and port.focused is run
+    port.click(run)
+    port.drive(5)
+    assert port.focused is cancel
+    port.settle()
+    assert port.query("#panel-compare").attrs["data-state"] == "idle" and port.focused is run
+    # "Add a configuration" disabled at four: the new row's algorithm; Remove: back to Add
+    add = port.query("#cmp-add")
+    port.focus(add)
+    port.click(add)
+    assert "disabled" in add.attrs and port.focused is port.query("#cmp-preset-3")
+    port.focus(port.query_all(".cmp-remove")[1])
+    port.click(port.query_all(".cmp-remove")[1])
+    assert len(port.query_all(".cmp-remove")) == 3 and port.focused is add
+    select = port.query("#cmp-preset-1")
+    port.focus(select)
+    port.input(select, "unigram", "change")
+    assert port.focused is port.query("#cmp-preset-1") and port.value(port.focused) == "unigram"
+    assert port.errors == []

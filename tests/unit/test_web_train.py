@@ -438,3 +438,31 @@ def test_the_status_says_what_training_limited_and_how_to_change_it(preset):
     assert "longer than max_sentence_length=4,192 bytes" in status and "raise max_sentence_length" in status
     use(app, port, Corpus(line), TrainSpec(preset, "vocab_size", 200, {"max_sentence_length": 10_000}))
     assert app.state.recording.done and "max_sentence_length" not in text(port, "#train-status")
+
+
+def test_a_pressed_button_that_becomes_disabled_hands_the_keyboard_focus_on():
+    """A browser drops the focus of a control that becomes disabled or hidden to <body> (the
+    fake port does too): Step at the last step, Back and Reset at step 0, Cancel at the end of
+    a run each pass it to a button that still leads somewhere."""
+    port, app = started()
+    step, back, reset, play, end = (port.query(f"#train-{k}") for k in ("step", "back", "reset", "play", "end"))
+    port.focus(step)
+    click(port, "#train-step", 8)
+    assert app.state.step == 8 and "disabled" in step.attrs and port.focused is play
+    port.focus(back)
+    click(port, "#train-back", 8)
+    assert app.state.step == 0 and "disabled" in back.attrs and port.focused is step
+    click(port, "#train-step", 2)
+    port.focus(reset)
+    click(port, "#train-reset")
+    assert app.state.step == 0 and port.focused is step
+    # Cancel goes with the run it cancels: the focus goes to "Run to end"
+    use(app, port, Corpus(read("tinyshakespeare.txt")[:300_000]), TrainSpec("byte_bpe", "vocab_size", 600))
+    port.focus(end)
+    port.click(end)
+    port.drive(2)
+    cancel = port.query("#train-cancel")
+    port.focus(cancel)
+    click(port, "#train-cancel")
+    assert port.query("#train-progress").hidden and port.focused is end
+    assert port.errors == []

@@ -33,7 +33,7 @@ from .compare_results import HELDOUT_CHOICES, MAX_TEXT_CHARS, CompareResults
 from .options_form import changed_options, option_field, parse_field, preset_items, value_text
 from .pattern_guard import PatternGuard
 from .state import Corpus
-from .roving import RovingFocus
+from .roving import RovingFocus, hand_focus
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 from .wording import plural
 
@@ -187,12 +187,19 @@ class ComparePanel(CompareResults):
             used = {p for p, _ in self.configs}
             preset = next((p for p in PRESETS if p not in used), "bpe")
             self.configs.append((preset, {}))
+            pressed = self.port.contains_focus(self.add_button)
             self.render_configs()
+            if pressed and len(self.configs) >= cm.MAX_CONFIGS:
+                # "Add" is disabled now: the focus goes to the new row's algorithm, not to <body>
+                self.port.focus(self.port.query(f"#cmp-preset-{len(self.configs) - 1}"))
 
     def remove_config(self, i: int) -> None:
         if len(self.configs) > 1:
             del self.configs[i]
+            pressed = self.port.contains_focus(self.config_list)
             self.render_configs()
+            if pressed:  # the pressed Remove went with its row: "Add a configuration" is enabled again
+                self.port.focus(self.add_button)
 
     def render_configs(self) -> None:
         port = self.port
@@ -247,7 +254,10 @@ class ComparePanel(CompareResults):
     def _on_preset(self, i: int, preset: str) -> None:
         old_preset, old = self.configs[i]
         self.configs[i] = (preset, {k: v for k, v in old.items() if PRESETS[preset].has(k)})
+        chosen = self.port.contains_focus(self.config_list)
         self.render_configs()
+        if chosen:  # the rows are redrawn: the focus stays on this row's algorithm
+            self.port.focus(self.port.query(f"#cmp-preset-{i}"))
 
     def _on_option(self, i: int, option: Any, raw: Any) -> None:
         preset, options = self.configs[i]
@@ -344,9 +354,17 @@ class ComparePanel(CompareResults):
         self.say(message)
 
     def _set_running(self, running: bool) -> None:
+        """Show Cancel and disable "Train and compare" during a run, and the other way round
+        after it; the keyboard focus goes with them (to Cancel, then back), never to <body>."""
         port = self.port
-        port.set_hidden(self.cancel_button, not running)
-        port.set_disabled(self.run_button, running)
+        if running:
+            port.set_hidden(self.cancel_button, False)
+            hand_focus(port, self.run_button, self.cancel_button)
+            port.set_disabled(self.run_button, True)
+        else:
+            port.set_disabled(self.run_button, False)
+            hand_focus(port, self.cancel_button, self.run_button)
+            port.set_hidden(self.cancel_button, True)
         port.set_attr(port.query("#panel-compare"), "data-state", "running" if running else "idle")
 
     async def run(self) -> bool:

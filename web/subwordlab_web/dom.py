@@ -162,6 +162,10 @@ class BrowserPort:
     def focus(self, el: Any) -> None:
         el.focus()
 
+    def contains_focus(self, el: Any) -> bool:
+        """True if `el` or an element inside it has the keyboard focus."""
+        return bool(el.matches(":focus-within"))
+
     def scroll_into_view(self, el: Any) -> None:
         """Scroll `el`'s scrolling ancestors just enough to show it (e.g. the selected tab in
         the tab bar that scrolls sideways on a phone); nothing moves if it is in view."""

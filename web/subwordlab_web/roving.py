@@ -29,6 +29,19 @@ MOVES: dict[str, int | str] = {
 }
 
 
+def hand_focus(port: Any, leaving: Any, to: Any) -> bool:
+    """Call just before `leaving` is disabled or hidden: if the keyboard focus is on it (or
+    inside it), move it to `to` first; True if it moved. A browser drops the focus of a
+    control that becomes disabled or hidden to <body>, where the next Tab starts again at
+    the top of the page. Example: Compare's "Train and compare" is disabled while its run
+    trains, so `hand_focus(port, run_button, cancel_button)` first; when the run ends,
+    `hand_focus(port, cancel_button, run_button)` before Cancel is hidden."""
+    if port.contains_focus(leaving):
+        port.focus(to)
+        return True
+    return False
+
+
 def roving_tabindex(i: int) -> int:
     """The tabindex item `i` of a freshly drawn group starts with: 0 for the first, -1 after."""
     return 0 if i == 0 else -1

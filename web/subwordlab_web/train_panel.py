@@ -18,6 +18,7 @@ from . import pattern_guard, tasks
 from .options_form import changed_options, option_field, preset_items, read_field, schema
 from .pattern_guard import PatternGuard
 from .player import SPEEDS
+from .roving import hand_focus
 from .state import AppState, TrainingStatus, TrainSpec
 from .train_sections import TrainSections
 from .train_views import now_text, rate_text
@@ -342,6 +343,7 @@ class TrainPanel:
         self.port.set_hidden(self.resume, False)
 
     def _on_rerun(self, _event: Any) -> None:
+        hand_focus(self.port, self.resume, self.b_end)  # the offer goes; "Run to end" is what it pressed
         self.port.set_hidden(self.resume, True)
         self._on_end(_event)
 
@@ -369,7 +371,19 @@ class TrainPanel:
         port.set_text(self.corpus_line, f"Corpus: {st.corpus_pending or st.corpus.name} · "
                       f"{plural(len(st.corpus.text), 'character')}"
                       + (" (word counts)" if st.corpus.format == "word_counts" else ""))
-        # controls
+        # controls; a pressed button that becomes disabled hands the keyboard focus to one that
+        # still leads somewhere (a browser would drop it to <body>): Back or Reset at step 0 to
+        # Step, Step at the end to Play (which plays from the start), Cancel at the run's end to
+        # Run to end
+        at_start, at_end = player.position == 0, player.at_end
+        forward = self.b_play if at_end else self.b_step
+        if at_start:
+            for control in (self.b_back, self.b_reset) + ((self.scrubber,) if player.recorded == 0 else ()):
+                hand_focus(port, control, forward)
+        if at_end:
+            hand_focus(port, self.b_step, self.b_play)
+        if not st.training.running:
+            hand_focus(port, self.cancel, self.b_end)
         port.set_disabled(self.b_back, player.position == 0)
         port.set_disabled(self.b_reset, player.position == 0)
         port.set_disabled(self.b_step, player.at_end)
