@@ -85,6 +85,9 @@ def link_cases(n):
         "link: inflates to a run of \\\"": link(b'{"v": 1, "a": "' + b'\\"' * (n // 2)),
         "link: inflates to deep nesting": link(b"[" * n),
         "link: long garbage": "v1." + "A" * min(n, 40_000),
+        # repaired before it is read (share.repair_fragment): escapes and white space to the raw limit
+        "link: escapes and spaces": "v1." + ("%2D%2 %%41 \t" * (n // 10))[: min(n, 130_000)],
+        "link: a percent-encoded link": "v1." + "%2D" * (min(n, 98_000) // 3),
     }
 
 

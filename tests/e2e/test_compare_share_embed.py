@@ -369,6 +369,31 @@ def test_share_link_round_trip_across_two_browser_contexts(fresh_page, site_url,
     assert got == want  # byte-identical model JSON at the same step
 
 
+def test_a_percent_encoded_link_split_by_spaces_opens_as_the_original(fresh_page, site_url):
+    """A chat app or mail client percent-encoded the link's '-', '_' and '.' and broke it
+    with spaces (the address bar keeps them as %20): the page repairs it and gives the
+    original's model, byte for byte; before, it said the link was damaged."""
+    text = "the quick brown fox jumps over the lazy dog; the lazy dog sleeps " * 6
+    exp = share.Experiment(share.CorpusRef.inline(text), share.Config("byte_bpe", {"num_merges": 40}), step=25,
+                           panel="inspect", inspect_text="lazy foxes -_- jump")
+    link = share.encode_fragment(exp)
+    mangled = link.replace("-", "%2D").replace("_", "%5F").replace(".", "%2E")
+    mangled = " ".join(mangled[i:i + 60] for i in range(0, len(mangled), 60))
+    assert "%2D" in mangled and " " in mangled
+    rec = Recording(text, "byte_bpe", num_merges=40).run()
+    want = rec.tokenizer_at(25).to_json()
+    page, guard = fresh_page()
+    page.goto(f"{site_url}#{mangled}")
+    guard.wait_ready()
+    wait_applied(page)
+    expect(page.locator("#tab-inspect")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#inspect-input")).to_have_value("lazy foxes -_- jump")
+    expect(page.locator("#context-step")).to_have_text(f"step 25 of {len(rec.steps)}")
+    page.click("#tab-files")
+    _, got = download(page, "#files-dl-ours")
+    assert got.decode("utf-8") == want
+
+
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
 

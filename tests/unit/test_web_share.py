@@ -284,7 +284,7 @@ def test_empty_payload():
         decode_fragment("v1.")
 
 
-@pytest.mark.parametrize("payload", ["abc$def", "ab cd", "abcde", "a+b/", "ab==="])
+@pytest.mark.parametrize("payload", ["abc$def", "ab\u00a0cd", "abcde", "a+b/", "ab===", "ab%2Bcd", "ab%ZZ"])
 def test_not_base64url(payload):
     with pytest.raises(ShareLinkError, match="not valid base64url"):
         decode_fragment("v1." + payload)
@@ -613,3 +613,67 @@ def test_items_are_counted_outside_strings(text, items):
     from subwordlab.events import drain
 
     assert drain(share._count_items(text)) == items
+
+
+# -- links mangled by chat apps and mail clients ------------------------------------------------
+
+def _percent_encoded(link: str) -> str:
+    """What some mail clients make of a link: every '-', '_' and '.' as %XX (lower-case
+    hex for '_', to show either case is read)."""
+    return link.replace("-", "%2D").replace("_", "%5f").replace(".", "%2E")
+
+
+def _split(link: str) -> str:
+    """A link broken at a line's end and at spaces (a mail client's 76-character lines)."""
+    return "\r\n".join(link[i:i + 40] for i in range(0, len(link), 40)).replace("A", " A\t", 3)
+
+
+def test_a_percent_encoded_or_split_link_is_repaired_and_gives_the_same_model():
+    exp = experiment(train=Config("byte_bpe", {"vocab_size": 300}), inspect_text="a longer text -_- to get - and _ "
+                     "into the link " * 8, corpus=CorpusRef.inline("the quick brown fox jumps over the lazy dog " * 9))
+    link = encode_fragment(exp)
+    assert "-" in link and "_" in link  # the escapes below change something
+    forms = {"original": link, "percent-encoded": _percent_encoded(link), "split": _split(link),
+             "both": _split(_percent_encoded(link)), "with a hash": "#" + _split(link)}
+    hashes = {}
+    for name, form in forms.items():
+        back = decode_fragment(form)
+        assert back == exp.normalized(), name
+        tok = subwordlab.train(back.corpus.text, preset=back.train.preset, **back.train.train_kwargs())
+        hashes[name] = share.sha256_text(tok.to_json())
+    assert len(set(hashes.values())) == 1, hashes
+
+
+@pytest.mark.parametrize("fragment, message", [
+    ("v1.%E2%80%8Babc", "not valid base64url"),  # escapes that decode to no link stay as they were
+    ("v1.ab%2", "not valid base64url"),  # a cut escape
+    ("v1.%2B%2F", "not valid base64url"),  # '+' and '/': not base64url
+    ("%20v1%2Eabcd%0A", "damaged"),  # a link's shape once repaired: read, and its data is damaged
+    ("v1. \n\t", "empty"),
+    ("v1." + " " * share.MAX_RAW_LINK_CHARS, "too long"),  # more than any mangled link
+])
+def test_a_link_still_invalid_after_repair_keeps_its_message(fragment, message):
+    with pytest.raises(ShareLinkError, match=message):
+        decode_fragment(fragment)
+
+
+def test_repairing_is_linear_in_the_links_length():
+    """A crafted link of escapes and spaces costs a pass over it: a 1 KB link and one 64
+    times longer take time in proportion (never seconds)."""
+    import time
+
+    def cost(n: int) -> float:
+        fragment = "v1." + ("%2D%2 %%41 \t" * n)[: 1024 * (n // 100)]
+        best = float("inf")
+        for _ in range(3):
+            t = time.process_time()
+            for _ in range(5):
+                try:
+                    decode_fragment(fragment)
+                except ShareLinkError:
+                    pass
+            best = min(best, time.process_time() - t)
+        return best
+
+    small, big = cost(100), cost(6400)
+    assert big < 1.0 and big < 64 * 8 * max(small, 1e-4), (small, big)

@@ -372,11 +372,51 @@ def decode_fragment_steps(fragment: str) -> Sliced[Experiment]:
     return _check(doc)
 
 
+# ASCII white space (HTML's: tab, line feed, form feed, carriage return, space)
+_ASCII_SPACE = str.maketrans("", "", "\t\n\f\r ")
+_PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_LINK_SHAPE = re.compile(r"v\d{1,6}\.[A-Za-z0-9_-]*")  # what a link fragment is made of (after '#')
+# a link a mail client percent-encoded (3 characters for each) or broke into lines is longer
+# than the link itself: this much is read and repaired; more is refused before any work
+MAX_RAW_LINK_CHARS = 4 * (MAX_LINK_CHARS + len(PREFIX))
+
+
+def repair_fragment(fragment: str) -> str:
+    """A link fragment (without ``#``) as it was before a chat app or a mail client mangled it.
+
+    1. ASCII white space anywhere is dropped: a link broken across lines or at spaces (the
+       base64url alphabet has none, so nothing of the link is lost).
+    2. If it then holds %XX escapes and the text they decode to has a link's shape
+       (``v<digits>.`` then base64url characters only; white space decoded from ``%20`` is
+       dropped too), that text is the link: a pasted link whose ``-``, ``_`` or ``.`` were
+       percent-encoded (``%2D``, ``%5F``, ``%2E``). Otherwise the escapes stay, and the
+       reader refuses the link with its usual message.
+
+    One pass each (``str.translate``, one regular expression without repetition inside a
+    repetition): linear in the fragment's length.
+
+    >>> repair_fragment("v1.eNo%2DAb%5Fc")
+    'v1.eNo-Ab_c'
+    >>> repair_fragment("v1.eNo-A\\n  b_c")
+    'v1.eNo-Ab_c'
+    >>> repair_fragment("v1.eNo%20Ab%2Fc")  # '/' is no base64url character: left as it was
+    'v1.eNo%20Ab%2Fc'
+    """
+    cut = fragment.translate(_ASCII_SPACE)
+    if "%" not in cut:
+        return cut
+    decoded = _PERCENT_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), cut).translate(_ASCII_SPACE)
+    return decoded if _LINK_SHAPE.fullmatch(decoded) else cut
+
+
 def _payload(fragment: str) -> str:
-    """The base64url payload of a fragment, after the cheap checks (length, version, alphabet)."""
+    """The base64url payload of a fragment, after the cheap checks (length, version, alphabet);
+    a mangled link is repaired first (``repair_fragment``)."""
     if not isinstance(fragment, str):
         raise ShareLinkError("a link fragment must be text")
     fragment = fragment[1:] if fragment.startswith("#") else fragment
+    if len(fragment) <= MAX_RAW_LINK_CHARS:
+        fragment = repair_fragment(fragment)
     if len(fragment) > MAX_LINK_CHARS + len(PREFIX):
         raise ShareLinkError(f"this link is too long ({len(fragment):,} characters; a Subword Lab link "
                              f"has at most {MAX_LINK_CHARS:,}), so it was not opened")

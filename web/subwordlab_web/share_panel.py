@@ -44,6 +44,13 @@ from .wording import plural
 EMBED_PANELS = embed_mod.EMBED_PANELS
 LINK_FRAGMENT = re.compile(r"#v\d")  # what a share link's fragment starts with (any version)
 WAIT_POLL_SECONDS = 0.05
+
+
+def is_link_fragment(fragment: str) -> bool:
+    """Does ``location.hash`` hold a share link (any version), perhaps percent-encoded or
+    broken by white space (share.repair_fragment, on its first characters only)?
+    Example: is_link_fragment("#v1.eNo") -> True; is_link_fragment("#app") -> False."""
+    return bool(LINK_FRAGMENT.match("#" + share.repair_fragment(fragment[1:64]))) if fragment.startswith("#") else False
 DECODE_SLICE_SECONDS = 0.012  # decoding a link: work between two hand-backs to the browser
 
 
@@ -319,7 +326,7 @@ class SharePanel:
         if params.embed:
             self.enter_embed(params)
         port.on_window("hashchange", lambda event: self.open_hash(hash_of_event(event)))
-        if LINK_FRAGMENT.match(port.location_hash()):
+        if is_link_fragment(port.location_hash()):
             return self.open_hash()
         if params.problems and not params.embed:  # (an embed said them on entering)
             self.show_banner("Some of the page's address parameters were ignored: " + "; ".join(params.problems) + ".")
@@ -334,7 +341,7 @@ class SharePanel:
         port = self.port
         if fragment is None:
             fragment = port.location_hash()
-        if not LINK_FRAGMENT.match(fragment):
+        if not is_link_fragment(fragment):
             return False  # an ordinary anchor (the skip link's #app), not a share link
         # a newer link supersedes whatever an older one was doing or waiting for: its run,
         # its request for a file (which must not apply the old settings later) and its banner
