@@ -211,6 +211,46 @@ def test_compare_can_be_cancelled_and_stays_responsive(app_page):
     expect(page.locator("#train-play")).to_be_focused()
 
 
+def _expect_compare_columns(page) -> None:
+    expect(page.locator(".cmp-remove")).to_have_count(2)
+    expect(page.locator("#cmp-preset-0")).to_have_value("bpe")
+    expect(page.locator("#cmp-preset-1")).to_have_value("unigram")
+    expect(page.locator("#cmp-vocab")).to_have_value("321")
+    expect(page.locator("#cmp-well-known")).to_have_value("r50k_base")
+    expect(page.locator("#cmp-current")).to_be_checked(timeout=60_000)  # once the page trained its tokenizer
+
+
+def test_compare_columns_survive_a_reload_and_travel_in_a_link(fresh_page, site_url):
+    """Compare's columns (configurations, the current tokenizer, a well-known one) were lost
+    on reload, and a link left the current and the well-known columns out."""
+    page, guard = fresh_page()
+    page.goto(site_url)
+    guard.wait_ready()
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
+    page.click("#tab-compare")
+    page.locator(".cmp-remove").nth(2).click()
+    page.select_option("#cmp-preset-1", "unigram")
+    page.fill("#cmp-vocab", "321")
+    page.locator("#cmp-vocab").press("Tab")  # (a number field says "change" when it is left)
+    page.check("#cmp-current")
+    page.select_option("#cmp-well-known", "r50k_base")
+    page.wait_for_function("location.hash.startsWith('#v1.')")
+    exp = share.decode_fragment(page.evaluate("location.hash"))
+    assert [c.preset for c in exp.compare] == ["bpe", "unigram"] and exp.compare[0].options["vocab_size"] == 321
+    assert exp.compare_current and exp.compare_well_known == "r50k_base"
+    page.reload()
+    guard.wait_ready()
+    wait_applied(page)
+    _expect_compare_columns(page)
+    link = page.url
+    dst, dst_guard = fresh_page()
+    dst.goto(link)
+    dst_guard.wait_ready()
+    wait_applied(dst)
+    expect(dst.locator("#tab-compare")).to_have_attribute("aria-selected", "true")
+    _expect_compare_columns(dst)
+
+
 # --- Files -------------------------------------------------------------------------------------
 def test_export_both_formats_and_load_tokenizer_json_with_tokenizers(app_page, tmp_path, screenshots_dir):
     from tokenizers import Tokenizer as HFTokenizer

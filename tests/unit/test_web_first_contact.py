@@ -279,3 +279,41 @@ def test_the_start_of_a_run_is_written_at_once():
     while not app.state.training.running:
         port.drive()
     assert share.decode_fragment(port.href.split("#", 1)[1]).running
+
+
+def test_a_reload_and_a_share_link_keep_every_compare_column():
+    """Compare's columns (its configurations, the current tokenizer, a well-known tokenizer)
+    were lost on reload and left out of links: the current tokenizer's and the well-known
+    column were not carried, nor a single configuration, and changing a configuration did not
+    write the address."""
+    port, app = started()
+    app.show_panel("compare")
+    while len(port.query_all(".cmp-remove")) > 1:
+        port.click(port.query_all(".cmp-remove")[-1])
+    port.input(port.query("#cmp-preset-0"), "wordpiece", "change")
+    port.input(port.query("#cmp-vocab"), "321", "change")
+    box = port.query("#cmp-current")
+    assert "disabled" not in box.attrs
+    port.set_checked(box, True)
+    port.dispatch(box, "change")
+    port.input(port.query("#cmp-well-known"), "cl100k_base", "change")
+    port.settle()
+    want = app.panels["compare"].setup()
+    assert [c.preset for c in want[0]] == ["wordpiece"] and want[0][0].options["vocab_size"] == 321
+    assert want[4:] == (True, "cl100k_base")
+    url = port.href
+    assert "#v1." in url and share.decode_fragment(url.split("#", 1)[1]).compare_well_known == "cl100k_base"
+    port2, app2 = reload(port)
+    assert app2.panels["compare"].setup() == want
+    assert "checked" in port2.query("#cmp-current").attrs  # once the reload trained its tokenizer
+    assert port2.value(port2.query("#cmp-well-known")) == "cl100k_base"
+    # a share link, in a fresh tab (no sessionStorage)
+    link, _ = app.panels["share"].make_link()
+    port3, app3 = started(None, href=link)
+    assert app3.panels["compare"].setup() == want and "checked" in port3.query("#cmp-current").attrs
+    # unticking is kept too
+    port3.set_checked(port3.query("#cmp-current"), False)
+    port3.dispatch(port3.query("#cmp-current"), "change")
+    port4, app4 = reload(port3)
+    assert app4.panels["compare"].setup()[4] is False and "checked" not in port4.query("#cmp-current").attrs
+    assert port.errors == port2.errors == port3.errors == port4.errors == []

@@ -128,7 +128,7 @@ def corpus_refs(draw):
 
 @st.composite
 def experiments(draw):
-    n = draw(st.sampled_from([0, 2, 3, 4]))
+    n = draw(st.sampled_from([0, 1, 2, 3, 4]))
     return Experiment(
         corpus=draw(corpus_refs()),
         train=draw(configs()),
@@ -144,6 +144,8 @@ def experiments(draw):
         compare_text=draw(st.text(max_size=100)) if n else "",
         compare_reference=draw(st.one_of(st.none(), _names)) if n else None,
         compare_heldout=draw(st.one_of(st.none(), _names)) if n else None,
+        compare_current=draw(st.booleans()) if n else False,
+        compare_well_known=draw(st.sampled_from(("",) + share.WELL_KNOWN_KEYS)) if n else "",
         running=draw(st.booleans()),
         imported=draw(st.one_of(st.just(""), st.text(min_size=1, max_size=200).filter(str.isprintable))),
     )
@@ -428,12 +430,44 @@ def test_infinite_alpha_from_a_huge_exponent():
         decode_fragment(pack(None, raw=raw))
 
 
-@pytest.mark.parametrize("n", [1, 5])
-def test_compare_needs_two_to_four_configs(n):
+@pytest.mark.parametrize("n", [0, 5])
+def test_compare_needs_one_to_four_configs(n):
     doc = valid_doc()
     doc["compare"] = {"configs": [Config("bpe", {"num_merges": 1}).normalized().to_json()] * n,
                       "text": "", "reference": None}
-    with pytest.raises(ShareLinkError, match="compare.configs must list 2 to 4"):
+    with pytest.raises(ShareLinkError, match="compare.configs must list 1 to 4"):
+        decode_fragment(pack(doc))
+
+
+def test_compare_columns_round_trip_and_an_old_link_without_them_still_opens():
+    """The current tokenizer's and a well-known tokenizer's columns travel in the link (only
+    when chosen: a link without them, as every older link, opens with neither)."""
+    configs = (Config("bpe", {"num_merges": 5}),)
+    exp = experiment(compare=configs, compare_text="a text", compare_current=True, compare_well_known="cl100k_base")
+    back = decode_fragment(encode_fragment(exp))
+    assert back == exp.normalized() and back.compare_current and back.compare_well_known == "cl100k_base"
+    doc = valid_doc()
+    doc["compare"] = {"configs": [c.normalized().to_json() for c in configs * 2], "text": "", "reference": None,
+                      "heldout": None}  # as session 8 wrote it
+    old = decode_fragment(pack(doc))
+    assert len(old.compare) == 2 and not old.compare_current and old.compare_well_known == ""
+    assert "current" not in encode_fragment(old) and len(encode_fragment(exp)) < len(encode_fragment(old)) + 40
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("current", "yes", "compare.current must be true/false, not text"),
+    ("current", 1, "compare.current must be true/false, not a whole number"),
+    ("well_known", "gpt5", "compare.well_known must be one of r50k_base, cl100k_base"),
+    ("well_known", "x" * 5000, "compare.well_known must be one of"),
+    ("well_known", None, "compare.well_known must be text, not null"),
+    ("well_known", ["cl100k_base"], "compare.well_known must be text, not a list"),
+    ("columns", 3, "compare.columns is not a field of a v1 link"),
+])
+def test_a_hostile_compare_column_is_refused_by_name(field, value, message):
+    doc = valid_doc()
+    doc["compare"] = {"configs": [Config("bpe", {"num_merges": 1}).normalized().to_json()], "text": "",
+                      "reference": None, "heldout": None, field: value}
+    with pytest.raises(ShareLinkError, match=message):
         decode_fragment(pack(doc))
 
 

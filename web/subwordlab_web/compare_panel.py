@@ -117,6 +117,9 @@ class ComparePanel(CompareResults):
         self.text_task: Any = None  # the compare text's pattern check after an edit
         self.parity_refused: list[str] = []  # the guard's messages for parity texts not counted
         self.guard = getattr(app, "guard", None) or PatternGuard(port)  # custom patterns are tried first
+        # the current tokenizer as a column, as chosen: kept while there is no tokenizer to
+        # show (the box is then disabled and unticked), e.g. on a reload before training
+        self.current_wanted = False
 
         port.set_value(self.vocab, str(DEFAULT_VOCAB))
         self.auto_text = ""  # the text this panel chose (replaced on a corpus change unless edited)
@@ -127,11 +130,14 @@ class ComparePanel(CompareResults):
         port.on(self.add_button, "click", lambda _e: self.add_config())
         port.on(self.run_button, "click", lambda _e: self.start())
         port.on(self.cancel_button, "click", lambda _e: self.cancel())
-        port.on(self.text_box, "input", lambda _e: self.on_text_edited())
-        port.on(self.reference, "change", lambda _e: self.render_parity())
+        port.on(self.text_box, "input", lambda _e: (self.on_text_edited(), self._changed()))
+        port.on(self.reference, "change", lambda _e: (self.render_parity(), self._changed()))
+        port.on(self.vocab, "change", lambda _e: self._changed())
+        port.on(self.current_box, "change", lambda _e: self._on_current(port.checked(self.current_box)))
+        port.on(self.well_known, "change", lambda _e: self._changed())
         port.on(self.parity_files, "change", lambda _e: self.add_own_texts(port.input_files(self.parity_files)))
         port.on(self.parity_clear, "click", lambda _e: self.clear_own_texts())
-        port.on(self.heldout, "change", lambda _e: self.schedule_curves(0.0))
+        port.on(self.heldout, "change", lambda _e: (self.schedule_curves(0.0), self._changed()))
         state.subscribe(self._on_state)
         self.render_configs()
         self._render_current_option()
@@ -153,8 +159,9 @@ class ComparePanel(CompareResults):
             raise ValueError(f"the vocabulary size must be a whole number from 1 to 1,000,000, not {raw!r}")
         return int(raw)
 
-    def setup(self) -> tuple[tuple[Any, ...], str, str | None, str | None]:
-        """(configs as share.Config, text, reference id, held-out id) for a share link."""
+    def setup(self) -> tuple[tuple[Any, ...], str, str | None, str | None, bool, str]:
+        """(configs as share.Config, text, reference id, held-out id, the current tokenizer
+        as a column?, a well-known tokenizer's key or "") for a share link: every column."""
         from .share import Config
 
         try:
@@ -162,11 +169,25 @@ class ComparePanel(CompareResults):
         except ValueError:
             size = DEFAULT_VOCAB
         configs = tuple(Config(p, {**o, "vocab_size": size}) for p, o in self.configs)
-        return configs, self.port.value(self.text_box), self.port.value(self.reference), self.port.value(self.heldout)
+        return (configs, self.port.value(self.text_box), self.port.value(self.reference), self.port.value(self.heldout),
+                self.current_wanted, self.port.value(self.well_known) or "")
 
-    def apply_setup(self, configs: Sequence[Any], text: str, reference: str | None, heldout: str | None) -> None:
-        """Take a share link's Compare setup (configs with every option spelled out)."""
+    def _changed(self) -> None:
+        """The setup changed: the page's address keeps it (persist.py)."""
+        self.state.notify("compare")
+
+    def _on_current(self, on: bool) -> None:
+        self.current_wanted = on
+        self._changed()
+
+    def apply_setup(self, configs: Sequence[Any], text: str, reference: str | None, heldout: str | None,
+                    current: bool = False, well_known: str = "") -> None:
+        """Take a share link's Compare setup (configs with every option spelled out, and
+        the other columns: the current tokenizer, a well-known one)."""
         port = self.port
+        self.current_wanted = bool(current)
+        port.set_value(self.well_known, well_known if well_known in WELL_KNOWN_BY_KEY else "")
+        self._render_current_option()
         sizes = [c.options.get("vocab_size") for c in configs if c.options.get("vocab_size")]
         if sizes:
             port.set_value(self.vocab, str(sizes[0]))
@@ -189,6 +210,7 @@ class ComparePanel(CompareResults):
             self.configs.append((preset, {}))
             pressed = self.port.contains_focus(self.add_button)
             self.render_configs()
+            self._changed()
             if pressed and len(self.configs) >= cm.MAX_CONFIGS:
                 # "Add" is disabled now: the focus goes to the new row's algorithm, not to <body>
                 self.port.focus(self.port.query(f"#cmp-preset-{len(self.configs) - 1}"))
@@ -198,6 +220,7 @@ class ComparePanel(CompareResults):
             del self.configs[i]
             pressed = self.port.contains_focus(self.config_list)
             self.render_configs()
+            self._changed()
             if pressed:  # the pressed Remove went with its row: "Add a configuration" is enabled again
                 self.port.focus(self.add_button)
 
@@ -256,6 +279,7 @@ class ComparePanel(CompareResults):
         self.configs[i] = (preset, {k: v for k, v in old.items() if PRESETS[preset].has(k)})
         chosen = self.port.contains_focus(self.config_list)
         self.render_configs()
+        self._changed()
         if chosen:  # the rows are redrawn: the focus stays on this row's algorithm
             self.port.focus(self.port.query(f"#cmp-preset-{i}"))
 
@@ -271,6 +295,7 @@ class ComparePanel(CompareResults):
         summary = self.port.query_all(".cmp-options-summary", self.config_list)[i]
         n = len(self.configs[i][1])
         self.port.set_text(summary, f"Options ({n} changed)" if n else "Options (defaults)")
+        self._changed()
 
     # --- the current tokenizer as a column --------------------------------------------------
     def current_tokenizer(self) -> tuple[Any, str]:
@@ -287,8 +312,7 @@ class ComparePanel(CompareResults):
         tok, label = self.current_tokenizer()
         port = self.port
         port.set_disabled(self.current_box, tok is None)
-        if tok is None:
-            port.set_checked(self.current_box, False)
+        port.set_checked(self.current_box, tok is not None and self.current_wanted)
         port.set_text(self.current_label, f"Add the current tokenizer as a column ({label}, {tok.vocab_size:,} tokens)"
                       if tok is not None else "Add the current tokenizer as a column (train or import one first)")
 

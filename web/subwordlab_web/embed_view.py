@@ -140,7 +140,8 @@ class EmbedView:
         if cmp is not None and author.compare is not None and now != author.compare:
             cmp.apply_setup(*author.compare)
             # (configurations, text, parity reference, held-out text): redo what differs
-            if now[0] != author.compare[0] and cmp.run_state is not None:
+            # (the configurations, or the other columns: the current tokenizer, a well-known one)
+            if (now[0], now[4:]) != (author.compare[0], author.compare[4:]) and cmp.run_state is not None:
                 await cmp.run()  # other configurations: train them again
             else:
                 if now[1] != author.compare[1]:

@@ -7,7 +7,8 @@ has (share.py) — or, while a guided lesson is followed, the query ``?lesson=N&
 (``running``) and the name of a tokenizer file loaded on Files (``imported``). So:
 
 - a reload *is* opening a share link: the same code restores the corpus (with its name),
-  the settings, the step, the inspector and the Compare setup, and lands on the panel;
+  the settings, the step, the inspector and the Compare setup (every column: the
+  configurations, the current tokenizer, a well-known one), and lands on the panel;
 - each tab keeps its own experiment (local storage is shared by every tab of the site and
   would make two tabs overwrite each other), and nothing outlives the tab unless the user
   bookmarks or copies the address, which then opens the same experiment;
@@ -38,7 +39,8 @@ from .embed import full_page_url, lesson_address
 from .share import ShareLinkError
 
 SAVE_EVERY = 0.4  # seconds between two writes while playing or training
-SAVE_TOPICS = frozenset({"corpus", "spec", "recording", "progress", "step", "inspect", "tokenizer", "panel", "lesson"})
+SAVE_TOPICS = frozenset({"corpus", "spec", "recording", "progress", "step", "inspect", "tokenizer", "panel", "lesson",
+                         "compare"})
 LONG_RUN_SECONDS = 2.0  # a run going this long (or a corpus too big to train by itself) asks before leaving
 # longer texts cannot compress into a link (prose compresses about 3:1): not even tried, so
 # typing in a big corpus does not compress it at every key

@@ -27,7 +27,10 @@ What a link carries (``Experiment``):
 - ``train``: the algorithm (preset) and every one of its options, defaults filled in, so
   the link keeps meaning the same experiment if a default changes later; the training
   step shown; the panel shown.
-- ``compare``: the 2–4 configurations of the Compare panel, its text and reference.
+- ``compare``: the 1–4 configurations of the Compare panel, its text and reference, and
+  its other columns: ``current`` (true: the current tokenizer is a column) and
+  ``well_known`` (a well-known tokenizer's key, e.g. "cl100k_base"); both are left out
+  when unused, so a link without them (older ones too) opens with neither.
 - ``inspect``: the inspector text and its seeds (BPE-dropout / Unigram sampling).
 - optional: the corpus's ``title`` (the name the page shows, e.g. a file's name or
   "UDHR: English"); ``running`` (the page was reloaded while a run was still going: the
@@ -63,12 +66,14 @@ from typing import Any, Mapping
 from subwordlab.events import Sliced, drain
 from subwordlab.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
 
+from .well_known import WELL_KNOWN
+
 VERSION = 1
 PREFIX = f"v{VERSION}."
 INLINE_LIMIT_BYTES = 16 * 1024  # compressed payload with the corpus inline, at most
 MAX_LINK_CHARS = 32 * 1024  # longest payload (after "v1.") a link may have
 MAX_JSON_BYTES = 1024 * 1024  # most a payload may inflate to (decompression-bomb guard)
-MAX_CONFIGS = 4  # the Compare panel trains 2-4 configurations
+MAX_CONFIGS = 4  # the Compare panel trains 1-4 configurations (plus the current and a well-known tokenizer)
 MAX_STEP = 10_000_000
 MAX_DEPTH = 8  # deepest JSON nesting a valid payload has is 4
 MAX_TITLE_CHARS = 200  # a corpus's or an imported file's name
@@ -77,6 +82,7 @@ PANELS = ("corpus", "train", "inspect", "compare", "files", "share")
 SPECIAL_POLICIES = ("disallowed", "allowed", "plain")
 CORPUS_KINDS = ("inline", "sample", "file")
 CORPUS_FORMATS = ("text", "word_counts")
+WELL_KNOWN_KEYS = tuple(v.key for v in WELL_KNOWN)  # what compare.well_known may name
 _NAME = re.compile(r"[\w.\- ()\[\]+,'&]{1,200}")  # a sample id or a file name
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _VERSION_PREFIX = re.compile(r"v(\d{1,6})\.")
@@ -217,6 +223,8 @@ class Experiment:
     compare_text: str = ""
     compare_reference: str | None = None
     compare_heldout: str | None = None  # the held-out text of the compression curve
+    compare_current: bool = False  # the current tokenizer is a Compare column
+    compare_well_known: str = ""  # the key of a well-known tokenizer that is a Compare column
     running: bool = False  # saved while a run was going (a reload offers to run again)
     imported: str = ""  # the name of the tokenizer file loaded on Files, if any
 
@@ -244,6 +252,10 @@ class Experiment:
                 "reference": self.compare_reference,
                 "heldout": self.compare_heldout,
             }
+            if self.compare_current:
+                out["compare"]["current"] = True
+            if self.compare_well_known:
+                out["compare"]["well_known"] = self.compare_well_known
         return out
 
 
@@ -622,13 +634,13 @@ def _check(doc: Any) -> Experiment:
     sampled = ins.typed("sampled", (bool,))
     nbest = ins.int("nbest", 1, 100)
     special = ins.choice("special", SPECIAL_POLICIES)
-    compare, compare_text, reference, heldout = (), "", None, None
+    compare, compare_text, reference, heldout, current, well_known = (), "", None, None, False, ""
     if "compare" in top.obj:
         cmp = _Reader(top.typed("compare", (dict,)), "compare")
-        cmp.only("configs", "text", "reference", "heldout")
+        cmp.only("configs", "text", "reference", "heldout", "current", "well_known")
         configs = cmp.typed("configs", (list,))
-        if not 2 <= len(configs) <= MAX_CONFIGS:
-            raise cmp.error("configs", f"must list 2 to {MAX_CONFIGS} configurations, not {len(configs)}")
+        if not 1 <= len(configs) <= MAX_CONFIGS:
+            raise cmp.error("configs", f"must list 1 to {MAX_CONFIGS} configurations, not {len(configs)}")
         compare = tuple(_check_config(_Reader(c, f"compare.configs[{i}]")) for i, c in enumerate(configs))
         compare_text = cmp.text("text")
         reference = cmp.text("reference", nullable=True)
@@ -636,10 +648,12 @@ def _check(doc: Any) -> Experiment:
         for key, value in (("reference", reference), ("heldout", heldout)):
             if value is not None and not _NAME.fullmatch(value):
                 raise cmp.error(key, "is not a valid text name")
+        current = cmp.typed("current", (bool,), required=False, default=False)
+        well_known = cmp.choice("well_known", WELL_KNOWN_KEYS, required=False) or ""
     running = top.typed("running", (bool,), required=False, default=False)
     imported = _title(top, "imported")
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
-                      compare, compare_text, reference, heldout, running, imported or "")
+                      compare, compare_text, reference, heldout, current, well_known, running, imported or "")
 
 
 def _title(r: "_Reader", key: str) -> str | None:

@@ -205,15 +205,17 @@ class SharePanel:
         running = for_reload and st.training.running
         imported = (st.imported_name or "loaded tokenizer") if for_reload and st.imported is not None else ""
         cmp = getattr(app, "panels", {}).get("compare") if app is not None else None
-        configs, text, reference, heldout = cmp.setup() if cmp is not None else ((), "", None, None)
+        configs, text, reference, heldout, current, well_known = cmp.setup() if cmp is not None else \
+            ((), "", None, None, False, "")
         exp = Experiment(
             corpus=inline, train=config_from_spec(st.spec), step=step,
             panel=panel if panel in share.PANELS else "train",
             inspect_text=ins.text, seed=int(ins.sample_seed), alpha=float(ins.sample_alpha),
             sampled=bool(ins.sampled), nbest=int(ins.nbest), special_policy=ins.special_policy,
-            compare=tuple(configs) if len(configs) >= 2 else (), compare_text=text if len(configs) >= 2 else "",
-            compare_reference=reference if len(configs) >= 2 else None,
-            compare_heldout=heldout if len(configs) >= 2 else None,
+            compare=tuple(configs), compare_text=text if configs else "",
+            compare_reference=reference if configs else None,
+            compare_heldout=heldout if configs else None,
+            compare_current=bool(configs) and current, compare_well_known=well_known if configs else "",
             running=running, imported=imported[:share.MAX_TITLE_CHARS],
         )
         return exp, fallback
@@ -581,7 +583,8 @@ class SharePanel:
                        nbest=exp.nbest, special_policy=exp.special_policy)
         cmp = app.panels.get("compare") if app is not None else None
         if cmp is not None and exp.compare:
-            cmp.apply_setup(exp.compare, exp.compare_text, exp.compare_reference, exp.compare_heldout)
+            cmp.apply_setup(exp.compare, exp.compare_text, exp.compare_reference, exp.compare_heldout,
+                            exp.compare_current, exp.compare_well_known)
         train = app.panels.get("train") if app is not None else None
         if exp.running and train is not None:
             # reloaded during a run: the settings are back; a long run starts only when asked
