@@ -15,7 +15,7 @@ import sys
 import time
 
 from . import api
-from .corpus import parse_word_counts, text_encoding
+from .corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, utf16_without_mark
 from .hf_json import HFExportError, export_hf, from_hf_json
 from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
 from .loaders import from_tiktoken
@@ -36,8 +36,12 @@ def _text_stream(fh):
     """A binary stream as text exactly as stored: no newline translation (CRLF stays CRLF),
     UTF-8 unless a UTF-16/32 byte-order mark says otherwise, a leading byte-order mark
     dropped (as the page reads files)."""
-    head = fh.peek(4)[:4] if hasattr(fh, "peek") else b""
-    encoding = text_encoding(head)
+    head = fh.peek(UTF16_SNIFF_BYTES)[:UTF16_SNIFF_BYTES] if hasattr(fh, "peek") else b""
+    encoding = text_encoding(head[:4])
+    order = utf16_without_mark(head, whole=False) if encoding == "utf-8" and b"\x00" in head else None
+    if order is not None:
+        raise CliError(utf16_advice(getattr(fh, "name", None) or "standard input", order)
+                       + f" (e.g. iconv -f {order} -t UTF-8 FILE > FILE.utf8.txt)")
     return io.TextIOWrapper(fh, encoding="utf-8-sig" if encoding == "utf-8" else encoding, newline="")
 
 
@@ -46,6 +50,9 @@ def _decode_file(name, data):
     where (the byte's position in the file) and what to do.
     Example: _decode_file('a.txt', b'caf\\xe9') raises CliError('a.txt is not UTF-8 text: byte 0xE9 at position 3 ...')."""
     encoding = text_encoding(data[:4])
+    order = utf16_without_mark(data) if encoding == "utf-8" and b"\x00" in data[:UTF16_SNIFF_BYTES] else None
+    if order is not None:
+        raise CliError(utf16_advice(name, order) + f" (e.g. iconv -f {order} -t UTF-8 {name} > {name}.utf8.txt)")
     try:
         return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
     except UnicodeDecodeError as exc:

@@ -39,6 +39,58 @@ def text_encoding(head):
     return next((enc for bom, enc in _BOMS if head.startswith(bom)), "utf-8")
 
 
+UTF16_SNIFF_BYTES = 8192  # how much of a file ``utf16_without_mark`` looks at
+# characters no text file holds (C0 controls but tab, line feed, form feed and carriage
+# return; DEL; C1 controls)
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+def utf16_without_mark(data, whole=True):
+    """``'UTF-16LE'`` or ``'UTF-16BE'`` if ``data`` is almost surely UTF-16 text saved
+    without a byte-order mark, else None. It is still not read as UTF-16 (the corpus is the
+    file's bytes: UTF-8 unless a mark says otherwise), but its refusal can say what the file
+    is and how to fix it, instead of "binary" (its NUL bytes) or "not UTF-8".
+
+    The rule, on the first ``UTF16_SNIFF_BYTES`` bytes (``data`` may be only those: then
+    ``whole=False``) taken as two-byte units: no byte-order mark; a NUL byte in the high
+    half of at least half of the units (the text is mostly ASCII or Latin-1, whose UTF-16
+    has a zero high byte) and never in the low half (no other encoding puts NULs in only one
+    half); the bytes decode as strict UTF-16 of that byte order, to text without control
+    characters but tab, line feed, form feed and carriage return; and a whole file has an
+    even length. So text in other scripts (no NUL bytes: CJK in UTF-16 stays "not UTF-8"),
+    UTF-32, and binary data (NULs in both halves) are never called UTF-16.
+
+    >>> utf16_without_mark("hello\\r\\n".encode("utf-16-le")), utf16_without_mark("héllo".encode("utf-16-be"))
+    ('UTF-16LE', 'UTF-16BE')
+    >>> utf16_without_mark(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR") is None  # binary: NULs in both halves
+    True
+    """
+    import codecs
+
+    if whole and len(data) % 2 or text_encoding(data[:4]) != "utf-8":
+        return None
+    head = bytes(data[:UTF16_SNIFF_BYTES])
+    head = head[:len(head) - len(head) % 2]
+    units = len(head) // 2
+    for order, high, low in (("UTF-16LE", head[1::2], head[0::2]), ("UTF-16BE", head[0::2], head[1::2])):
+        if units and 0 not in low and 2 * high.count(0) >= units:
+            try:
+                text = codecs.getincrementaldecoder(order)("strict").decode(head, whole and len(data) == len(head))
+            except UnicodeDecodeError:
+                return None
+            return order if _CONTROLS.search(text) is None else None
+    return None
+
+
+def utf16_advice(name, order):
+    """What to say of a file ``utf16_without_mark`` recognised (the page and the command line
+    add how to convert it). Example: utf16_advice('a.txt', 'UTF-16LE') -> 'a.txt looks like
+    UTF-16 (little-endian, as Windows writes it) without a byte-order mark, not UTF-8 text; ...'."""
+    endian = "little-endian, as Windows writes it" if order == "UTF-16LE" else "big-endian"
+    return (f"{name} looks like UTF-16 ({endian}) without a byte-order mark, not UTF-8 text; save it as "
+            "UTF-8, or as UTF-16 with a byte-order mark (which is read as UTF-16)")
+
+
 # A word longer than this many symbols trains as consecutive runs of at most this length
 # (no merge or piece crosses a cut), so one huge "word" (a megabyte without a space) costs
 # what many ordinary words cost. SentencePiece skips such input altogether (lines longer than

@@ -167,6 +167,13 @@ def test_a_binary_file_is_refused_by_name_and_the_corpus_stays(app_page):
     expect(page.locator("#context-corpus")).to_have_text("Textbook: low, lower, newest, widest")
     expect(page.locator('#corpus-stats dd[data-stat="distinct_words"]')).to_have_text("4")
 
+    # UTF-16 without a byte-order mark is named as such (it was "a binary file")
+    page.set_input_files("#corpus-file", [{"name": "notepad.txt", "mimeType": "text/plain",
+                                           "buffer": "All human beings\r\nare born free".encode("utf-16-le")}])
+    expect(message).to_contain_text("“notepad.txt” looks like UTF-16 (little-endian, as Windows writes it) without a "
+                                     "byte-order mark, not UTF-8 text; save it as UTF-8")
+    expect(message).not_to_contain_text("binary")
+    assert page.input_value("#corpus-text") == before
     page.set_input_files("#corpus-file", [{"name": "latin1.txt", "mimeType": "text/plain", "buffer": "café".encode("latin-1")}])
     expect(message).to_contain_text("“latin1.txt” is not UTF-8 text (byte 0xE9 at position 3")
     page.click("#corpus-lenient")

@@ -93,3 +93,53 @@ def test_encode_file_keeps_crlf_so_ids_decode_back_to_the_file(tmp_path):
     tok = subwordlab.Tokenizer.load(model)
     assert tok.decode(ids).encode("utf-8") == data
     assert [int(i) for i in cli("encode", "-m", model, "--file", "-", stdin=data).split()] == ids
+
+
+_SHAKESPEARE_LIKE = "First Citizen:\r\nBefore we proceed any further, hear me speak.\r\n" * 300  # > 8 KB
+
+
+@pytest.mark.parametrize("data, whole, want", [
+    ("hello world\r\n".encode("utf-16-le"), True, "UTF-16LE"),
+    ("Grüße, café — naïve\n\tend".encode("utf-16-be"), True, "UTF-16BE"),
+    (_SHAKESPEARE_LIKE.encode("utf-16-le"), True, "UTF-16LE"),  # only the first 8 KB are looked at
+    ("a🦀b".encode("utf-16-le") * 3000, False, "UTF-16LE"),  # a head may end inside a surrogate pair
+    ("日a".encode("utf-16-le"), True, "UTF-16LE"),  # half the units ASCII: enough
+    ("hello".encode("utf-16-le")[:-1], True, None),  # a whole file of odd length
+    ("hello".encode("utf-16"), True, None),  # a byte-order mark: read as UTF-16, nothing to say
+    ("hello".encode("utf-32-le"), True, None),  # UTF-32: NULs in both halves
+    ("日本語のテキスト".encode("utf-16-le"), True, None),  # no NUL at all: stays "not UTF-8"
+    ("日本a".encode("utf-16-le"), True, None),  # fewer than half the units ASCII or Latin-1
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00", True, None),  # binary
+    (b"hello\x00world!", True, None),  # UTF-8 with a NUL byte
+    ("a\x01b\x1bc".encode("utf-16-le"), True, None),  # control characters: not text
+    (b"\x00\xd8a\x00", True, None),  # a lone surrogate: not UTF-16
+    (b"", True, None),
+])
+def test_utf16_without_a_byte_order_mark_is_named_only_when_unambiguous(data, whole, want):
+    assert subwordlab.corpus.utf16_without_mark(data, whole) == want
+
+
+@pytest.mark.cpython_only
+def test_a_utf16_file_without_a_mark_is_named_in_the_page_and_on_the_command_line(tmp_path):
+    """It was "a binary file" (the page) or "not UTF-8" (the command line; with only ASCII
+    text the command line even trained on its NUL bytes); the corpus is still the file's
+    bytes read as UTF-8, so it is refused, saying what it is and how to fix it."""
+    data = "Article 1\r\nAll human beings are born free — égaux en dignité.\r\n".encode("utf-16-le")
+    up = decode_upload("notepad.txt", data)
+    assert up.problem == "utf16" and up.text == ""
+    assert up.message().startswith("“notepad.txt” looks like UTF-16 (little-endian, as Windows writes it) without "
+                                   "a byte-order mark, not UTF-8 text; save it as UTF-8")
+    assert decode_upload("notepad.txt", data, lenient=True).text == data.decode("utf-8", "replace")
+    for name, payload, order in (("le.txt", data, "UTF-16LE"), ("be.txt", "plain ASCII text".encode("utf-16-be"), "UTF-16BE")):
+        path = tmp_path / name
+        path.write_bytes(payload)
+        for args in (("train", path, "--vocab-size", "300", "-o", tmp_path / "x.json"),
+                     ("encode", "-m", tmp_path / "m.json", "--file", path)):
+            if args[0] == "encode" and not (tmp_path / "m.json").exists():
+                subwordlab.train("plain text", preset="byte_bpe", vocab_size=260).save(str(tmp_path / "m.json"))
+            p = subprocess.run([sys.executable, "-m", "subwordlab", *map(str, args)], capture_output=True, text=True,
+                               encoding="utf-8", timeout=300,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT / "py_core"), PYTHONIOENCODING="utf-8"))
+            assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+            assert f"looks like UTF-16 ({'little' if order == 'UTF-16LE' else 'big'}-endian" in p.stderr, p.stderr
+            assert f"iconv -f {order} -t UTF-8" in p.stderr and not (tmp_path / "x.json").exists()

@@ -366,6 +366,9 @@ def test_a_utf16_file_with_a_byte_order_mark_is_decoded_not_called_binary():
         upload(port, FakeFile(f"{encoding}.txt", data.encode(encoding)))
         assert message(port) is None and app.state.corpus.text == "héllo wörld\r\nzwei"
         assert f"decoded from {encoding.upper()[:6]}" in port.text(port.query("#corpus-status"))
-    # without a mark its NUL bytes look binary: the message says what to do
+    # without a mark it is not read as UTF-16 (the corpus is the file's bytes): the message
+    # says what it looks like (it said "a binary file") and what to do
     upload(port, FakeFile("no_bom.txt", "hello".encode("utf-16-le")))
-    assert "save it as UTF-8" in message(port) and app.state.corpus.text == "héllo wörld\r\nzwei"
+    assert "looks like UTF-16 (little-endian, as Windows writes it) without a byte-order mark" in message(port)
+    assert "binary" not in message(port) and "save it as UTF-8" in message(port)
+    assert app.state.corpus.text == "héllo wörld\r\nzwei" and not port.query("#corpus-lenient").hidden

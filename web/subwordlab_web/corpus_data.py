@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Generator, Iterable
 
-from subwordlab.corpus import text_encoding
+from subwordlab.corpus import text_encoding, utf16_advice, utf16_without_mark
 from subwordlab.events import drain
 
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
@@ -87,7 +87,9 @@ def stats_of_counts(counts: dict[str, int]) -> CorpusStats:
 @dataclass(frozen=True)
 class Upload:
     """One uploaded file read as text, or why it could not be. `problem`: None, "binary"
-    (NUL bytes: not a text file), "not_utf8" (`detail` says where), "too_big", "empty"."""
+    (NUL bytes: not a text file), "utf16" (UTF-16 without a byte-order mark, `detail` its
+    byte order: subwordlab.corpus.utf16_without_mark), "not_utf8" (`detail` says where),
+    "too_big", "empty"."""
 
     name: str
     size: int
@@ -103,6 +105,10 @@ class Upload:
             return (f"{name} looks like a binary file, not text ({self.detail}). Nothing was loaded; "
                     "your corpus is unchanged. If it is text in UTF-16 without a byte-order mark, save it as "
                     "UTF-8; or decode it leniently anyway (invalid bytes become �).")
+        if self.problem == "utf16":
+            return (f"{utf16_advice(name, self.detail)} (e.g. in Notepad: Save as, Encoding “UTF-8”). Nothing "
+                    "was loaded; your corpus is unchanged. Or decode it leniently anyway, as UTF-8 (its NUL bytes "
+                    "stay).")
         if self.problem == "not_utf8":
             return (f"{name} is not UTF-8 text ({self.detail}). Nothing was loaded; your corpus is unchanged. "
                     "Decode it leniently to load it anyway (invalid bytes become �), or save it as UTF-8.")
@@ -141,6 +147,9 @@ def decode_slices(name: str, data: bytes, lenient: bool = False) -> Generator[fl
     encoding = text_encoding(data[:4])
     nul = data.find(b"\x00", 0, 8192)
     if nul >= 0 and not lenient and encoding == "utf-8":
+        order = utf16_without_mark(data)
+        if order is not None:
+            return Upload(name, size, problem="utf16", detail=order)
         return Upload(name, size, problem="binary", detail=f"a NUL byte at position {nul:,}")
     decoder = codecs.getincrementaldecoder(encoding)("replace" if lenient else "strict")
     parts, view = [], memoryview(data)

@@ -225,7 +225,7 @@ class CorpusPanel:
                     break
                 await self.port.sleep(0)
             if upload.problem:
-                self._pending = blobs if upload.problem in ("binary", "not_utf8") else None
+                self._pending = blobs if upload.problem in ("binary", "utf16", "not_utf8") else None
                 self.show_message(upload.message(), lenient=self._pending is not None)
                 self._say(self.status_text())  # the corpus in use is unchanged
                 return
