@@ -38,10 +38,7 @@ def _text_stream(fh):
     dropped (as the page reads files)."""
     head = fh.peek(UTF16_SNIFF_BYTES)[:UTF16_SNIFF_BYTES] if hasattr(fh, "peek") else b""
     encoding = text_encoding(head[:4])
-    order = utf16_without_mark(head, whole=False) if encoding == "utf-8" and b"\x00" in head else None
-    if order is not None:
-        raise CliError(utf16_advice(getattr(fh, "name", None) or "standard input", order)
-                       + f" (e.g. iconv -f {order} -t UTF-8 FILE > FILE.utf8.txt)")
+    _refuse_if_not_text(getattr(fh, "name", None) or "standard input", head)
     return io.TextIOWrapper(fh, encoding="utf-8-sig" if encoding == "utf-8" else encoding, newline="")
 
 
@@ -50,13 +47,30 @@ def _decode_file(name, data):
     where (the byte's position in the file) and what to do.
     Example: _decode_file('a.txt', b'caf\\xe9') raises CliError('a.txt is not UTF-8 text: byte 0xE9 at position 3 ...')."""
     encoding = text_encoding(data[:4])
-    order = utf16_without_mark(data) if encoding == "utf-8" and b"\x00" in data[:UTF16_SNIFF_BYTES] else None
-    if order is not None:
-        raise CliError(utf16_advice(name, order) + f" (e.g. iconv -f {order} -t UTF-8 {name} > {name}.utf8.txt)")
+    _refuse_if_not_text(name, data[:UTF16_SNIFF_BYTES], data)
     try:
         return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
     except UnicodeDecodeError as exc:
         raise _not_text(name, encoding, data[exc.start:exc.start + 1], exc.start) from None
+
+
+def _refuse_if_not_text(name, head, data=None):
+    """Refuse, as the page does, a file that is no text the page reads: UTF-16 without a
+    byte-order mark (named, with the command that converts it), or binary data (a NUL byte
+    in the first 8 KB of a file not marked UTF-16/32; before, an ELF program was "not UTF-8
+    ... for a Windows Latin-1 file"). `head`: the first UTF16_SNIFF_BYTES bytes; `data`:
+    the whole file when it is at hand (a stream gives only its head).
+    Example: b'\\x7fELF\\x02\\x01\\x01\\x00' -> CliError('... looks like a binary file, not text
+    (a NUL byte at position 7); ...')."""
+    nul = head.find(b"\x00")
+    if nul < 0 or text_encoding(head[:4]) != "utf-8":
+        return
+    order = utf16_without_mark(head, whole=False) if data is None else utf16_without_mark(data)
+    file = "FILE" if name == "standard input" else name
+    if order is not None:
+        raise CliError(utf16_advice(name, order) + f" (e.g. iconv -f {order} -t UTF-8 {file} > {file}.utf8.txt)")
+    raise CliError(f"{name} looks like a binary file, not text (a NUL byte at position {nul:,}); "
+                   "give a text file (UTF-8, or UTF-16/32 with a byte-order mark)")
 
 
 def _not_text(name, encoding, byte, position):

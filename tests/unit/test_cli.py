@@ -245,6 +245,13 @@ def test_files_are_read_as_the_page_reads_them(model, tmp_path):
     # the streamed encode names the same byte (it used to say only "is not UTF-8 text")
     one_error_line(run("encode", "-m", model, "--file", latin1),
                    "latin1.txt is not UTF-8 text: byte 0xE9 at position 10,003 is not valid UTF-8; save it as UTF-8")
+    # a real program (the interpreter running this test) is a binary file, as the page says,
+    # not "not UTF-8 ... for a Windows Latin-1 file"
+    program = tmp_path / "program"
+    program.write_bytes(Path(sys.executable).resolve().read_bytes()[:20_000])
+    nul = program.read_bytes().find(b"\x00")
+    for args in (("train", program, "--vocab-size", 300, "-o", tmp_path / "x.json"), ("encode", "-m", model, "--file", program)):
+        one_error_line(run(*args), f"program looks like a binary file, not text (a NUL byte at position {nul:,}); give a text file")
     # the position is the file's, across blocks and a character cut by a block's end
     from subwordlab.cli_commands import _first_bad_byte
 
