@@ -44,6 +44,7 @@ from .wording import plural
 EMBED_PANELS = embed_mod.EMBED_PANELS
 LINK_FRAGMENT = re.compile(r"#v\d")  # what a share link's fragment starts with (any version)
 WAIT_POLL_SECONDS = 0.05
+DECODE_SLICE_SECONDS = 0.012  # decoding a link: work between two hand-backs to the browser
 
 
 def is_link_fragment(fragment: str) -> bool:
@@ -51,7 +52,6 @@ def is_link_fragment(fragment: str) -> bool:
     broken by white space (share.repair_fragment, on its first characters only)?
     Example: is_link_fragment("#v1.eNo") -> True; is_link_fragment("#app") -> False."""
     return bool(LINK_FRAGMENT.match("#" + share.repair_fragment(fragment[1:64]))) if fragment.startswith("#") else False
-DECODE_SLICE_SECONDS = 0.012  # decoding a link: work between two hand-backs to the browser
 
 
 # -- state <-> experiment (pure) -------------------------------------------------------------
