@@ -38,7 +38,8 @@ def _text_stream(fh):
     dropped (as the page reads files)."""
     head = fh.peek(UTF16_SNIFF_BYTES)[:UTF16_SNIFF_BYTES] if hasattr(fh, "peek") else b""
     encoding = text_encoding(head[:4])
-    _refuse_if_not_text(getattr(fh, "name", None) or "standard input", head)
+    name = getattr(fh, "name", None)
+    _refuse_if_not_text(name if isinstance(name, str) and name != "<stdin>" else "standard input", head)
     return io.TextIOWrapper(fh, encoding="utf-8-sig" if encoding == "utf-8" else encoding, newline="")
 
 
@@ -145,6 +146,10 @@ def _load_model(path):
     except ModelFileError as exc:
         if "tokenizer.json" in str(exc):
             raise CliError(f"{path}: {exc} (on the command line: subwordlab import --hf {path} -o model.json)") from None
+        if str(exc).startswith(("the model file is not UTF-8", "the model file is not valid JSON")):
+            # not a model at all (another file given by mistake): say what -m takes
+            raise CliError(f"{path}: {exc}; -m takes a model file written by subwordlab train -o or subwordlab "
+                           "import") from None
         raise CliError(f"{path}: {exc}") from None
 
 

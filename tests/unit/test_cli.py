@@ -180,6 +180,13 @@ def test_bad_model_file_is_one_line(tmp_path):
     bad = tmp_path / "m.json"
     bad.write_text('{"format": "subwordlab", "version": 1')
     one_error_line(run("encode", "-m", bad, "x"), "not valid JSON")
+    # another file given by mistake (a program, a text file): what -m takes
+    program = tmp_path / "program"
+    program.write_bytes(Path(sys.executable).resolve().read_bytes()[:4096])
+    for wrong, problem in ((program, "is not UTF-8"), (Path(__file__), "is not valid JSON")):
+        p = run("encode", "-m", wrong, "x")
+        one_error_line(p, problem)
+        one_error_line(p, "; -m takes a model file written by subwordlab train -o")
     one_error_line(run("encode", "-m", tmp_path / "nope.json", "x"), "cannot read")
 
 
@@ -252,6 +259,8 @@ def test_files_are_read_as_the_page_reads_them(model, tmp_path):
     nul = program.read_bytes().find(b"\x00")
     for args in (("train", program, "--vocab-size", 300, "-o", tmp_path / "x.json"), ("encode", "-m", model, "--file", program)):
         one_error_line(run(*args), f"program looks like a binary file, not text (a NUL byte at position {nul:,}); give a text file")
+    one_error_line(run("encode", "-m", model, "--file", "-", input=program.read_bytes().decode("latin-1")),
+                   "standard input looks like a binary file, not text")
     # the position is the file's, across blocks and a character cut by a block's end
     from subwordlab.cli_commands import _first_bad_byte
 
