@@ -25,6 +25,8 @@ from subwordlab_web.compare_panel import DEFAULT_CONFIGS
 from subwordlab_web.compare_results import parity_cell
 from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
+from share_actions import open_link, wait_applied
+
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 UDHR = [s for s in SAMPLES.values() if s.udhr]
 
@@ -65,11 +67,6 @@ def share_link(page) -> str:
     link = page.input_value("#share-link")
     assert "#v1." in link
     return link
-
-
-def wait_applied(page, timeout: int = 120_000) -> None:
-    page.wait_for_selector("body[data-share='applied'], body[data-share='error']", state="attached", timeout=timeout)
-    assert page.get_attribute("body", "data-share") == "applied", page.text_content("#link-banner")
 
 
 # --- Compare -----------------------------------------------------------------------------------
@@ -243,10 +240,7 @@ def test_compare_columns_survive_a_reload_and_travel_in_a_link(fresh_page, site_
     wait_applied(page)
     _expect_compare_columns(page)
     link = page.url
-    dst, dst_guard = fresh_page()
-    dst.goto(link)
-    dst_guard.wait_ready()
-    wait_applied(dst)
+    dst, dst_guard = open_link(fresh_page, link)
     expect(dst.locator("#tab-compare")).to_have_attribute("aria-selected", "true")
     _expect_compare_columns(dst)
 
@@ -394,10 +388,7 @@ def test_share_link_round_trip_across_two_browser_contexts(fresh_page, site_url,
     exp = share.decode_fragment(link.split("#", 1)[1])
     assert exp.corpus.kind == "inline" and exp.step == 300 and exp.train.preset == "wordpiece"
 
-    dst, dst_guard = fresh_page()
-    dst.goto(link)
-    dst_guard.wait_ready()
-    wait_applied(dst)
+    dst, dst_guard = open_link(fresh_page, link)
     # the sender's last panel before Share (Files), not Share itself
     expect(dst.locator("#tab-files")).to_have_attribute("aria-selected", "true")
     expect(dst.locator("#context-corpus")).to_have_text("UDHR: English")
@@ -422,10 +413,7 @@ def test_a_percent_encoded_link_split_by_spaces_opens_as_the_original(fresh_page
     assert "%2D" in mangled and " " in mangled
     rec = Recording(text, "byte_bpe", num_merges=40).run()
     want = rec.tokenizer_at(25).to_json()
-    page, guard = fresh_page()
-    page.goto(f"{site_url}#{mangled}")
-    guard.wait_ready()
-    wait_applied(page)
+    page, guard = open_link(fresh_page, f"{site_url}#{mangled}")
     expect(page.locator("#tab-inspect")).to_have_attribute("aria-selected", "true")
     expect(page.locator("#inspect-input")).to_have_value("lazy foxes -_- jump")
     expect(page.locator("#context-step")).to_have_text(f"step 25 of {len(rec.steps)}")
@@ -487,10 +475,7 @@ def test_shakespeare_link_at_4000_merges_reproduces(fresh_page, site_url, screen
     assert share.decode_fragment(fragment).corpus.kind == "sample"  # 1.1 MB does not travel inline
     want = Recording(text, "byte_bpe", num_merges=4000).run().tokenizer_at(4000).to_json()
 
-    page, guard = fresh_page()
-    page.goto(f"{site_url}#{fragment}")
-    guard.wait_ready()
-    wait_applied(page, timeout=300_000)
+    page, guard = open_link(fresh_page, f"{site_url}#{fragment}", timeout=300_000)
     apply_ms = int(page.get_attribute("body", "data-share-ms"))
     total_ms = page.evaluate("performance.now()")
     ready_ms = page.evaluate("window.__bootTimes.ready")
@@ -524,10 +509,7 @@ def test_copy_embed_snippet_gives_a_working_iframe(app_page, fresh_page, site_ur
     assert "></iframe>\n<script>" in code and code.endswith("</script>")  # the auto-height listener
     src = code.split('src="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
     assert "?embed=1&panel=inspect#v1." in src
-    host, guard = fresh_page()
-    host.goto(src)
-    guard.wait_ready()
-    wait_applied(host)
+    host, guard = open_link(fresh_page, src)
     expect(host.locator("#panel-inspect")).to_be_visible()
     expect(host.locator(".tabbar")).to_be_hidden()
     expect(host.locator("#inspect-step-now")).to_have_text("1")

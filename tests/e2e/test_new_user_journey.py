@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 from subwordlab_web import share
 from subwordlab_web.samples import SAMPLES
 
+from share_actions import open_link, wait_applied
+
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 FRENCH_TITLE = "Déclaration universelle des droits de l’homme"
 TRY = "Tous les êtres humains naissent libres et égaux en dignité et en droits."
@@ -36,11 +38,6 @@ def tokens(page) -> list[str]:
 
 def segmentation(page) -> list[str]:
     return page.eval_on_selector_all("#segmentation-rows tr", "rows => rows.map(r => r.textContent)")
-
-
-def wait_applied(page, timeout: int = 120_000) -> None:
-    page.wait_for_selector("body[data-share='applied'], body[data-share='error']", state="attached", timeout=timeout)
-    assert page.get_attribute("body", "data-share") == "applied", page.text_content("#link-banner")
 
 
 def lands_on_the_experiment(page, want_tokens: list[str], want_rows: list[str]) -> None:
@@ -111,10 +108,7 @@ def test_a_new_user_pastes_trains_steps_inspects_and_shares(fresh_page, site_url
     assert (exp.panel, exp.step, exp.corpus.kind, exp.corpus.title) == ("train", STEP, "inline", "Your text")
 
     # a new browser context (nothing cached, no storage): the same experiment
-    dst, dst_guard = fresh_page()
-    dst.goto(link)
-    dst_guard.wait_ready()
-    wait_applied(dst)
+    dst, dst_guard = open_link(fresh_page, link)
     lands_on_the_experiment(dst, want, rows)
     dst.click("#tab-train")
     dst.screenshot(path=str(screenshots_dir / "journey-shared.png"), full_page=True)
