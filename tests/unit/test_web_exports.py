@@ -173,3 +173,43 @@ def test_any_upload_gives_a_tokenizer_or_one_import_failed(data):
         assert str(exc).startswith("'upload.bin' ") and "\n" not in str(exc)
     else:
         assert imported.tokenizer.vocab_size > 0
+
+
+def test_a_tokenizer_json_with_a_post_processor_loads_without_it_and_says_so(toks):
+    """Most published tokenizer.json files (BERT, RoBERTa, T5...) add [CLS]/[SEP] or <s>
+    around a text. The page refused them all, pointing at a Python argument and a CLI flag
+    a page user does not have; it now loads the tokenizer, leaves that part out and says so."""
+    plain = downloads(toks["wordpiece"])["hf"].text
+    doc = json.loads(plain)
+    ids = {t["content"]: t["id"] for t in doc["added_tokens"]}
+    cls, sep = "[CLS]" if "[CLS]" in ids else doc["model"]["unk_token"], doc["model"]["unk_token"]
+    doc["post_processor"] = {"type": "TemplateProcessing",
+                             "single": [{"SpecialToken": {"id": cls, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                                        {"SpecialToken": {"id": sep, "type_id": 0}}],
+                             "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                             "special_tokens": {t: {"id": t, "ids": [ids[t]], "tokens": [t]} for t in {cls, sep}}}
+    doc["truncation"] = {"direction": "Right", "max_length": 512, "strategy": "LongestFirst", "stride": 0}
+    loaded = import_model("bert-like.json", json.dumps(doc).encode())
+    assert loaded.kind == "hf"
+    assert loaded.tokenizer.encode(TEXT) == import_model("tokenizer.json", plain.encode()).tokenizer.encode(TEXT)
+    assert loaded.summary.startswith("Loaded bert-like.json (Hugging Face tokenizer.json, WordPiece, ")
+    assert "Left out: its truncation, post_processor (TemplateProcessing). Inspect and Compare show the text's own " \
+           "tokens, as HF's encode(text, add_special_tokens=False)" in loaded.summary
+    assert import_model("tokenizer.json", plain.encode()).notes == []  # (nothing left out: nothing said)
+
+
+@pytest.mark.cpython_only
+def test_bert_style_tokenizer_json_encodes_as_the_library_without_special_tokens():
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+
+    hf = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    hf.normalizer = normalizers.BertNormalizer(lowercase=True)
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    hf.train_from_iterator([CORPUS], trainers.WordPieceTrainer(vocab_size=60, special_tokens=["[UNK]", "[CLS]", "[SEP]"]))
+    hf.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", hf.token_to_id("[CLS]")), ("[SEP]", hf.token_to_id("[SEP]"))])
+    loaded = import_model("tokenizer.json", hf.to_str().encode())
+    assert "Left out: its post_processor (TemplateProcessing)" in loaded.summary
+    text = "The NEWEST Tokenizer, lower — wider ünïcode"
+    assert loaded.tokenizer.encode(text) == hf.encode(text, add_special_tokens=False).ids

@@ -131,11 +131,24 @@ class Imported:
 
     @property
     def summary(self) -> str:
-        """Example: 'Loaded tokenizer.json (Hugging Face, WordPiece, 1,000 tokens).'"""
+        """Example: 'Loaded tokenizer.json (Hugging Face, WordPiece, 1,000 tokens).' and the
+        notes (what of the file was left out)."""
         what = {"ours": "Subword Lab JSON", "hf": "Hugging Face tokenizer.json",
                 "tiktoken": f"tiktoken rank file, {self.tokenizer.spec.get('source', '')}"}[self.kind]
         model = getattr(self.tokenizer.model, "type", type(self.tokenizer.model).__name__)
-        return f"Loaded {self.name} ({what}, {model}, {self.tokenizer.vocab_size:,} tokens)."
+        return " ".join([f"Loaded {self.name} ({what}, {model}, {self.tokenizer.vocab_size:,} tokens).", *self.notes])
+
+
+def left_out_note(dropped: list[str]) -> str:
+    """What the page says of the parts of a tokenizer.json it does not run (its post-processor,
+    truncation, padding: subwordlab.hf_import's ``spec["dropped"]``).
+
+    >>> left_out_note(["post_processor (TemplateProcessing)"])[:52]
+    'Left out: its post_processor (TemplateProcessing). I'
+    """
+    return (f"Left out: its {', '.join(dropped)}. Inspect and Compare show the text's own tokens, as HF's "
+            "encode(text, add_special_tokens=False) gives them: no [CLS]/[SEP] or <s> added around the text, "
+            "no truncation or padding (a download is this tokenizer, without them).")
 
 
 def import_model(name: str, data: bytes | str) -> Imported:
@@ -175,8 +188,10 @@ def import_steps(name: str, data: bytes | str):
             raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                # (the document parsed above, not parsed again: from_hf_json's record of the file's SHA-256)
-                tok, kind = from_hf_dict(doc, hashlib.sha256(raw).hexdigest()), "hf"
+                # (the document parsed above, not parsed again: from_hf_json's record of the file's SHA-256).
+                # Most published tokenizer.json files add [CLS]/[SEP] or <s> around a text: that part
+                # is left out, and said, rather than the whole file refused
+                tok, kind = from_hf_dict(doc, hashlib.sha256(raw).hexdigest(), drop_post_processing=True), "hf"
         else:
             raise ImportFailed(f"{label} is JSON but neither a Subword Lab model (\"format\": \"subwordlab\") "
                                "nor a Hugging Face tokenizer.json (\"model\", \"added_tokens\", ...)")
@@ -186,7 +201,8 @@ def import_steps(name: str, data: bytes | str):
         raise ImportFailed(f"{label} cannot be loaded: {exc}") from None
     except RecursionError:
         raise ImportFailed(f"{label} cannot be loaded: it is nested too deeply") from None
-    return Imported(tok, kind, name or "the file")
+    dropped = tok.spec.get("dropped") if kind == "hf" else None
+    return Imported(tok, kind, name or "the file", [left_out_note(dropped)] if dropped else [])
 
 
 _RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?\n")
