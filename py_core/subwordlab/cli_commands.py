@@ -15,7 +15,7 @@ import sys
 import time
 
 from . import api
-from .corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, utf16_without_mark
+from .corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
 from .hf_json import HFExportError, export_hf, from_hf_json
 from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
 from .loaders import from_tiktoken
@@ -39,7 +39,7 @@ def _text_stream(fh):
     head = fh.peek(UTF16_SNIFF_BYTES)[:UTF16_SNIFF_BYTES] if hasattr(fh, "peek") else b""
     encoding = text_encoding(head[:4])
     name = getattr(fh, "name", None)
-    _refuse_if_not_text(name if isinstance(name, str) and name != "<stdin>" else "standard input", head)
+    _refuse_if_not_text(name if isinstance(name, str) and name != "<stdin>" else "standard input", head, whole=False)
     return io.TextIOWrapper(fh, encoding="utf-8-sig" if encoding == "utf-8" else encoding, newline="")
 
 
@@ -48,29 +48,28 @@ def _decode_file(name, data):
     where (the byte's position in the file) and what to do.
     Example: _decode_file('a.txt', b'caf\\xe9') raises CliError('a.txt is not UTF-8 text: byte 0xE9 at position 3 ...')."""
     encoding = text_encoding(data[:4])
-    _refuse_if_not_text(name, data[:UTF16_SNIFF_BYTES], data)
+    _refuse_if_not_text(name, data)
     try:
         return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
     except UnicodeDecodeError as exc:
         raise _not_text(name, encoding, data[exc.start:exc.start + 1], exc.start) from None
 
 
-def _refuse_if_not_text(name, head, data=None):
-    """Refuse, as the page does, a file that is no text the page reads: UTF-16 without a
-    byte-order mark (named, with the command that converts it), or binary data (a NUL byte
-    in the first 8 KB of a file not marked UTF-16/32; before, an ELF program was "not UTF-8
-    ... for a Windows Latin-1 file"). `head`: the first UTF16_SNIFF_BYTES bytes; `data`:
-    the whole file when it is at hand (a stream gives only its head).
+def _refuse_if_not_text(name, data, whole=True):
+    """Refuse, as the page does (``corpus.why_not_text``), a file that is no text the page
+    reads: UTF-16 without a byte-order mark (named, with the command that converts it), or
+    binary data (before, an ELF program was "not UTF-8 ... for a Windows Latin-1 file").
+    ``data``: the file, or with ``whole=False`` a stream's first bytes.
     Example: b'\\x7fELF\\x02\\x01\\x01\\x00' -> CliError('... looks like a binary file, not text
     (a NUL byte at position 7); ...')."""
-    nul = head.find(b"\x00")
-    if nul < 0 or text_encoding(head[:4]) != "utf-8":
+    refused = why_not_text(data, whole)
+    if refused is None:
         return
-    order = utf16_without_mark(head, whole=False) if data is None else utf16_without_mark(data)
-    file = "FILE" if name == "standard input" else name
-    if order is not None:
-        raise CliError(utf16_advice(name, order) + f" (e.g. iconv -f {order} -t UTF-8 {file} > {file}.utf8.txt)")
-    raise CliError(f"{name} looks like a binary file, not text (a NUL byte at position {nul:,}); "
+    kind, what = refused
+    if kind == "utf16":
+        file = "FILE" if name == "standard input" else name
+        raise CliError(utf16_advice(name, what) + f" (e.g. iconv -f {what} -t UTF-8 {file} > {file}.utf8.txt)")
+    raise CliError(f"{name} looks like a binary file, not text (a NUL byte at position {what:,}); "
                    "give a text file (UTF-8, or UTF-16/32 with a byte-order mark)")
 
 

@@ -82,6 +82,24 @@ def utf16_without_mark(data, whole=True):
     return None
 
 
+def why_not_text(data, whole=True):
+    """Why the page and the command line refuse a file before decoding it, or None: the
+    one rule both use. ``("utf16", "UTF-16LE" or "UTF-16BE")``: UTF-16 saved without a
+    byte-order mark (``utf16_without_mark``); ``("binary", position)``: any other file with
+    a NUL byte in its first ``UTF16_SNIFF_BYTES`` bytes (no UTF-8 text has one), at that
+    position. A file with a UTF-16/32 byte-order mark is decoded as the mark says: None.
+    ``data``: the file, or only its first bytes (a stream's head): then ``whole=False``.
+
+    >>> why_not_text(b"\\x7fELF\\x02\\x01\\x01\\x00"), why_not_text("hi".encode("utf-16-le")), why_not_text(b"hi")
+    (('binary', 7), ('utf16', 'UTF-16LE'), None)
+    """
+    nul = data.find(b"\x00", 0, UTF16_SNIFF_BYTES)
+    if nul < 0 or text_encoding(data[:4]) != "utf-8":
+        return None
+    order = utf16_without_mark(data, whole)
+    return ("utf16", order) if order is not None else ("binary", nul)
+
+
 def utf16_advice(name, order):
     """What to say of a file ``utf16_without_mark`` recognised (the page and the command line
     add how to convert it). Example: utf16_advice('a.txt', 'UTF-16LE') -> 'a.txt looks like

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Generator, Iterable
 
-from subwordlab.corpus import text_encoding, utf16_advice, utf16_without_mark
+from subwordlab.corpus import text_encoding, utf16_advice, why_not_text
 from subwordlab.events import drain
 
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
@@ -145,12 +145,10 @@ def decode_slices(name: str, data: bytes, lenient: bool = False) -> Generator[fl
     # a UTF-16/32 byte-order mark says how the file is encoded (Windows Notepad's "Unicode");
     # the decoder drops the mark itself
     encoding = text_encoding(data[:4])
-    nul = data.find(b"\x00", 0, 8192)
-    if nul >= 0 and not lenient and encoding == "utf-8":
-        order = utf16_without_mark(data)
-        if order is not None:
-            return Upload(name, size, problem="utf16", detail=order)
-        return Upload(name, size, problem="binary", detail=f"a NUL byte at position {nul:,}")
+    refused = None if lenient else why_not_text(data)  # (the command line's rule too)
+    if refused is not None:
+        problem, what = refused
+        return Upload(name, size, problem=problem, detail=what if problem == "utf16" else f"a NUL byte at position {what:,}")
     decoder = codecs.getincrementaldecoder(encoding)("replace" if lenient else "strict")
     parts, view = [], memoryview(data)
     for start in range(0, size, DECODE_SLICE_BYTES):
