@@ -36,7 +36,7 @@ fi
 REQS="$ROOT/requirements-dev.txt"
 STAMP="$VENV/.requirements-dev.sha256"
 want="$(sha256sum "$REQS" | cut -d' ' -f1)"
-if [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ] || ! "$PY" -c 'import pytest, hypothesis, regex, tokenizers, tiktoken, sentencepiece, playwright, pytest_playwright, selenium, build, wheel, setuptools, ruff, mypy' 2>/dev/null; then
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ] || ! "$PY" -c 'import pytest, xdist, hypothesis, regex, tokenizers, tiktoken, sentencepiece, playwright, pytest_playwright, selenium, build, wheel, setuptools, ruff, mypy' 2>/dev/null; then
   say "installing the dev environment into .venv (requirements-dev.txt)"
   "$PY" -m pip install -q --upgrade pip
   "$PY" -m pip install -q -r "$REQS"
@@ -68,5 +68,7 @@ if [ "${#engines[@]}" -gt 0 ]; then
   apt_install "${engines[@]}" || say "could not install ${engines[*]}: the e2e-firefox and e2e-webkitgtk tiers will say what is missing"
 fi
 
-# --- the site --------------------------------------------------------------------------
-"$PY" "$ROOT/build/build_site.py" "$@"
+# --- the site (not for scripts/test.sh --quick, which sets SUBWORDLAB_NO_SITE=1) ----------
+if [ -z "${SUBWORDLAB_NO_SITE:-}" ]; then
+  "$PY" "$ROOT/build/build_site.py" "$@"
+fi

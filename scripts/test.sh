@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Run every test: installs what is missing, builds the site, then runs the six tiers
+#   bash scripts/test.sh           every tier (the README's test command, and CI's)
+#   bash scripts/test.sh --quick   the inner loop: lint and the CPython unit tier only (no site
+#                                  build, no browsers), on every core
 #   1. lint     ruff (configured in pyproject.toml) over the tree, mypy over the core's
 #               annotated public API; any finding fails the run
 #   2. unit     tests/unit on CPython (the core and the UI logic)
@@ -9,10 +12,17 @@
 #               engine journeys of tests/e2e/engines in Chromium)
 #   5. e2e-firefox    the engine journeys in Debian's firefox-esr (Playwright over WebDriver BiDi)
 #   6. e2e-webkitgtk  the engine journeys in WebKitGTK's MiniBrowser (Selenium + WebKitWebDriver)
-# Every tier runs even if an earlier one fails; the exit code is non-zero if any failed.
+# Every tier runs even if an earlier one fails; the exit code is non-zero if any failed, and a
+# tier that collects no test fails. The summary gives each tier's wall time and the total.
+# Property tests run Hypothesis' `ci` profile; SUBWORDLAB_HYPOTHESIS=thorough runs each test's
+# full weight (tests/unit/hypothesis_budget.py).
 set -euo pipefail
+QUICK=""
+if [ "${1:-}" = "--quick" ]; then QUICK=1; shift; fi
+if [ -n "$QUICK" ]; then SUBWORDLAB_NO_SITE=1; fi
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 cd "$ROOT"
+STARTED=$SECONDS
 
 LOGS="$ROOT/dist/test-logs"
 mkdir -p "$LOGS"
@@ -28,16 +38,18 @@ count() {
 tier() {
   local name="$1"; shift
   printf '\n\033[1m==== tier: %s ====\033[0m\n' "$name"
-  local log="$LOGS/$name.log" rc=0
+  local log="$LOGS/$name.log" rc=0 t0=$SECONDS
   "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+  local took=$((SECONDS - t0))
   local passed failed errors
   passed=$(count "$log" passed); failed=$(count "$log" failed); errors=$(count "$log" 'errors?')
   passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} ))
   if [ "$rc" -eq 5 ]; then echo "tier $name collected no tests" >&2; fi
   if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi  # a crash counts as a failure
   TOTAL_PASSED=$((TOTAL_PASSED + passed)); TOTAL_FAILED=$((TOTAL_FAILED + failed))
-  if [ "$rc" -ne 0 ]; then STATUS=1; SUMMARY+=("FAIL  $name: $passed passed, $failed failed (exit $rc)")
-  else SUMMARY+=("ok    $name: $passed passed"); fi
+  if [ "$name" != lint ] && [ "$passed" -eq 0 ] && [ "$rc" -eq 0 ]; then rc=5; failed=1; echo "tier $name ran no test" >&2; fi
+  if [ "$rc" -ne 0 ]; then STATUS=1; SUMMARY+=("$(printf 'FAIL  %-14s %5d s  %s passed, %s failed (exit %s)' "$name:" "$took" "$passed" "$failed" "$rc")")
+  else SUMMARY+=("$(printf 'ok    %-14s %5d s  %s passed' "$name:" "$took" "$passed")"); fi
 }
 
 # lint: both checkers run; either one's finding fails the tier
@@ -57,14 +69,20 @@ pyodide() {
   return "$rc"
 }
 
+# both cores: pytest-xdist, each worker taking tests as it frees up
+CORES=(-n auto --dist worksteal)
+
 tier lint    lint
-tier unit    "$PY" -m pytest -q tests/unit
-tier pyodide pyodide
-tier e2e     "$PY" -m pytest -q tests/e2e
-tier e2e-firefox   "$PY" -m pytest -q tests/e2e/engines --engine firefox
-tier e2e-webkitgtk "$PY" -m pytest -q tests/e2e/engines --engine webkitgtk
+tier unit    "$PY" -m pytest -q "${CORES[@]}" tests/unit
+if [ -z "$QUICK" ]; then
+  tier pyodide pyodide
+  tier e2e     "$PY" -m pytest -q tests/e2e
+  tier e2e-firefox   "$PY" -m pytest -q tests/e2e/engines --engine firefox
+  tier e2e-webkitgtk "$PY" -m pytest -q tests/e2e/engines --engine webkitgtk
+fi
 
 printf '\n\033[1m==== summary ====\033[0m\n'
 printf '%s\n' "${SUMMARY[@]}"
+echo "wall time: $((SECONDS - STARTED)) s for the tiers, $SECONDS s with setup"
 echo "tests: $TOTAL_PASSED passed, $TOTAL_FAILED failed"
 exit "$STATUS"

@@ -1,4 +1,6 @@
-// The unit tier inside real Pyodide on Node: the built wheels, the ordinary pytest suite.
+// The unit tier inside real Pyodide on Node: the built wheels, the modules of tests/unit
+// marked `every_runtime` (what can differ between runtimes, and the UI's smoke test; see
+// tests/unit/conftest.py), with the Hypothesis profile of $SUBWORDLAB_HYPOTHESIS (ci).
 //
 //   node tests/pyodide/run.mjs [extra pytest args...]
 //
@@ -64,10 +66,12 @@ async function main() {
 
   pyodide.globals.set("REPO", repo);
   pyodide.globals.set("EXTRA_ARGS", pyodide.toPy(process.argv.slice(2)));
+  pyodide.globals.set("PROFILE", process.env.SUBWORDLAB_HYPOTHESIS || "ci");
   const code = pyodide.runPython(`
   import os, sys
   sys.dont_write_bytecode = True   # never write 3.14 .pyc files into the mounted repository
   os.chdir(REPO)                   # as on CPython (conftest turns off Hypothesis' database here)
+  os.environ["SUBWORDLAB_HYPOTHESIS"] = PROFILE
   import pytest
   args = [
       "-q", "-p", "no:cacheprovider",

@@ -9,11 +9,18 @@
 - Marker `pyodide_only`: the test checks the page's runtime itself (e.g. that the served
   wheels were imported from their bytecode). It runs in the Pyodide tier and is deselected
   (not skipped) on CPython.
+- Marker `every_runtime` (module level): the module checks what can differ between runtimes
+  (the golden model hashes, the Unicode and regex paths, portable math, the docstring
+  examples, bytecode and the wheels' import, the lessons' printed results, the corpus's
+  bytes) or is the UI's smoke test (the page shell on the fake DOM). Only such modules run
+  inside Pyodide; the rest (the fake-DOM panel tests, the CLI, the reference libraries)
+  test pure Python that does not depend on the runtime, once, on CPython.
 - Nothing here imports a CPython-only module: this file is loaded inside Pyodide too.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -21,10 +28,12 @@ from pathlib import Path
 import pytest
 
 IN_PYODIDE = sys.platform == "emscripten"
+CI_EXAMPLES = 34  # the `ci` profile's max_examples: a third of `thorough`'s 100
 
 _MODULE_CPYTHON_ONLY = re.compile(
     r"^pytestmark\s*=.*\bcpython_only\b", re.MULTILINE
 )
+_MODULE_EVERY_RUNTIME = re.compile(r"^pytestmark\s*=.*\bevery_runtime\b", re.MULTILINE)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,6 +45,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "pyodide_only: checks the page's runtime itself; deselected on CPython",
     )
+    config.addinivalue_line(
+        "markers",
+        "every_runtime: (module level) also runs inside Pyodide; other modules run on CPython only",
+    )
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
     try:
         from hypothesis import settings
@@ -45,20 +58,28 @@ def pytest_configure(config: pytest.Config) -> None:
     # and in Pyodide (1-2.4x slower than CPython); they say nothing about correctness.
     # Inside Pyodide the file system is thrown away after the run: keep no example database
     # (and write nothing into the mounted repository).
+    # Two sizes (tests/unit/hypothesis_budget.py): `ci`, the default, tries a third of each
+    # test's weight; `thorough` all of it: SUBWORDLAB_HYPOTHESIS=thorough or
+    # --hypothesis-profile thorough.
     extra = {"database": None} if IN_PYODIDE else {}
-    settings.register_profile("subwordlab", deadline=None, print_blob=True, **extra)
-    settings.load_profile("subwordlab")
+    settings.register_profile("thorough", deadline=None, print_blob=True, max_examples=100, **extra)
+    settings.register_profile("ci", settings.get_profile("thorough"), max_examples=CI_EXAMPLES)
+    chosen = config.getoption("hypothesis_profile", None) or os.environ.get("SUBWORDLAB_HYPOTHESIS", "ci")
+    if chosen not in ("ci", "thorough"):
+        raise pytest.UsageError(f"unknown Hypothesis profile {chosen!r}: use ci or thorough")
+    settings.load_profile(chosen)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """Inside Pyodide, skip importing modules marked cpython_only as a whole."""
+    """Inside Pyodide, collect only the modules marked every_runtime (and not cpython_only)."""
     if not IN_PYODIDE or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
         return None
     try:
         source = collection_path.read_text(encoding="utf-8")
     except OSError:
         return None
-    return True if _MODULE_CPYTHON_ONLY.search(source) else None
+    runs_here = _MODULE_EVERY_RUNTIME.search(source) and not _MODULE_CPYTHON_ONLY.search(source)
+    return None if runs_here else True
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -8,10 +8,13 @@ import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.hf_json import from_hf_json, to_hf_json
 from subwordlab.serialize import MAX_FILE_BYTES, ModelFileError, from_json
+
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
 SEED = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 
@@ -309,14 +312,14 @@ def _must_load_or_refuse(kind, payload):
         tok.decode(ids)
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_documents_load_or_raise_model_file_error(case):
     kind, doc = case
     _must_load_or_refuse(kind, doc)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["ours:bpe", "ours:unigram", "hf:byte_bpe", "hf:wordpiece"]), st.data())
 def test_damaged_text_loads_or_raises_model_file_error(key, data):
     text = json.dumps(docs()[key], ensure_ascii=False)

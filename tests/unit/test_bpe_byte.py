@@ -5,6 +5,7 @@ import functools
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.patterns import PATTERNS
@@ -27,7 +28,7 @@ awkward = st.one_of(
 )
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(awkward)
 def test_round_trip_on_arbitrary_unicode(text):
     tok = trained()
@@ -96,7 +97,7 @@ def test_merges_never_cross_a_chunk():
         assert len(pre.chunks(text)) == 1, text
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.lists(awkward, max_size=8))
 def test_encode_iter_equals_encoding_the_concatenation(parts):
     tok = trained(specials=(SPECIAL,))
@@ -177,7 +178,7 @@ _cut_points = st.lists(st.sampled_from(["a", "Z", " ", "\n", "\r", "\t", "\x0b",
                                         "\u01c5", "\u02b0", "'s", "\u00a0", "e\u0301", "\u0928"]), max_size=12).map("".join)
 
 
-@settings(max_examples=600)
+@settings(max_examples=examples(600))
 @given(st.one_of(awkward, _cut_points), st.sampled_from(["gpt2", "cl100k", "o200k"]))
 def test_segment_fast_path_chunks_like_the_whole_text(text, pattern):
     """The encode cache works on runs that chunk independently; prove they do (o200k: a

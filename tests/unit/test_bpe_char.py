@@ -2,6 +2,7 @@
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.trainers import textbook
@@ -133,7 +134,7 @@ def test_dropout_is_reproducible_by_seed_and_zero_means_plain():
     assert len(everything) == len(word) + 1  # p = 1: single characters and the marker
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.dictionaries(st.text(alphabet="abcde", min_size=1, max_size=6), st.integers(1, 9), min_size=1, max_size=8),
        st.integers(0, 12))
 def test_incremental_training_equals_the_textbook_loop(corpus, n):

@@ -3,6 +3,7 @@ and BPE-dropout through the Tokenizer."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 
@@ -40,7 +41,7 @@ def test_unknown_characters_become_unk_or_bytes():
     assert all(fb.token_to_id(f"<0x{b:02X}>") is not None for b in range(256))
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\u2581")))
 def test_byte_fallback_round_trips_to_the_normalized_text(text):
     tok = _fallback()
@@ -116,7 +117,7 @@ def test_leading_spaces_come_back_without_remove_extra_whitespaces(preset):
 _KEPT = {}
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.sampled_from(["sentencepiece_bpe", "sentencepiece_unigram"]),
        st.text(st.sampled_from(" \tTaylorSwift語é,"), max_size=20))
 def test_decode_gives_back_the_normalized_text_with_every_space(preset, text):
@@ -153,7 +154,7 @@ def test_a_special_token_the_corpus_never_builds_is_kept():
     assert tok.encode("the") != tok.encode("zzz")[:1]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=" a\u00e9\t\n\u3000\u2028\u00a0\u0085\u200b", max_size=30))
 def test_collapse_on_text_alone_equals_collapse_on_units(text):
     # remove_extra_whitespaces: the C-speed text path (any script) gives what the offset

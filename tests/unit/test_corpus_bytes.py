@@ -20,6 +20,8 @@ from subwordlab_web.state import TrainSpec
 from corpora import ROOT
 from test_web_corpus import started, upload
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 FILES = {
     "no_final_newline.txt": b"low lower newest\nwidest low lower\nlow",
     "crlf.txt": b"low lower\r\nnewest widest\r\n\r\nlow lower\r\n",

@@ -9,6 +9,8 @@ import pytest
 
 import subwordlab
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 MODULES = sorted(m.name for m in pkgutil.walk_packages(subwordlab.__path__, "subwordlab.")
                  if not m.name.endswith("__main__"))
 

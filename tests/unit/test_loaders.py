@@ -7,6 +7,7 @@ import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.bytes_map import BYTE_TO_CHAR, text_to_bytes
@@ -276,7 +277,7 @@ def _plain_tiktoken_merge(ranks, data):
 _PIECE_BYTES = st.lists(st.sampled_from(b"ab \xd0\xb0\xd1"), min_size=1, max_size=30).map(bytes)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(extra=st.lists(_PIECE_BYTES, max_size=40, unique=True), order=st.randoms(use_true_random=False),
        pieces=st.lists(_PIECE_BYTES, min_size=1, max_size=8))
 def test_a_rank_models_fast_encode_equals_the_plain_merge(extra, order, pieces):

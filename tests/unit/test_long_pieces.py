@@ -7,6 +7,7 @@ import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.models import bpe as bpe_module, rank_bpe as rank_module
@@ -33,7 +34,7 @@ def fresh(tok):
 
 @pytest.mark.parametrize("preset, options", [
     ("bpe", {"num_merges": 40}), ("byte_bpe", {"vocab_size": 300}), ("sentencepiece_bpe", {"vocab_size": 60})])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(corpus=st.text(alphabet="ab c\u00e9", min_size=10, max_size=200), texts=st.lists(st.text(alphabet="ab cd\u00e9", max_size=80), max_size=4))
 def test_queue_and_list_merging_give_the_same_tokens(preset, options, corpus, texts):
     with pytest.MonkeyPatch.context() as mp:

@@ -9,10 +9,13 @@ is the only path).
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab import regex_compat
 from subwordlab.pre_tokenizers import ByteLevel, can_match_empty
+
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
 ENGINES = ["stdlib"] + (["regex"] if regex_compat.HAVE_REGEX else [])
 
@@ -69,7 +72,7 @@ def _trained(pattern):
     return _TRAINED[key]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pattern=_PATTERNS, text=st.text(st.characters(blacklist_categories=["Cs"]), max_size=60))
 def test_decode_encode_is_identity_for_any_pattern_and_text(pattern, text):
     for have_regex in ([False, True] if ENGINES == ["stdlib", "regex"] else [False]):

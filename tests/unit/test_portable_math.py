@@ -13,6 +13,7 @@ import random
 import struct
 
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 from subwordlab import portable_math as pm
 
@@ -44,7 +45,7 @@ XS = st.floats(-680.0, 700.0, allow_nan=False)
 YS = st.floats(1e-300, 1e300, allow_nan=False)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(XS)
 def test_exp_is_the_true_value_to_40_bits_and_its_series_is_within_4_ulps(x):
     t = true_exp(x)
@@ -53,7 +54,7 @@ def test_exp_is_the_true_value_to_40_bits_and_its_series_is_within_4_ulps(x):
         assert pm.exp(x) == pm._round40(float(t))
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(YS)
 def test_log_is_the_true_value_to_40_bits_and_its_series_is_within_4_ulps(y):
     t = true_log(y)
@@ -78,7 +79,7 @@ def near_halfway(draw_offset: float, x_seed: float) -> float:
     return math.ldexp(f + 0.5 + draw_offset * ULP_40, e - 40)
 
 
-@settings(max_examples=600)
+@settings(max_examples=examples(600))
 @given(st.floats(-60.0, 60.0, allow_nan=False), st.floats(-48.0, 48.0), st.booleans())
 def test_libraries_two_ulps_apart_give_the_same_bits(seed, offset, near):
     """Any two library results within 2 ulps of each other (each within 1 ulp of the truth)
@@ -110,14 +111,14 @@ SPECIAL_XS = [0.0, -0.0, 1.0, -1e-300, -689.9, -690.0, -690.5, -800.0, 690.0, 70
 SPECIAL_YS = [1.0, 1.0 + 2 ** -52, 1.0 - 2 ** -53, 0.5, 2.0, 1e-300, 5e-324, 1e300, 1.7e308]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(XS | st.floats(680.0, 709.0), max_size=50))
 def test_exps_over_a_list_give_the_same_bits_as_exp_one_by_one(xs):
     xs = xs + SPECIAL_XS
     assert [struct.pack("<d", v) for v in pm.exps(xs)] == [struct.pack("<d", pm.exp(x)) for x in xs]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(YS, max_size=50))
 def test_logs_over_a_list_give_the_same_bits_as_log_one_by_one(ys):
     ys = ys + SPECIAL_YS

@@ -12,6 +12,7 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 
@@ -132,7 +133,7 @@ _AWKWARD = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=_AWKWARD, name=st.sampled_from(list(PATTERNS)))
 def test_ids_equal_tiktoken_on_awkward_text(vocabs, text, name):
     ours, theirs = vocabs[name]

@@ -23,12 +23,15 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 from subwordlab import regex_compat
 from subwordlab.patterns import CL100K, GPT2, O200K, PATTERNS
 from subwordlab.regex_compat import compile_pattern, compile_stdlib, translate
 
 from corpora import CORPORA, UDHR, read
+
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
 try:
     import unicodedata2 as _pinned_source  # requirements-dev.txt pins it to the core's Unicode
@@ -248,7 +251,7 @@ def mixed_text():
 
 @pytest.mark.cpython_only
 @pytest.mark.parametrize("name", sorted(PATTERNS))
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(data=st.data())
 def test_stdlib_translation_splits_like_regex(name, data):
     import regex
@@ -281,7 +284,7 @@ def test_case_insensitive_properties_agree_with_regex_except_u0345():
 
 
 @pytest.mark.cpython_only
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(text=mixed_text())
 def test_word_boundaries_like_regex(text):
     import regex

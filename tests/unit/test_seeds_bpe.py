@@ -4,6 +4,8 @@ import pytest
 
 import subwordlab
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 
 def merges_with_counts(corpus, n, **options):
     events = list(subwordlab.iter_train(corpus, preset="bpe", num_merges=n, **options))

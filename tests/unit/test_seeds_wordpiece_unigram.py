@@ -9,6 +9,8 @@ import subwordlab
 from subwordlab.models.unigram import Unigram
 from subwordlab.models.wordpiece import WordPiece
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 
 def first_merge(corpus, **options):
     events = subwordlab.iter_train(corpus, preset="wordpiece", num_merges=1, top_k=1000, **options)

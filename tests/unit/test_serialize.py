@@ -14,6 +14,8 @@ from subwordlab.serialize import (FORMAT, MAX_FILE_BYTES, VERSION, ModelFileErro
 import golden_json
 from corpora import UDHR, read
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 ENG = read("udhr/udhr_eng.txt")
 HELD_OUT = [p.read_text(encoding="utf-8")[:1500] for p in UDHR] + [
     "emoji 👨‍👩‍👧 🎉🎉 ok", "digits 1234567 ٣٤٥ ²³", "  spaces   runs \t\t tabs\n\n\nnewlines  ", "",

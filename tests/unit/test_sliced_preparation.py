@@ -6,6 +6,7 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab import corpus as corpus_mod
@@ -55,7 +56,7 @@ def counts_of(text, preset, options, slice_chars):
 
 
 @pytest.mark.parametrize("preset,options", CONFIGS)
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(text=texts)
 def test_sliced_counting_finds_the_same_words_in_the_same_order(preset, options, text):
     try:

@@ -2,6 +2,7 @@
 corpora, every merge (pair, count, new token) is the same, for every tie-break rule."""
 
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.trainers import textbook
@@ -15,7 +16,7 @@ def fast(corpus, preset, n, **options):
     return [(e.pair, e.count, e.new_token) for e in events if e.kind == "merge"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(corpora, st.integers(0, 14), tie_breaks, st.sampled_from(["</w>", "_", None]))
 def test_bpe_equals_the_textbook_loop(corpus, n, tie_break, end_of_word):
     expected = textbook.bpe(corpus, n, end_of_word=end_of_word, tie_break=tie_break)
@@ -28,7 +29,7 @@ long_word_corpora = st.dictionaries(st.text(alphabet="abc", min_size=1, max_size
                                     max_size=4)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(long_word_corpora, st.integers(0, 30), st.sampled_from(["</w>", None]))
 def test_bpe_on_long_words_equals_the_textbook_loop(corpus, n, end_of_word):
     expected = textbook.bpe(corpus, n, end_of_word=end_of_word)
@@ -50,7 +51,7 @@ def _fresh_first(words, sym_len, pair):
     return None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(alphabet="abc", min_size=1, max_size=40), min_size=1, max_size=4), st.data())
 def test_the_pair_index_keeps_first_occurrences_exact_through_merges(texts, data):
     # the cached first occurrences, kept up to date merge by merge, equal a scan from scratch
@@ -90,14 +91,14 @@ def test_first_occurrences_stay_exact_through_overlapping_merges():
                 assert index.first_occurrence(pair) == _fresh_first(index.words, index.sym_len, pair), (texts, pair)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(corpora, st.integers(0, 14), tie_breaks)
 def test_wordpiece_equals_the_textbook_loop(corpus, n, tie_break):
     expected = textbook.wordpiece(corpus, n, tie_break=tie_break)
     assert fast(corpus, "wordpiece", n, tie_break=tie_break, special_tokens=["[UNK]"]) == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(corpora, st.integers(0, 14), tie_breaks)
 def test_frequency_wordpiece_equals_the_textbook_loop(corpus, n, tie_break):
     expected = textbook.wordpiece(corpus, n, tie_break=tie_break, scoring="frequency")
@@ -115,7 +116,7 @@ def _merged_words(words, pair, new):
     return [tuple(textbook.merge_pair(syms, pair, new)) for syms in words]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(alphabet="abc", min_size=1, max_size=40), min_size=1, max_size=5),
        st.lists(st.integers(1, 5), min_size=5, max_size=5), st.data())
 def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs, data):
@@ -168,7 +169,7 @@ def _ranked_pairs(words, tie_break):
     return [(p, pairs[p]) for p in textbook.ranked_pairs(pairs, tie_break)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(corpora, st.integers(1, 14), tie_breaks, st.integers(1, 6))
 def test_bpe_candidates_are_the_best_pairs_of_a_full_recount(corpus, n, tie_break, k):
     # each step's candidates are the k best pairs of a recount from scratch, the chosen one
@@ -198,7 +199,7 @@ def test_the_ranking_parks_rare_pairs_and_brings_them_back_when_needed():
     assert [s.pair for s in steps[1:]] == [p for p, _ in expected[1:3]]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(corpora, st.integers(1, 14), tie_breaks, st.integers(1, 6))
 def test_wordpiece_candidates_are_the_best_scores_of_a_full_recount(corpus, n, tie_break, k):
     # by score too, each step's candidates are the k best pairs of a recount from scratch

@@ -7,9 +7,12 @@ import unicodedata
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 from subwordlab import unicode_data, unicode_tables
 from subwordlab.unicode_data import UNICODE_VERSION
+
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
 try:
     import unicodedata2 as _source
@@ -54,7 +57,7 @@ _TEXT = st.lists(st.one_of(st.sampled_from(NEWER), st.sampled_from(list("aeé\u0
                            st.characters(exclude_categories=("Cs",))), max_size=8).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(text=_TEXT, form=st.sampled_from(["NFC", "NFD", "NFKC", "NFKD"]))
 def test_normalization_is_the_pinned_versions(text, form):
     assert unicode_data.normalize(form, text) == REFERENCE.normalize(form, text)

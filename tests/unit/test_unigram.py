@@ -10,6 +10,7 @@ import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.models.unigram import Unigram
@@ -19,6 +20,8 @@ from subwordlab.trainers import unigram as unigram_trainer
 from subwordlab.trainers.unigram import digamma, frequent_substrings, is_valid_piece
 
 from corpora import UDHR, read
+
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
 ENG = read("udhr/udhr_eng.txt")
 
@@ -48,7 +51,7 @@ vocabularies = st.dictionaries(st.text("abc", min_size=2, max_size=4), st.floats
     lambda d: {**{c: p for c, p in zip("abc", (0.3, 0.2, 0.1))}, **d})
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(vocabularies, st.text("abc", min_size=1, max_size=9))
 def test_viterbi_equals_brute_force(probs, text):
     m = model(probs)
@@ -62,7 +65,7 @@ def test_viterbi_equals_brute_force(probs, text):
         assert got == best
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(vocabularies, st.text("abc", min_size=1, max_size=8), st.integers(1, 12))
 def test_nbest_is_the_brute_force_top_n_descending_and_distinct(probs, text, n):
     m = model(probs)
@@ -176,7 +179,7 @@ def naive_nodes(words, freqs, max_len):
     return out
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(st.tuples(st.text("abc", min_size=1, max_size=7), st.integers(1, 3)), min_size=1, max_size=6))
 def test_suffix_array_seeds_equal_a_naive_count(entries):
     counts = {}
@@ -270,7 +273,7 @@ def test_user_defined_symbols_stay_whole_in_both_sentencepiece_presets():
         assert tok.token_to_id("<sep>") == 3  # after <unk>, <s>, </s>
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\u2581"), max_size=40))
 def test_round_trip_with_byte_fallback_on_any_unicode(text):
     # subtle: a literal ▁ in the input stands for a space (as in SentencePiece), so it is

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 from subwordlab.events import drain
 from test_pathological_corpora import _reference_log_space, corpora
@@ -27,7 +28,7 @@ def test_units_of_a_small_lattice():
     assert _units(lattice("abab", pieces + ["bab"]), 4) == [(0, 4, 0, 7)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text("abc", min_size=1, max_size=40), st.lists(st.text("abc", min_size=2, max_size=4), max_size=6))
 def test_units_cover_the_word_and_no_edge_crosses_a_cut(word, extra):
     pieces = ["a", "b", "c"] + sorted(set(extra))
@@ -64,7 +65,7 @@ def built_units(words, extra, rng=None):
     return pieces, words, freqs, lat
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.text("abc", min_size=1, max_size=200), min_size=1, max_size=5),
        st.lists(st.text("abc", min_size=2, max_size=5), max_size=8), st.randoms(use_true_random=False))
 def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra, rng):
@@ -149,7 +150,7 @@ def test_each_unigram_preset_trains_a_whole_pathological_corpus_to_its_exact_siz
     assert tok.decode(tok.encode(text)).split() == tok.normalize_str(text).split()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.text("abc", min_size=1, max_size=30), min_size=1, max_size=4),
        st.lists(st.text("abc", min_size=2, max_size=5), max_size=8), st.randoms(use_true_random=False))
 def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_lattice(words, extra, rng):
@@ -168,7 +169,7 @@ def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_latt
             lat._own.clear()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.floats(-1e6, 0.0), st.lists(st.tuples(st.integers(2, 10**6), st.floats(1e-300, 1.0, exclude_min=True)),
                                       max_size=40))
 def test_plus_logs_adds_in_the_order_of_a_loop_with_the_same_bits(total, items):

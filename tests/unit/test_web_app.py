@@ -17,6 +17,8 @@ from subwordlab_web import app as webapp
 from subwordlab_web.app import App, assign_colors
 from fakedom import FakePort
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "web"
 INDEX_HTML = (WEB / "index.html").read_text(encoding="utf-8")

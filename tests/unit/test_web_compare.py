@@ -8,6 +8,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 from fakedom import FakePort
 from subwordlab.recording import Recording
@@ -314,7 +315,7 @@ def test_progress_fraction_for_shrinking_vocabularies():
 _SENTENCE_BY_REGEX = re.compile(r"[^.!?。！？।\n]*[.!?。！？।]")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=st.text(alphabet="ab  .!\n\r?。x", max_size=300), lo=st.integers(0, 20), width=st.integers(0, 40))
 def test_the_compare_sentence_is_the_first_fitting_sentence_found_in_one_pass(text, lo, width):
     """The sentence search reads end marks in one pass (the regex below, retried from every

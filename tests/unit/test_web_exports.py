@@ -6,6 +6,7 @@ import json
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab_web import exports
@@ -158,7 +159,7 @@ def test_openais_o200k_rank_file_imports_with_its_pattern_and_specials():
     assert loaded.tokenizer.encode("<|endoftext|>", allowed_special="all") == [199_999]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.one_of(
     st.binary(max_size=300),
     # rank-file look-alikes: base64-ish tokens, ranks, stray spaces and lines

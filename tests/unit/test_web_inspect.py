@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab_web.app import App
@@ -282,7 +283,7 @@ def _trained(preset):
 
 
 @pytest.mark.parametrize("preset", ["bpe", "byte_bpe", "wordpiece", "unigram"])
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(text=st.lists(st.sampled_from(["the", "right", " ", "  ", "\n", "\t", "é", "ß", "你", "Ａ", ",", "12", "e\u0301", "\u00a0"]),
                      max_size=40).map("".join))
 def test_encoding_a_long_text_in_slices_is_exact(preset, text):

@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.options import PRESETS
@@ -151,7 +152,7 @@ def experiments(draw):
     )
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(experiments())
 def test_round_trip_on_generated_experiments(exp):
     link = encode_fragment(exp)
@@ -160,7 +161,7 @@ def test_round_trip_on_generated_experiments(exp):
     assert encode_fragment(decode_fragment(link)) == link  # the canonical form is a fixed point
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.text(max_size=200))
 def test_any_text_is_a_link_or_one_clear_error(fragment):
     try:
@@ -170,7 +171,7 @@ def test_any_text_is_a_link_or_one_clear_error(fragment):
     # anything else escaping would fail the test
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.data())
 def test_tampered_links_are_refused_or_still_valid(data):
     link = encode_fragment(experiment(inspect_text="the quick brown fox"))
@@ -554,7 +555,7 @@ def _tampered(data, link: str) -> str:
     return {"replace": link[:pos] + char + link[pos + 1:], "cut": link[:pos], "append": link + char * (pos % 7)}[how]
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(exp=experiments(), data=st.data())
 def test_the_sliced_decoder_gives_what_the_one_shot_decoder_gave(piece_sizes, exp, data):
     link = encode_fragment(exp)

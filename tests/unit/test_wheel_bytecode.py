@@ -17,6 +17,8 @@ import pytest
 
 import subwordlab
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 REPO = Path(__file__).resolve().parents[2]
 
 

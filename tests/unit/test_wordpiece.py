@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.models.wordpiece import WordPiece
@@ -30,7 +31,7 @@ def merges(corpus, n=None, **options):
 corpora = st.dictionaries(st.text("abcd", min_size=1, max_size=6), st.integers(1, 5), min_size=1, max_size=7)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(corpora, st.sampled_from(["first", "lex_min", "lex_max"]))
 def test_incremental_trainer_equals_naive_recount(corpus, tie_break):
     steps, _ = merges(corpus, 12, tie_break=tie_break)
@@ -46,7 +47,7 @@ def test_tie_breaks_on_equal_scores():
         merges(corpus, 1, tie_break="random")
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.integers(1, 10**12), st.integers(1, 10**7), st.integers(1, 10**7),
        st.integers(1, 10**12), st.integers(1, 10**7), st.integers(1, 10**7))
 def test_score_keys_order_exactly_like_fractions(c1, l1, r1, c2, l2, r2):
