@@ -15,6 +15,7 @@ the Unicode sets that ``regex_compat.py`` uses too (``regex_syntax.py``).
 
 import re
 
+from .onig_import import from_oniguruma
 from .regex_syntax import (ONIG_WORD_REGEX, REGEX_WORD_ONIG, WHITE_SPACE_RANGES, RegexSyntaxError, code_of,
                            read_escape)
 
@@ -132,8 +133,11 @@ def translate_regex(p, onig):
     """Python (``regex`` module) pattern -> Oniguruma (``onig=True``), or back.
 
     Example (to Oniguruma): r'\\p{N}{1,3}+' -> r'(?>\\p{N}{1,3})' (Oniguruma reads
-    ``{1,3}+`` as "one or more times {1,3}"); '$' -> r'\\Z'.
+    ``{1,3}+`` as "one or more times {1,3}"); '$' -> r'\\Z'. Back (``onig=False``) is
+    ``onig_import.from_oniguruma``: exact, or refused with a RegexSyntaxError.
     """
+    if not onig:
+        return from_oniguruma(p)
     out, groups = [], []
     last = None
     i, n = 0, len(p)
