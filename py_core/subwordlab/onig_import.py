@@ -112,7 +112,7 @@ class _Reader:
         self.named = False
 
     def fail(self, what):
-        raise RegexSyntaxError(f"{what} (at position {self.i} of {self.p!r})")
+        raise RegexSyntaxError(f"{what} (at position {self.i})")
 
     def alternation(self, flags):
         """Alternatives up to the closing ')' or the end (not consumed)."""
@@ -262,7 +262,8 @@ class _Reader:
             return self.property(flags, in_class)
         if c.lower() in _TYPE_SETS:
             self.i += 2
-            body, negated = _TYPE_SETS[c.lower()]
+            # (inside a class Oniguruma's \w is [[:word:]], without "²³¹¼½¾")
+            body, negated = onig_sets.posix_set("word") if in_class and c in "wW" else _TYPE_SETS[c.lower()]
             found = (body, negated != c.isupper())
             return found if in_class else (_set_text(found), None)
         cp = self.code_point(in_class)
@@ -293,8 +294,10 @@ class _Reader:
             return _CHAR_ESCAPES.get(c, 0x08)  # \\b is a backspace inside a class
         if c == "x" or c == "u":
             m = re.compile(r"\\x\{([0-9a-fA-F]{1,8})\}|\\x([0-9a-fA-F]{1,2})|\\u([0-9a-fA-F]{4})").match(p, i)
+            if not m and re.compile(r"\\x\{[0-9a-fA-F ]+\}").match(p, i):
+                self.fail("a code point sequence \\x{H H ...} is not translated; write one \\x{H} per character")
             if not m:
-                self.fail(f"{p[i:i + 6]}... is not translated; write a code point as \\x{{H}} (one per character)")
+                self.fail(f"{p[i:i + 6]}... is not translated; write a code point as \\x{{H}}")
             cp = int(m.group(1) or m.group(2) or m.group(3), 16)
             if m.group(2) and cp >= 0x80:
                 self.fail(f"{m.group()} is a byte in Oniguruma, not U+{cp:04X}; write \\x{{{cp:X}}}")
@@ -346,7 +349,7 @@ class _Reader:
         name = esc[3:-1]
         negated = (esc[1] == "P") != name.startswith("^")
         name = name.lstrip("^")
-        found = onig_sets.property_set(name)
+        found = onig_sets.property_set(name, in_class)
         if found is None:
             try:
                 regex_compat._categories(name)

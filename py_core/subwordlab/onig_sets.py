@@ -2,7 +2,7 @@ r"""Oniguruma's character sets under its default UTF-8 encoding, as class bodies
 
 A tokenizer.json regex runs in Oniguruma (HF tokenizers' engine), whose sets differ from
 Python's: ``\w`` is Alphabetic + marks + Nd + Pc and also "²³¹¼½¾" (not U+200C/U+200D),
-``[[:word:]]`` the same without "²³¹¼½¾", ``[[:alpha:]]`` the Unicode Alphabetic property,
+but inside a class (``[\w]``) it is ``[[:word:]]``, the same without "²³¹¼½¾"; ``[[:alpha:]]`` the Unicode Alphabetic property,
 ``[[:punct:]]`` all of P and S. Each set is ``(body, negated)``: the characters of
 ``[body]``, or of ``[^body]`` when negated, written with general categories (which
 ``regex_compat`` expands from the pinned Unicode 16.0 tables) and code points. The
@@ -97,10 +97,13 @@ def posix_set(name):
     return _POSIX.get(name)
 
 
-def property_set(name):
+def property_set(name, in_class=False):
     """The (body, negated) of a ``\\p{name}`` that is not a general category ('Alphabetic',
-    'White_Space', 'Word'...), or None (a general category, a script or an unknown name)."""
+    'White_Space', 'Word'...), or None (a general category, a script or an unknown name).
+    Oniguruma's ``\\p{Word}`` (like ``\\w``) has "²³¹¼½¾" outside a class only."""
     key = re.sub(r"[\s_\-]", "", name).lower()
+    if key == "word" and in_class:
+        return _POSIX["word"]
     if key in _EXTRA:
         return _EXTRA[key]
     return _POSIX.get(_PROPERTIES.get(key, ""))

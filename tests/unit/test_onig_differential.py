@@ -10,7 +10,7 @@ every text into the pieces ``tokenizers``' ``Split(Regex(p), "isolated")`` gives
 """
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
 
 from subwordlab import regex_compat
 from subwordlab.hf_import import from_onig
@@ -112,7 +112,37 @@ def ours(pattern):
 def test_imported_patterns_split_like_oniguruma_or_are_refused(engine, pattern, texts):
     assume(hf_accepts(pattern))
     split = ours(pattern)
+    event("refused at import" if split is None else "compared")  # (shown by --hypothesis-show-statistics)
     if split is None:
         return  # refused at import: fine
     for text in texts:
         assert [p for p, _ in split.pre_tokenize_str(text)] == hf_pieces(pattern, text), (pattern, text)
+
+
+def test_the_recorded_pieces_are_what_tokenizers_gives():
+    from test_onig_patterns import CASES
+    for pattern, text, expected in CASES:
+        assert hf_pieces(pattern, text) == expected, pattern
+
+
+SETS = [f"[[:{name}:]]" for name in ("alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print",
+                                     "punct", "space", "upper", "xdigit", "word")]
+SETS += [r"\w", r"\s", r"\d", r"\h", r"\p{Alphabetic}", r"\p{Lowercase}", r"\p{Uppercase}", r"\p{Word}", r"\p{Any}",
+         r"\p{Assigned}", r"\p{Join_Control}"]
+SETS += [r"\W", r"\S", r"\D", r"\H", r"[\w]", r"[\W]", r"[\s]", r"[\d]", r"[\h]", r"[\H]", r"[\p{Word}]", r"\P{Word}"]
+SETS += [f"\\p{{{name}}}" for name in ("Alnum", "Alpha", "ASCII", "Blank", "Cntrl", "Digit", "Graph", "Lower", "Print",
+                                        "Space", "Upper", "XDigit", "White_Space")]
+SETS += [f"[\\p{{{name}}}]" for name in ("Alnum", "Alpha", "Lower", "Upper", "Graph", "Print")]
+
+
+@pytest.mark.parametrize("pattern", SETS)
+def test_each_set_has_oniguruma_members(pattern):
+    # every BMP code point, and the first and last of every category run beyond it
+    from subwordlab import unicode_data
+    astral = {cp for ranges in unicode_data.category_ranges().values() for a, b in ranges for cp in (a, b) if a > 0xFFFF}
+    text = "".join(chr(cp) for cp in sorted(set(range(0xD800)) | set(range(0xE000, 0x10000)) | astral))
+    ours_split = Split(from_onig(pattern, "p"), "Removed")
+    import tokenizers
+    from tokenizers import pre_tokenizers
+    hf_split = pre_tokenizers.Split(tokenizers.Regex(pattern), behavior="removed")
+    assert [p for p, _ in ours_split.pre_tokenize_str(text)] == [p for p, _ in hf_split.pre_tokenize_str(text)]
