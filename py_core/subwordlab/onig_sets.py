@@ -87,9 +87,9 @@ _POSIX = {
 }
 # \p{...} names that are not general categories but POSIX-like sets (loose: case, ' ', '_', '-' ignored)
 _PROPERTIES = {"alphabetic": "alpha", "lowercase": "lower", "uppercase": "upper", "whitespace": "space"}
-_PROPERTIES.update({name: name for name in _POSIX if name != "word"})
+_PROPERTIES.update({name: name for name in _POSIX if name not in ("word", "punct")})  # \p{Punct} is \p{P}
 _EXTRA = {"word": ONIG_WORD, "any": (r"\x00-\U0010ffff", False), "assigned": (r"\p{Cn}", True),
-          "joincontrol": (r"\u200c\u200d", False)}
+          "joincontrol": (r"\u200c\u200d", False), "punct": (r"\p{P}", False)}
 
 
 def posix_set(name):

@@ -30,12 +30,14 @@ LITERALS = ["a", "b", "k", "s", "S", "t", "f", "i", "I", "x", "1", "_", "-", ","
             "\\e", "\\v", "\\x{1F600}"]
 ESCAPES = ["\\w", "\\W", "\\s", "\\S", "\\d", "\\D", "\\h", "\\H", "\\b", "\\B", "\\A", "\\z", "\\Z", "\\G", "\\R",
            "\\X", "\\K", "\\N", "\\O", "\\y", "\\p{L}", "\\p{Lu}", "\\p{^Ll}", "\\P{N}", "\\p{Nd}", "\\p{Alpha}",
-           "\\p{Greek}", "\\p{Word}", "\\p{Alnum}", "\\p{Space}", "\\p{Any}", "\\P{^Lu}", "\\p{Lower}", "\\p{M}", ".", "^", "$"]
+           "\\p{Greek}", "\\p{Word}", "\\p{Alnum}", "\\p{Space}", "\\p{Any}", "\\P{^Lu}", "\\p{Lower}", "\\p{M}", ".", "^", "$",
+           "\\p{Punct}", "\\P{Word}", "\\p{Graph}", "\\p{Print}"]
 POSIX = ["alpha", "^alpha", "digit", "^digit", "word", "space", "punct", "upper", "lower", "alnum", "graph", "print",
          "cntrl", "xdigit", "blank", "ascii", "^space"]
 CLASS_ITEMS = ["a", "b", "k", "s", "z", "A-Z", "a-z", "0-9", "a-f", "é", "ß", "ſ", "İ", "-", "_", "\\-", "\\]", "\\[",
                "^", "&", "\\w", "\\W", "\\d", "\\s", "\\S", "\\h", "\\p{L}", "\\P{L}", "\\p{Lu}", "\\n", "\\t", "\\x{E9}",
-               "\u4e00-\u9fff", "!-/"] + [f"[:{p}:]" for p in POSIX]
+               "\u4e00-\u9fff", "!-/", "\\x{41}-\\x{5A}", "\\b", "\\p{Word}", "\\H", "\\p{Punct}", "\\P{^Lu}", "\\o{141}",
+               "[:^word:]"] + [f"[:{p}:]" for p in POSIX]
 QUANTIFIERS = ["", "", "", "*", "+", "?", "*?", "+?", "??", "*+", "++", "?+", "{2}", "{1,2}", "{,2}", "{2,}", "{1,2}?",
                "{2}?", "{1,2}+", "{2}+"]
 
@@ -132,7 +134,7 @@ SETS += [r"\w", r"\s", r"\d", r"\h", r"\p{Alphabetic}", r"\p{Lowercase}", r"\p{U
 SETS += [r"\W", r"\S", r"\D", r"\H", r"[\w]", r"[\W]", r"[\s]", r"[\d]", r"[\h]", r"[\H]", r"[\p{Word}]", r"\P{Word}"]
 SETS += [f"\\p{{{name}}}" for name in ("Alnum", "Alpha", "ASCII", "Blank", "Cntrl", "Digit", "Graph", "Lower", "Print",
                                         "Space", "Upper", "XDigit", "White_Space")]
-SETS += [f"[\\p{{{name}}}]" for name in ("Alnum", "Alpha", "Lower", "Upper", "Graph", "Print")]
+SETS += [f"[\\p{{{name}}}]" for name in ("Alnum", "Alpha", "Lower", "Upper", "Graph", "Print", "Punct")] + [r"\p{Punct}"]
 
 
 @pytest.mark.parametrize("pattern", SETS)
