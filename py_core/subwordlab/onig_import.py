@@ -110,6 +110,9 @@ class _Reader:
     def __init__(self, pattern):
         self.p, self.i = pattern, 0
         self.named = False
+        # the (?i) ASCII letter just read, if nothing but a (?:, a comment, a flag or a quantifier
+        # came since: Oniguruma joins such letters into one string, and "ss" also matches "ß"
+        self.prev_letter = None
 
     def fail(self, what):
         raise RegexSyntaxError(f"{what} (at position {self.i})")
@@ -119,12 +122,13 @@ class _Reader:
         parts = [self.sequence(flags)]
         while self.p.startswith("|", self.i):
             self.i += 1
+            self.prev_letter = None
             parts.append(self.sequence(flags))
         return "|".join(parts)
 
     def sequence(self, flags):
         """Atoms and their quantifiers up to '|', ')' or the end."""
-        out, prev_letter = [], None
+        out = []
         while self.i < len(self.p) and self.p[self.i] not in "|)":
             m = _GROUP_FLAGS.match(self.p, self.i)
             if m and m.group(3) == ")":
@@ -139,16 +143,8 @@ class _Reader:
                     self.fail("an unterminated comment (?#")
                 self.i = end + 1
                 continue
-            start = self.i
-            atom, letter = self.atom(flags)
-            # (?i) letters next to each other: Oniguruma also matches "ss" to "ß", "fi" to "ﬁ"...
-            if prev_letter and letter and (prev_letter + letter).lower() in _MULTI_FOLDS:
-                self.i = start
-                self.fail(f"case-insensitive {prev_letter + letter!r}: Oniguruma's (?i) also matches it to one "
-                          "character (\"ss\" to \"ß\", \"fi\" to \"ﬁ\"); spell the cases out, e.g. [sS][sS]")
-            quantified = self.quantifier(atom)
-            out.append(quantified)
-            prev_letter = letter if quantified == atom else None
+            atom, _ = self.atom(flags)
+            out.append(self.quantifier(atom))
         return "".join(out)
 
     def flags(self, m, flags):
@@ -190,9 +186,15 @@ class _Reader:
 
     def atom(self, flags):
         """One atom: (text, the letter it is if a case-insensitive ASCII letter)."""
-        c = self.p[self.i]
-        if c == "(":
+        if self.p[self.i] == "(":
             return self.group(flags), None
+        text, letter = self.single(flags)
+        self.prev_letter = letter
+        return text, letter
+
+    def single(self, flags):
+        """One atom that is not a group."""
+        c = self.p[self.i]
         if c == "[":
             return self.char_class(flags), None
         if c == "\\":
@@ -216,6 +218,9 @@ class _Reader:
         """One character, spelled out with its case partners under (?i)."""
         ch = chr(cp)
         if flags.get("i") and cp < 0x80 and ch.isalpha():
+            if self.prev_letter and (self.prev_letter + ch).lower() in _MULTI_FOLDS:
+                self.fail(f"case-insensitive {self.prev_letter + ch!r}: Oniguruma's (?i) also matches it to one "
+                          "character (\"ss\" to \"ß\", \"fi\" to \"ﬁ\"); spell the cases out, e.g. [sS][sS]")
             partner = _ASCII_PARTNERS.get(ch.lower(), "")
             return f"[{ch}{ch.swapcase()}{partner}]", ch
         if flags.get("i") and not _caseless(cp):
@@ -245,10 +250,15 @@ class _Reader:
         else:
             head, inner = "(", flags
         self.i = m.end() if m else named.end() if named else i + len(head)
+        joins = m is not None  # (?: and (?i: groups: Oniguruma may join the letters around and inside them
+        if not joins:
+            self.prev_letter = None
         body = self.alternation(inner)
         if not p.startswith(")", self.i):
             self.fail("an unterminated group: add the closing ')'")
         self.i += 1
+        if not joins:
+            self.prev_letter = None
         return head + body + ")"
 
     def escape(self, flags, in_class=False):

@@ -391,11 +391,13 @@ def onig_spans(regex, text):
     r"""The (start, end) of every match of a compiled ``regex`` in ``text``, found as HF
     tokenizers finds them (Oniguruma's search, repeated): an empty match where the previous
     match ended is skipped and the search goes on one character later, where Python's
-    ``finditer`` would also try a longer match at that place.
+    ``finditer`` would also try a longer match at that place; an empty text has no match.
 
     >>> onig_spans(re.compile(r"x*|b+"), "bb"), [m.span() for m in re.finditer(r"x*|b+", "bb")]
     ([(0, 0), (1, 1), (2, 2)], [(0, 0), (0, 2), (2, 2)])
     """
+    if not text:
+        return []  # HF does not search an empty text
     # up to the first empty match both searches agree: keep finditer's speed
     out = []
     for m in regex.finditer(text):

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, event, given, settings, strategies a
 
 from subwordlab import regex_compat
 from subwordlab.hf_import import from_onig
+from subwordlab.normalizers import RegexReplace
 from subwordlab.pre_tokenizers import Split
 from subwordlab.serialize import ModelFileError
 
@@ -119,6 +120,22 @@ def test_imported_patterns_split_like_oniguruma_or_are_refused(engine, pattern, 
         return  # refused at import: fine
     for text in texts:
         assert [p for p, _ in split.pre_tokenize_str(text)] == hf_pieces(pattern, text), (pattern, text)
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                                   HealthCheck.function_scoped_fixture])
+@given(pattern=patterns(), texts=TEXTS)
+def test_imported_replace_normalizers_replace_like_oniguruma(engine, pattern, texts):
+    # a Replace normalizer: the same matches, empty ones included, replaced the same way
+    assume(hf_accepts(pattern))
+    from tokenizers import Regex, normalizers
+    try:
+        ours_replace = RegexReplace(from_onig(pattern, "normalizer.pattern.Regex"), "|")
+    except (ModelFileError, ValueError):
+        return  # refused at import
+    hf_replace = normalizers.Replace(Regex(pattern), "|")
+    for text in texts:
+        assert ours_replace.normalize_str(text) == hf_replace.normalize_str(text), (pattern, text)
 
 
 def test_the_recorded_pieces_are_what_tokenizers_gives():
