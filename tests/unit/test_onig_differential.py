@@ -165,3 +165,30 @@ def test_each_set_has_oniguruma_members(pattern):
     from tokenizers import pre_tokenizers
     hf_split = pre_tokenizers.Split(tokenizers.Regex(pattern), behavior="removed")
     assert [p for p, _ in ours_split.pre_tokenize_str(text)] == [p for p, _ in hf_split.pre_tokenize_str(text)]
+
+
+# Split patterns of published tokenizer.json files (GPT-2, Llama 3 / cl100k, o200k, Qwen2, DeepSeek-V3's
+# three, HF's Whitespace) and the Llama-3 variant with POSIX brackets.
+REAL_PATTERNS = [
+    r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|"
+    r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+    r"\p{N}{1,3}", "[一-龥\u3040-ゟ゠-ヿ]+",
+    r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|"
+    r"\s*[\r\n]+|\s+(?!\S)|\s+",
+    r"\w+|[^\w\s]+",
+    r"[[:alpha:]]+|[^[:alpha:]]",
+]
+
+
+@pytest.mark.parametrize("pattern", REAL_PATTERNS)
+def test_published_patterns_split_the_udhr_like_tokenizers(engine, pattern):
+    from corpora import UDHR
+    texts = [path.read_text(encoding="utf-8")[:3000] for path in UDHR]
+    texts.append("Don't STOP—it's 'quoted' ΣΑΣ İstanbul ǅ ﬁ ²³ ٣٤٥ 👨‍👩‍👧 \t\r\n \u2028x\xa0y 中文 한국어 KELVIN \u212a ſ")
+    split = Split(from_onig(pattern, "pre_tokenizer.pattern.Regex"), "Isolated")
+    for text in texts:
+        assert [p for p, _ in split.pre_tokenize_str(text)] == hf_pieces(pattern, text), text[:40]
