@@ -17,10 +17,10 @@ Oniguruma folds the Kelvin sign and long s onto ASCII, Python's ``re`` also fold
 '(?:(?=[a-z])[^aeiou])'
 """
 
-import functools
 import re
 
-from . import onig_sets, regex_compat, unicode_data
+from . import onig_sets, regex_compat
+from .onig_classes import ANY, ASCII_PARTNERS, caseless, esc, read_class, set_text
 from .regex_syntax import RegexSyntaxError, read_escape
 
 # One-letter escapes that stand for one character.
@@ -37,71 +37,10 @@ _REFUSED_ESCAPES = {
     "Y": "\\Y (not a text segment boundary) has no Python equivalent; remove it",
     "g": "\\g<...> (a subexpression call) has no Python equivalent; repeat the group's pattern instead",
 }
-# Non-ASCII general categories without case: under (?i) such characters match only themselves;
-# So and Nl too, but for the circled letters and Roman numerals (Ⓐ/ⓐ, Ⅻ/ⅻ have cases).
-_CASELESS = {"Lo", "Nd", "No", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "Sk", "Zs", "Zl", "Zp",
-             "Cc", "Cf", "Co", "Mc", "Me", "So", "Nl"}
-_CASED_EXCEPTIONS = ((0x2160, 0x217F), (0x24B6, 0x24E9))
-# ASCII letters that Oniguruma also folds onto a non-ASCII letter: the Kelvin sign and long s.
-_ASCII_PARTNERS = {"k": "\u212a", "s": "\u017f"}
 # Letter pairs that Oniguruma's (?i) matches as one character too ("ss" matches "ß", "fi" "ﬁ"...).
 _MULTI_FOLDS = {"ss", "st", "ff", "fi", "fl"}
 _INTERVAL = re.compile(r"\{(\d+)?(?:(,)(\d+)?)?\}")
 _GROUP_FLAGS = re.compile(r"\(\?([imx]*)(?:-([imx]*))?([:)])")
-_POSIX = re.compile(r"\[:(\^?)([a-z]+):\]")
-_ANY = "(?s:.)"
-
-
-def _esc(cp):
-    """One code point as class or pattern text: itself if alphanumeric ASCII or above U+00A0, else an escape."""
-    if (cp < 0x80 and chr(cp).isalnum()) or (cp > 0xA0 and not 0xD800 <= cp <= 0xDFFF):
-        return chr(cp)
-    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
-
-
-def _set_text(body_negated):
-    """A (body, negated) set as a one-character regex."""
-    body, negated = body_negated
-    if re.fullmatch(r"\\p\{\w+\}", body):
-        return ("\\P" if negated else "\\p") + body[2:]  # one property: as it is
-    return f"[{'^' if negated else ''}{body}]"
-
-
-def _caseless(cp):
-    """True if Oniguruma's (?i) leaves this non-letter or non-ASCII code point alone."""
-    if cp < 0x80:
-        return not chr(cp).isalpha()
-    return _range_caseless(cp, cp)
-
-
-class _Class:
-    """One side of a class's && being read: code point ranges, set bodies and one-char regexes."""
-
-    def __init__(self):
-        self.ranges, self.bodies, self.frags = [], [], []
-
-    def empty(self):
-        return not (self.ranges or self.bodies or self.frags)
-
-    def text(self, fold):
-        """The union as a one-character regex (``fold``: with Oniguruma's ASCII case partners)."""
-        ranges = self.ranges + (_fold_partners(self) if fold else [])
-        parts = [f"[{''.join(_esc(a) + ('-' + _esc(b) if b > a else '') for a, b in ranges)}{''.join(self.bodies)}]"]
-        parts = (parts if ranges or self.bodies else []) + self.frags
-        return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
-
-
-def _fold_partners(side):
-    """The case partners Oniguruma's (?i) adds to a class of ASCII letters (and caseless others)."""
-    letters = {chr(c) for a, b in side.ranges for c in range(a, min(b, 0x7F) + 1) if chr(c).isalpha()}
-    letters |= {c for body in side.bodies for c in _BODY_LETTERS[body]}
-    extra = {c.swapcase() for c in letters} | {_ASCII_PARTNERS[c.lower()] for c in letters if c.lower() in _ASCII_PARTNERS}
-    return [(ord(c), ord(c)) for c in sorted(extra - letters)]
-
-
-# Set bodies a case-insensitive class may hold: none has cased characters beyond ASCII letters.
-_BODY_LETTERS = {onig_sets.posix_set(name)[0]: set() for name in ("digit", "space", "blank", "cntrl")}
-_BODY_LETTERS.update({"0-9A-Fa-f": set("abcdefABCDEF"), r"\x00-\x7f": set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")})
 
 
 class _Reader:
@@ -196,12 +135,12 @@ class _Reader:
         """One atom that is not a group."""
         c = self.p[self.i]
         if c == "[":
-            return self.char_class(flags), None
+            return read_class(self, flags), None
         if c == "\\":
             return self.escape(flags)
         self.i += 1
         if c == ".":
-            return (_ANY if flags.get("m") else "."), None
+            return (ANY if flags.get("m") else "."), None
         if c == "^":
             return r"(?:\A|(?<=\n)(?!\Z))", None  # Ruby: after a newline, but not at the very end
         if c == "$":
@@ -221,16 +160,16 @@ class _Reader:
             if self.prev_letter and (self.prev_letter + ch).lower() in _MULTI_FOLDS:
                 self.fail(f"case-insensitive {self.prev_letter + ch!r}: Oniguruma's (?i) also matches it to one "
                           "character (\"ss\" to \"ß\", \"fi\" to \"ﬁ\"); spell the cases out, e.g. [sS][sS]")
-            partner = _ASCII_PARTNERS.get(ch.lower(), "")
+            partner = ASCII_PARTNERS.get(ch.lower(), "")
             return f"[{ch}{ch.swapcase()}{partner}]", ch
-        if flags.get("i") and not _caseless(cp):
+        if flags.get("i") and not caseless(cp):
             self.i -= 1
             self.fail(f"case-insensitive {ch!r}: Oniguruma's (?i) folds non-ASCII letters by its own Unicode "
                       f"case-folding rules, which Python's do not follow; spell the cases out as a class, e.g. "
                       f"[{ch}{ch.swapcase()}]")
         if cp < 0x80 and ch.isprintable():
             return (ch if ch.isalnum() or ch == " " else "\\" + ch), None
-        return _esc(cp), None
+        return esc(cp), None
 
     def group(self, flags):
         """A group: capturing, named, non-capturing, lookaround, atomic or scoped flags."""
@@ -275,7 +214,7 @@ class _Reader:
             # (inside a class Oniguruma's \w is [[:word:]], without "²³¹¼½¾")
             body, negated = onig_sets.posix_set("word") if in_class and c in "wW" else _TYPE_SETS[c.lower()]
             found = (body, negated != c.isupper())
-            return found if in_class else (_set_text(found), None)
+            return found if in_class else (set_text(found), None)
         cp = self.code_point(in_class)
         if cp is not None:
             return cp if in_class else self.literal(cp, flags)
@@ -283,10 +222,10 @@ class _Reader:
             self.fail(f"{p[start:start + 2]} inside a class is not translated; move it out of the class")
         self.i = start + 2
         if c in "bB":
-            w = _set_text(onig_sets.ONIG_WORD)
+            w = set_text(onig_sets.ONIG_WORD)
             form = "(?:(?<={0})(?!{0})|(?<!{0})(?={0}))" if c == "b" else "(?:(?<={0})(?={0})|(?<!{0})(?!{0}))"
             return form.format(w), None
-        simple = {"A": r"\A", "z": r"\Z", "Z": r"(?=\n?\Z)", "N": r"[^\n]", "O": _ANY,
+        simple = {"A": r"\A", "z": r"\Z", "Z": r"(?=\n?\Z)", "N": r"[^\n]", "O": ANY,
                   "R": "(?>\\x0d\\x0a|[\\x0a-\\x0d\\x85\\u2028\\u2029])"}
         if c in simple:
             return simple[c], None
@@ -373,110 +312,7 @@ class _Reader:
                       "move it out of the class or drop (?i)")
         self.i = end
         found = (found[0], found[1] != negated)
-        return found if in_class else (_set_text(found), None)
-
-    def char_class(self, flags):
-        """A class [...]: items, ranges, POSIX brackets, nested classes and && intersections."""
-        start = self.i
-        p = self.p
-        self.i += 1
-        negated = p.startswith("^", self.i)
-        self.i += negated
-        sides, side = [], _Class()
-        first = True
-        while True:
-            if self.i >= len(p):
-                self.i = start
-                self.fail("an unterminated class: add the closing ']'")
-            c = p[self.i]
-            if c == "]" and not first:
-                self.i += 1
-                break
-            first = False
-            if p.startswith("&&", self.i):
-                if side.empty():
-                    self.fail("an empty side of && is not translated; write both sides")
-                sides.append(side)
-                side = _Class()
-                self.i += 2
-                continue
-            posix = _POSIX.match(p, self.i)
-            if posix:
-                found = onig_sets.posix_set(posix.group(2))
-                if found is None:
-                    self.fail(f"[:{posix.group(2)}:] is not a POSIX bracket; Oniguruma has alnum, alpha, ascii, blank, "
-                              "cntrl, digit, graph, lower, print, punct, space, upper, xdigit and word")
-                self.i = posix.end()
-                self.add_set(side, (found[0], found[1] != bool(posix.group(1))), flags)
-                continue
-            if c == "[":
-                if flags.get("i"):
-                    self.fail("a nested class under (?i) is not translated; list its characters in one class")
-                side.frags.append(self.char_class(flags))
-                continue
-            item = self.escape(flags, True) if c == "\\" else self.class_char()
-            if isinstance(item, tuple):
-                if p.startswith("-", self.i) and not p.startswith("-]", self.i):
-                    self.fail("a range from a set (\\d-z) is not allowed")
-                self.add_set(side, item, flags)
-                continue
-            low = high = item
-            if p.startswith("-", self.i) and not p.startswith("-]", self.i) and not p.startswith("-&&", self.i):
-                self.i += 1
-                if p.startswith("[", self.i):
-                    self.fail("a range to a class ([a-[b]]) is not allowed")
-                high = self.escape(flags, True) if p[self.i] == "\\" else self.class_char()
-                if isinstance(high, tuple):
-                    self.fail("a range to a set or class ([a-\\d]) is not allowed")
-                if high < low:
-                    self.fail("a range out of order ([z-a])")
-            if flags.get("i") and not _range_caseless(low, high):
-                self.fail(f"case-insensitive class with {chr(low)!r}..{chr(high)!r}: Oniguruma's (?i) folds non-ASCII "
-                          "letters by its own rules; list the cases yourself and drop (?i)")
-            side.ranges.append((low, high))
-        if side.empty():
-            self.fail("an empty side of && is not translated; write both sides")
-        sides.append(side)
-        fold = bool(flags.get("i"))
-        if fold and len(sides) > 1:
-            self.fail("&& in a case-insensitive class is not translated; write the intersection out and drop (?i)")
-        texts = [s.text(fold) for s in sides]
-        if len(sides) == 1 and not side.frags:
-            # a plain class: negate it in place
-            body = texts[0]
-            return ("[^" + body[1:]) if negated else body
-        positive = "(?:" + "".join(f"(?={t})" for t in texts[:-1]) + texts[-1] + ")" if len(texts) > 1 else texts[0]
-        return f"(?:(?!{positive}){_ANY})" if negated else positive
-
-    def add_set(self, side, found, flags):
-        """Put a (body, negated) set into a class side."""
-        if flags.get("i") and (found[1] or found[0] not in _BODY_LETTERS):
-            self.fail("a set such as [:alpha:] or \\w inside a case-insensitive class: Oniguruma folds its members' "
-                      "cases (\"ß\" then also matches \"ss\"); move it out of the class or drop (?i)")
-        if found[1]:
-            side.frags.append(_set_text(found))
-        else:
-            side.bodies.append(found[0])
-
-    def class_char(self):
-        """One literal character inside a class."""
-        c = self.p[self.i]
-        self.i += 1
-        return ord(c)
-
-
-@functools.lru_cache(maxsize=None)
-def _cased_ranges():
-    """The non-ASCII code points that Oniguruma's (?i) may fold, as ranges."""
-    table = unicode_data.category_ranges()
-    return [r for cat, ranges in table.items() if cat not in _CASELESS for r in ranges] + list(_CASED_EXCEPTIONS)
-
-
-def _range_caseless(low, high):
-    """True if (?i) leaves every non-ASCII code point of low..high alone."""
-    low = max(low, 0x80)
-    return low > high or not any(a <= high and low <= b for a, b in _cased_ranges())
-
+        return found if in_class else (set_text(found), None)
 
 def from_oniguruma(pattern):
     """The Python regex (``regex_compat`` syntax) matching what Oniguruma matches with ``pattern``.
