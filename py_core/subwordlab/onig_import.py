@@ -56,14 +56,14 @@ class _Reader:
     def fail(self, what):
         raise RegexSyntaxError(f"{what} (at position {self.i})")
 
-    def alternation(self, flags):
-        """Alternatives up to the closing ')' or the end (not consumed)."""
+    def alternation(self, flags, split=False):
+        """Alternatives up to the closing ')' or the end (not consumed); a list of them if ``split``."""
         parts = [self.sequence(flags)]
         while self.p.startswith("|", self.i):
             self.i += 1
             self.prev_letter = None
             parts.append(self.sequence(flags))
-        return "|".join(parts)
+        return parts if split else "|".join(parts)
 
     def sequence(self, flags):
         """Atoms and their quantifiers up to '|', ')' or the end."""
@@ -165,8 +165,8 @@ class _Reader:
         if flags.get("i") and not caseless(cp):
             self.i -= 1
             self.fail(f"case-insensitive {ch!r}: Oniguruma's (?i) folds non-ASCII letters by its own Unicode "
-                      f"case-folding rules, which Python's do not follow; spell the cases out as a class, e.g. "
-                      f"[{ch}{ch.swapcase()}]")
+                      "case-folding rules, which Python's do not follow; spell the cases out as a class (e.g. "
+                      "[éÉ]) and drop (?i)")
         if cp < 0x80 and ch.isprintable():
             return (ch if ch.isalnum() or ch == " " else "\\" + ch), None
         return esc(cp), None
@@ -192,13 +192,17 @@ class _Reader:
         joins = m is not None  # (?: and (?i: groups: Oniguruma may join the letters around and inside them
         if not joins:
             self.prev_letter = None
-        body = self.alternation(inner)
+        parts = self.alternation(inner, split=True)
         if not p.startswith(")", self.i):
             self.fail("an unterminated group: add the closing ')'")
         self.i += 1
         if not joins:
             self.prev_letter = None
-        return head + body + ")"
+        if head in ("(?<=", "(?<!") and len(parts) > 1 and len({_width(part) for part in parts}) > 1:
+            # alternatives of different lengths: one lookbehind each (stdlib re wants one length)
+            return ("(?:" + "|".join(f"(?<={part})" for part in parts) + ")" if head == "(?<=" else
+                    "".join(f"(?<!{part})" for part in parts))
+        return head + "|".join(parts) + ")"
 
     def escape(self, flags, in_class=False):
         """An escape: (text, letter) outside a class; inside one, a code point (int) or a (body, negated) set."""
@@ -278,7 +282,8 @@ class _Reader:
     def backref(self, flags):
         r"""\1..\9 or \k<name> (the escape's first two characters already read)."""
         if flags.get("i"):
-            self.fail("a backreference under (?i) compares case-insensitively in Oniguruma; not translated")
+            self.fail("a backreference under (?i) compares case-insensitively in Oniguruma; not translated: "
+                      "drop (?i) around it, or write the alternatives out")
         p, i = self.p, self.i - 2
         m = re.compile(r"\\([1-9])(?![0-9])|\\k<([A-Za-z_]\w*)>|\\k<([1-9][0-9]*)>").match(p, i)
         if not m:
@@ -313,6 +318,14 @@ class _Reader:
         self.i = end
         found = (found[0], found[1] != negated)
         return found if in_class else (set_text(found), None)
+
+def _width(part):
+    """The (shortest, longest) match of a translated alternative, or None if stdlib re cannot read it."""
+    try:
+        return re._parser.parse(regex_compat.translate(part)).getwidth()
+    except (re.error, ValueError, RecursionError, OverflowError):
+        return None
+
 
 def from_oniguruma(pattern):
     """The Python regex (``regex_compat`` syntax) matching what Oniguruma matches with ``pattern``.

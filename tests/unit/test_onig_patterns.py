@@ -49,6 +49,7 @@ CASES = [
     ('\\p{^L}+|\\P{^L}+', 'ab12', ['ab', '12']),
     ('\\p{Alpha}+', 'aͅb1', ['aͅb', '1']),
     ('(?<=a)b|(?<!a)c', 'abcac', ['a', 'b', 'c', 'ac']),
+    ('(?<=a|bc)d|(?<!a|bc)e', 'ad bcd xd ae bce xe', ['a', 'd', ' bc', 'd', ' xd ae bce x', 'e']),
     ('(?>a+)b|a++', 'aab aaa', ['aab', ' ', 'aaa']),
     ('a{1,2}+', 'aaaaa', ['aaaaa']),
     ('a{2}?', 'aaa', ['aa', 'a']),
