@@ -18,7 +18,7 @@ import re
 from .bytes_map import text_to_bytes
 
 from .registry import component, dump_component
-from .regex_compat import compile_pattern
+from .regex_compat import compile_pattern, onig_spans
 
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>\Z")
 
@@ -309,8 +309,16 @@ class ReplaceDecoder(ChainDecoder):
 
     def decode_chain(self, tokens):
         if self._regex is not None:
-            return [self._regex.sub(lambda m: self.content, t) for t in tokens]
+            return [self._sub(t) for t in tokens]
         return [t.replace(self.pattern, self.content) for t in tokens]
+
+    def _sub(self, token):
+        """Every match in one token replaced, the matches found as HF finds them."""
+        out, pos = [], 0
+        for s, e in onig_spans(self._regex, token):
+            out += (token[pos:s], self.content)
+            pos = e
+        return "".join(out) + token[pos:]
 
     def dump(self):
         return {"pattern": self.pattern, "content": self.content, "regex": self.is_regex}

@@ -15,7 +15,7 @@ import re
 from . import unicode_data  # the core's pinned Unicode tables, never the runtime's
 
 from .regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
-from .regex_compat import compile_pattern
+from .regex_compat import compile_pattern, onig_spans
 from .registry import component, dump_component
 
 
@@ -282,14 +282,17 @@ class RegexReplace(_PatternContent):
             raise ValueError(f"the Replace pattern {pattern!r} does not compile: {exc}") from None
 
     def normalize_str(self, text):
-        content = self.content
-        return self.regex.sub(lambda m: content, text)
+        # the matches as HF finds them (an empty match right after a match is skipped)
+        out, pos = [], 0
+        for s, e in onig_spans(self.regex, text):
+            out += (text[pos:s], self.content)
+            pos = e
+        return "".join(out) + text[pos:]
 
     def apply(self, units):
         text = "".join(u[0] for u in units)
         out, pos = [], 0
-        for m in self.regex.finditer(text):
-            s, e = m.span()
+        for s, e in onig_spans(self.regex, text):
             out.extend(units[pos:s])
             if e > s:
                 lo, hi = units[s][1], units[e - 1][2]

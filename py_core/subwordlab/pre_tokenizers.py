@@ -21,7 +21,7 @@ import re
 
 from .bytes_map import bytes_to_text
 from .patterns import PATTERNS
-from .regex_compat import compile_pattern, translate
+from .regex_compat import compile_pattern, onig_spans, translate
 from .registry import component, dump_component
 from .unicode_data import category
 
@@ -399,8 +399,7 @@ class Split(PreTokenizer):
             return [(0, 0, False)]
         out, prev = [], 0
         if self._regex is not None:
-            for m in self._regex.finditer(text):
-                s, e = m.span()
+            for s, e in onig_spans(self._regex, text):  # (empty matches as HF finds them)
                 if s != prev:
                     out.append((prev, s, False))
                 out.append((s, e, True))

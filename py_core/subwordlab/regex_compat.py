@@ -64,7 +64,7 @@ except ImportError:
     _regex = None
     HAVE_REGEX = False
 
-__all__ = ["HAVE_REGEX", "UNICODE_VERSION", "compile_pattern", "compile_stdlib", "translate"]
+__all__ = ["HAVE_REGEX", "UNICODE_VERSION", "compile_pattern", "compile_stdlib", "onig_spans", "translate"]
 
 UNICODE_VERSION = unicode_data.UNICODE_VERSION
 
@@ -385,3 +385,37 @@ def compile_pattern(pattern: str):
         if not HAVE_REGEX:
             raise
         return _regex.compile(pattern)
+
+
+def onig_spans(regex, text):
+    r"""The (start, end) of every match of a compiled ``regex`` in ``text``, found as HF
+    tokenizers finds them (Oniguruma's search, repeated): an empty match where the previous
+    match ended is skipped and the search goes on one character later, where Python's
+    ``finditer`` would also try a longer match at that place; an empty text has no match.
+
+    >>> onig_spans(re.compile(r"x*|b+"), "bb"), [m.span() for m in re.finditer(r"x*|b+", "bb")]
+    ([(0, 0), (1, 1), (2, 2)], [(0, 0), (0, 2), (2, 2)])
+    """
+    if not text:
+        return []  # HF does not search an empty text
+    # up to the first empty match both searches agree: keep finditer's speed
+    out = []
+    for m in regex.finditer(text):
+        if m.start() == m.end():
+            break
+        out.append(m.span())
+    else:
+        return out
+    # from there on, one search at a time
+    pos, last = m.start(), (out[-1][1] if out else None)
+    while pos <= len(text):
+        m = regex.search(text, pos)
+        if m is None:
+            break
+        start, end = m.span()
+        if start == end == last:
+            pos = end + 1
+            continue
+        out.append((start, end))
+        pos = last = end
+    return out

@@ -25,8 +25,6 @@ WHITE_SPACE = frozenset(chr(c) for first, last in WHITE_SPACE_RANGES for c in ra
 # Oniguruma has the properties, so there it is written as REGEX_WORD_ONIG.
 WORD_EXTRA = ((0x200C, 0x200D), (0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
 REGEX_WORD_ONIG = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\x{200C}\x{200D}"
-# Oniguruma's \w: letters, marks, all numbers, connectors (as a ``regex`` class body).
-ONIG_WORD_REGEX = r"\p{L}\p{M}\p{N}\p{Pc}"
 
 
 class RegexSyntaxError(ValueError):
