@@ -11,6 +11,7 @@ every text into the pieces ``tokenizers``' ``Split(Regex(p), "isolated")`` gives
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
+from hypothesis_budget import examples
 
 from subwordlab import regex_compat
 from subwordlab.hf_import import from_onig
@@ -109,7 +110,7 @@ def ours(pattern):
         return None
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                                           HealthCheck.function_scoped_fixture])
 @given(pattern=patterns(), texts=TEXTS)
 def test_imported_patterns_split_like_oniguruma_or_are_refused(engine, pattern, texts):
@@ -122,7 +123,7 @@ def test_imported_patterns_split_like_oniguruma_or_are_refused(engine, pattern, 
         assert [p for p, _ in split.pre_tokenize_str(text)] == hf_pieces(pattern, text), (pattern, text)
 
 
-@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                                    HealthCheck.function_scoped_fixture])
 @given(pattern=patterns(), texts=TEXTS)
 def test_imported_replace_normalizers_replace_like_oniguruma(engine, pattern, texts):

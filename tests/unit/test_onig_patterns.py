@@ -17,6 +17,8 @@ from subwordlab.normalizers import RegexReplace
 from subwordlab.pre_tokenizers import Split
 from subwordlab.serialize import ModelFileError
 
+pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
+
 ENGINES = ["stdlib"] + (["regex"] if regex_compat.HAVE_REGEX else [])
 
 # (Oniguruma pattern, text, HF tokenizers' isolated pieces)
