@@ -74,7 +74,7 @@ def _fold_partners(side):
 
 
 # Set bodies a case-insensitive class may hold: none has cased characters beyond ASCII letters.
-_BODY_LETTERS = {onig_sets.posix_set(name)[0]: set() for name in ("digit", "space", "blank", "cntrl")}
+_BODY_LETTERS: dict[str, set[str]] = {onig_sets.posix_set(name)[0]: set() for name in ("digit", "space", "blank", "cntrl")}
 _BODY_LETTERS.update({"0-9A-Fa-f": set("abcdefABCDEF"), r"\x00-\x7f": set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")})
 
 
