@@ -5,13 +5,14 @@
 #                                  build, no browsers), on every core
 #   1. lint     ruff (configured in pyproject.toml) over the tree, mypy over the core's
 #               annotated public API; any finding fails the run
-#   2. unit     tests/unit on CPython (the core and the UI logic)
-#   3. pyodide  the same tests/unit inside real Pyodide on Node, against the built wheels,
+#   2. unit     tests/unit on CPython (the core and the UI logic), on both cores
+#   3. pyodide  tests/unit's every_runtime modules inside real Pyodide on Node, against the built wheels,
 #               then the golden model hashes on older Pyodide releases too (CPython 3.12, 3.13)
 #   4. e2e      the built site in headless Chromium via Playwright (tests/e2e, with the
-#               engine journeys of tests/e2e/engines in Chromium)
-#   5. e2e-firefox    the engine journeys in Debian's firefox-esr (Playwright over WebDriver BiDi)
-#   6. e2e-webkitgtk  the engine journeys in WebKitGTK's MiniBrowser (Selenium + WebKitWebDriver)
+#               engine journeys of tests/e2e/engines in Chromium), on both cores
+#   5. e2e-firefox    the every_engine journeys in Debian's firefox-esr (Playwright over BiDi)
+#   6. e2e-webkitgtk  the every_engine journeys in WebKitGTK's MiniBrowser (Selenium +
+#                     WebKitWebDriver); 5 and 6 run side by side, a browser on each core
 # Every tier runs even if an earlier one fails; the exit code is non-zero if any failed, and a
 # tier that collects no test fails. The summary gives each tier's wall time and the total.
 # Property tests run Hypothesis' `ci` profile; SUBWORDLAB_HYPOTHESIS=thorough runs each test's
@@ -35,21 +36,48 @@ count() {
     | grep -Eo "[0-9]+ $2" | head -n 1 | cut -d' ' -f1 || true
 }
 
-tier() {
-  local name="$1"; shift
-  printf '\n\033[1m==== tier: %s ====\033[0m\n' "$name"
-  local log="$LOGS/$name.log" rc=0 t0=$SECONDS
-  "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
-  local took=$((SECONDS - t0))
-  local passed failed errors
+# record NAME RC SECONDS: count a finished tier (its log is $LOGS/NAME.log) into the summary
+record() {
+  local name="$1" rc="$2" took="$3" log="$LOGS/$1.log" passed failed errors
   passed=$(count "$log" passed); failed=$(count "$log" failed); errors=$(count "$log" 'errors?')
   passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} ))
   if [ "$rc" -eq 5 ]; then echo "tier $name collected no tests" >&2; fi
-  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi  # a crash counts as a failure
+  if [ "$name" != lint ] && [ "$passed" -eq 0 ] && [ "$rc" -eq 0 ]; then rc=5; echo "tier $name ran no test" >&2; fi
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi  # a crash (or no test) counts as a failure
   TOTAL_PASSED=$((TOTAL_PASSED + passed)); TOTAL_FAILED=$((TOTAL_FAILED + failed))
-  if [ "$name" != lint ] && [ "$passed" -eq 0 ] && [ "$rc" -eq 0 ]; then rc=5; failed=1; echo "tier $name ran no test" >&2; fi
   if [ "$rc" -ne 0 ]; then STATUS=1; SUMMARY+=("$(printf 'FAIL  %-14s %5d s  %s passed, %s failed (exit %s)' "$name:" "$took" "$passed" "$failed" "$rc")")
   else SUMMARY+=("$(printf 'ok    %-14s %5d s  %s passed' "$name:" "$took" "$passed")"); fi
+}
+
+# tier NAME CMD...: run a tier in the foreground, its output on the screen and in its log
+tier() {
+  local name="$1"; shift
+  printf '\n\033[1m==== tier: %s ====\033[0m\n' "$name"
+  local rc=0 t0=$SECONDS
+  "$@" 2>&1 | tee "$LOGS/$name.log" || rc=${PIPESTATUS[0]}
+  record "$name" "$rc" $((SECONDS - t0))
+}
+
+# side_by_side NAME CMD... -- NAME CMD...: two tiers at once, one a core (the engine tiers each
+# drive one browser); each log is shown when both have ended
+side_by_side() {
+  local -a first=() second=(); local name1="$1" name2; shift
+  while [ "$1" != "--" ]; do first+=("$1"); shift; done; shift
+  name2="$1"; shift; second=("$@")
+  run_into() {  # run_into NAME CMD...: the tier into its log; "rc seconds" into NAME.status
+    local name="$1" t0=$SECONDS rc=0; shift
+    "$@" > "$LOGS/$name.log" 2>&1 || rc=$?
+    echo "$rc $((SECONDS - t0))" > "$LOGS/$name.status"
+  }
+  run_into "$name1" "${first[@]}" & local pid1=$!
+  run_into "$name2" "${second[@]}" & local pid2=$!
+  wait "$pid1" "$pid2" || true
+  for name in "$name1" "$name2"; do
+    printf '\n\033[1m==== tier: %s (side by side) ====\033[0m\n' "$name"
+    cat "$LOGS/$name.log"
+    read -r rc took < "$LOGS/$name.status" || { rc=1; took=0; }
+    record "$name" "$rc" "$took"
+  done
 }
 
 # lint: both checkers run; either one's finding fails the tier
@@ -76,9 +104,9 @@ tier lint    lint
 tier unit    "$PY" -m pytest -q "${CORES[@]}" tests/unit
 if [ -z "$QUICK" ]; then
   tier pyodide pyodide
-  tier e2e     "$PY" -m pytest -q tests/e2e
-  tier e2e-firefox   "$PY" -m pytest -q tests/e2e/engines --engine firefox
-  tier e2e-webkitgtk "$PY" -m pytest -q tests/e2e/engines --engine webkitgtk
+  tier e2e     "$PY" -m pytest -q "${CORES[@]}" tests/e2e
+  side_by_side e2e-firefox   "$PY" -m pytest -q tests/e2e/engines --engine firefox -- \
+               e2e-webkitgtk "$PY" -m pytest -q tests/e2e/engines --engine webkitgtk
 fi
 
 printf '\n\033[1m==== summary ====\033[0m\n'

@@ -45,6 +45,11 @@ def _load_serve_module():
 serve = _load_serve_module()
 
 
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "every_engine: an engine journey that Firefox and WebKitGTK run too "
+                                       "(tests/e2e/engines; the rest run in Chromium only)")
+
+
 def pytest_addoption(parser) -> None:
     parser.addoption("--engine", default="chromium", choices=("chromium", "firefox", "webkitgtk"),
                      help="the browser engine of tests/e2e/engines (the same journeys in each)")
@@ -180,6 +185,33 @@ def fresh_page(browser):
     for context, guard in opened:
         guard.check()
         context.close()
+
+
+@pytest.fixture(scope="module")
+def module_page(browser):
+    """A factory of pages booted once and shared by a module's tests (a boot is 3-6 s):
+    ``module_page(key, open)`` -> (page, guard); ``open(page, guard)`` brings a new page
+    into its state the first time ``key`` is asked for. Each test using one must leave it
+    as it found it, or set what it needs first (e.g. its viewport); the guard is checked
+    after every test that used the page (``shared_check``) and when the module ends."""
+    opened: dict[str, tuple[object, PageGuard]] = {}
+
+    def get(key: str, open_):
+        if key not in opened:
+            context = browser.new_context(viewport={"width": 1366, "height": 900})
+            page = context.new_page()
+            guard = PageGuard(page)
+            open_(page, guard)
+            opened[key] = (page, guard)
+        return opened[key]
+
+    yield get
+    try:
+        for _, guard in opened.values():
+            guard.check()
+    finally:
+        for page, _ in opened.values():
+            page.context.close()
 
 
 @pytest.fixture

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import statistics
 
 from playwright.sync_api import expect
 
 import subwordlab
-
-LOADS = 3  # page loads per measurement; the median is reported
 
 
 def test_page_boots_and_shows_the_core_version(app_page):
@@ -66,50 +63,3 @@ def test_a_failed_install_names_the_stage(browser, built_site, serve_folder, tmp
         assert page.get_attribute("body", "data-ready") is None
     finally:
         context.close()
-
-
-def _cold_load(fresh_page, url: str, times_var: str) -> dict:
-    """Load `url` once in a fresh context (cold HTTP cache); its boot marks, in ms from navigation."""
-    page, guard = fresh_page()
-    page.goto(url)
-    guard.wait_ready()
-    marks = page.evaluate(f"window.{times_var}")
-    page.context.close()
-    return marks
-
-
-def test_measure_boot_times(browser, fresh_page, site_url, screenshots_dir, capsys, record_property):
-    """Reports (does not assert) bare loadPyodide time and app-ready time, from navigation.
-
-    The loads alternate (bare, app, bare, app, ...), so a change in the machine's load
-    touches both sides alike; each pair's ratio is reported too.
-    """
-    pairs = [
-        (_cold_load(fresh_page, site_url + "bare.html", "__bareTimes"), _cold_load(fresh_page, site_url, "__bootTimes"))
-        for _ in range(LOADS)
-    ]
-    bare_samples = [bare["pyodideLoaded"] for bare, _ in pairs]
-    ready_samples = [app["ready"] for _, app in pairs]
-    bare, ready = statistics.median(bare_samples), statistics.median(ready_samples)
-    result = {
-        "loads": LOADS,
-        "bare_loadPyodide_ms_median": round(bare),
-        "app_ready_ms_median": round(ready),
-        "bare_samples_ms": [round(s) for s in bare_samples],
-        "app_ready_samples_ms": [round(s) for s in ready_samples],
-        # the app's own runtime load, and what it does after it (wheels, imports, first paint)
-        "app_pyodide_loaded_ms": [round(app["pyodideLoaded"]) for _, app in pairs],
-        "app_after_pyodide_ms": [round(app["ready"] - app["pyodideLoaded"]) for _, app in pairs],
-        "pair_ratios": [round(app["ready"] / bare["pyodideLoaded"], 3) for bare, app in pairs],
-        "browser": f"{browser.browser_type.name} {browser.version}",
-    }
-    (screenshots_dir / "boot_times.json").write_text(json.dumps(result, indent=2) + "\n")
-    record_property("boot_times", result)
-    with capsys.disabled():
-        print(
-            f"\n[boot times] median of {LOADS} alternating cold loads: bare loadPyodide "
-            f"{bare / 1000:.2f} s, app ready {ready / 1000:.2f} s = {ready / bare:.2f}x (samples: "
-            f"{result['bare_samples_ms']} / {result['app_ready_samples_ms']} ms; pair ratios "
-            f"{result['pair_ratios']}; the app's runtime load {result['app_pyodide_loaded_ms']} ms, "
-            f"then {result['app_after_pyodide_ms']} ms to ready)"
-        )

@@ -44,8 +44,8 @@ Why a guard worker rather than moving all training into a worker (issue 13, item
 - The worker costs a second Pyodide: its boot time and memory (figures below) are paid
   only by a page that sees a custom pattern, not by every visitor.
 
-Measured (Chromium 14x on the 2-core build machine, under load from other jobs; tests/e2e/
-test_hostile_inputs.py::test_guard_worker_costs records them):
+Measured (Chromium 14x on the 2-core build machine, under load from other jobs;
+bench/bench_page.py -k guard records them):
 
 - guard worker boot (first custom pattern): see README "The pattern guard" for the figures;
 - a catastrophic pattern: the page keeps answering (no main-thread task longer than a

@@ -33,6 +33,17 @@ def minibrowser() -> Path:
     return Path(found[-1])
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Firefox and WebKitGTK run the journeys marked every_engine; the others are deselected
+    there (not skipped: they run, and must pass, in Chromium's e2e tier)."""
+    if config.getoption("engine") == "chromium":
+        return
+    kept = [item for item in items if item.get_closest_marker("every_engine")]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if not item.get_closest_marker("every_engine")])
+        items[:] = kept
+
+
 @pytest.fixture(scope="session")
 def engine(request) -> str:
     return request.config.getoption("engine")

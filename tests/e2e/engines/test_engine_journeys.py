@@ -1,20 +1,29 @@
-"""A learner's journeys, the same in every engine (`--engine chromium|firefox|webkitgtk`).
+"""A learner's journeys in every engine (`--engine chromium|firefox|webkitgtk`).
 
 Boot (clean, timed), upload, train byte-level BPE and Unigram, step and scrub, inspect a
 multilingual text with offsets, compare three algorithms, download both model files and load
 them back, share a link into a fresh session, the embed example page, hostile links, and the
 Shakespeare training time. Numbers on the page are checked against the core in CPython, so
 every engine agrees with CPython, and so with the others. The tier prints its boot and
-training medians and writes them to tests/e2e/screenshots/engine_<engine>.json.
+training times (medians of SUBWORDLAB_ENGINE_RUNS runs, 1 unless set) and writes them to
+tests/e2e/screenshots/engine_<engine>.json.
+
+Every journey runs in Chromium (the e2e tier). Firefox and WebKitGTK run the journeys marked
+`every_engine`: those that exercise what differs between engines (boot, the workers, upload
+and download, the clipboard, iframes, share links into a fresh session, one long training);
+the others drive the same Python through the same DOM calls.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import statistics
 import time
 from pathlib import Path
+
+import pytest
 
 import subwordlab
 from engine_drivers import EngineTimeout, Session
@@ -26,7 +35,7 @@ from subwordlab_web.samples import SAMPLES
 from test_compare_share_embed import _hostile_links, udhr_text
 
 CORPORA = Path(__file__).resolve().parents[3] / "corpora"
-RUNS = 3  # cold boots and training runs per measurement; the median is reported
+RUNS = int(os.environ.get("SUBWORDLAB_ENGINE_RUNS", "1"))  # cold boots and training runs per measurement
 TRAIN_TIMEOUT = 600.0
 MIXED_TEXT = "héllo 你好 🙂\tok"
 
@@ -104,8 +113,9 @@ def wait_applied(s: Session, timeout: float = 300.0) -> None:
 
 
 # --- boot -------------------------------------------------------------------------------------------
+@pytest.mark.every_engine
 def test_boot_is_clean_and_timed(launch, site_url, engine, engine_version, screenshots_dir, capsys):
-    """Three cold sessions boot to body[data-ready] with no console error and no request
+    """RUNS cold sessions boot to body[data-ready] with no console error and no request
     off 127.0.0.1 (the sessions' checks); the median time to ready is reported."""
     samples = []
     for _ in range(RUNS):
@@ -152,6 +162,7 @@ def test_step_and_scrub_the_textbook_example(app):
     s.wait_text("#merges-empty", "Step 0: nothing merged yet.")
 
 
+@pytest.mark.every_engine
 def test_upload_a_corpus_and_train_byte_bpe_and_unigram_to_the_end(app, screenshots_dir, engine):
     s = app
     text = udhr_text("udhr_eng")
@@ -212,6 +223,7 @@ def test_compare_three_algorithms(app, screenshots_dir, engine):
 
 
 # --- share, embed, hostile links -------------------------------------------------------------------
+@pytest.mark.every_engine
 def test_share_link_opens_the_same_model_in_a_fresh_session(app, new_session, engine, screenshots_dir, capsys):
     """The same spec in every engine gives the same model file: its SHA-256 is CPython's."""
     corpus = udhr_text("udhr_eng")
@@ -251,6 +263,7 @@ def test_share_link_opens_the_same_model_in_a_fresh_session(app, new_session, en
               f"{hashlib.sha256(got).hexdigest()} = CPython's")
 
 
+@pytest.mark.every_engine
 def test_embed_example_page_runs_two_playgrounds(new_session, site_url, screenshots_dir, engine):
     """The locked Train view (player and candidates only) and the Compare of embed-example.html;
     each iframe gets the height its page posts (auto-height)."""
@@ -280,6 +293,7 @@ def test_embed_example_page_runs_two_playgrounds(new_session, site_url, screensh
     s.screenshot(screenshots_dir / f"{engine}-embed-example.png")
 
 
+@pytest.mark.every_engine
 def test_hostile_links_are_rejected_cleanly(new_session, site_url):
     """One cold open of a tampered link (the default page is shown), then every other hostile
     fragment on the same page (the page is kept as it was)."""
@@ -307,6 +321,7 @@ def test_hostile_links_are_rejected_cleanly(new_session, site_url):
     s.wait_visible("#panel-inspect")
 
 
+@pytest.mark.every_engine
 def test_a_request_off_127_0_0_1_is_caught(new_session, site_url, engine):
     """The off-host check can fail: a page's request to another host is recorded (and
     refused) in every engine, so 'no request left 127.0.0.1' in the journeys means something."""
@@ -323,8 +338,9 @@ def test_a_request_off_127_0_0_1_is_caught(new_session, site_url, engine):
 
 
 # --- the training time --------------------------------------------------------------------------------
+@pytest.mark.every_engine
 def test_shakespeare_byte_bpe_training_time(app, engine, engine_version, screenshots_dir, capsys):
-    """Byte-level BPE to 4,000 on the whole Shakespeare sample, three times: the median of
+    """Byte-level BPE to 4,000 on the whole Shakespeare sample, RUNS times: the median of
     click-to-done is reported (the run is checked against CPython's step count)."""
     s = app
     pick_sample(s, "tinyshakespeare")
@@ -354,6 +370,7 @@ def test_shakespeare_byte_bpe_training_time(app, engine, engine_version, screens
 
 
 # --- model files (last: a loaded model stays current until the next training) ---------------------
+@pytest.mark.every_engine
 def test_download_both_model_files_and_load_them_back(app, tmp_path, screenshots_dir, engine):
     from tokenizers import Tokenizer as HFTokenizer
 

@@ -1,0 +1,150 @@
+"""What the page costs, measured in headless Chromium and printed (not asserted): a benchmark,
+run by bench/bench_page.py (pytest collects this file only there: its name is no test_*.py).
+
+- boot: bare ``loadPyodide`` against the app ready, alternating cold loads;
+- long runs: each of test_playground.LONG_RUNS, page against CPython in the same run, sliced
+  and unsliced, with the page's longest main-thread tasks;
+- the pattern guard: its worker's boot, memory, and the Long Tasks while it stops a
+  catastrophic pattern.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from test_hostile_inputs import CATASTROPHIC, GUARD_WAIT_MS, open_page, paste_and_train, set_option, settled, state_of
+from test_playground import LONG_RUNS, measure_long_run
+
+LOADS = 3  # page loads per measurement; the median is reported
+
+
+def _cold_load(fresh_page, url: str, times_var: str) -> dict:
+    """Load `url` once in a fresh context (cold HTTP cache); its boot marks, in ms from navigation."""
+    page, guard = fresh_page()
+    page.goto(url)
+    guard.wait_ready()
+    marks = page.evaluate(f"window.{times_var}")
+    page.context.close()
+    return marks
+
+
+def test_boot_times(browser, fresh_page, site_url, screenshots_dir, capsys, record_property):
+    """Reports (does not assert) bare loadPyodide time and app-ready time, from navigation.
+
+    The loads alternate (bare, app, bare, app, ...), so a change in the machine's load
+    touches both sides alike; each pair's ratio is reported too.
+    """
+    pairs = [
+        (_cold_load(fresh_page, site_url + "bare.html", "__bareTimes"), _cold_load(fresh_page, site_url, "__bootTimes"))
+        for _ in range(LOADS)
+    ]
+    bare_samples = [bare["pyodideLoaded"] for bare, _ in pairs]
+    ready_samples = [app["ready"] for _, app in pairs]
+    bare, ready = statistics.median(bare_samples), statistics.median(ready_samples)
+    result = {
+        "loads": LOADS,
+        "bare_loadPyodide_ms_median": round(bare),
+        "app_ready_ms_median": round(ready),
+        "bare_samples_ms": [round(s) for s in bare_samples],
+        "app_ready_samples_ms": [round(s) for s in ready_samples],
+        # the app's own runtime load, and what it does after it (wheels, imports, first paint)
+        "app_pyodide_loaded_ms": [round(app["pyodideLoaded"]) for _, app in pairs],
+        "app_after_pyodide_ms": [round(app["ready"] - app["pyodideLoaded"]) for _, app in pairs],
+        "pair_ratios": [round(app["ready"] / bare["pyodideLoaded"], 3) for bare, app in pairs],
+        "browser": f"{browser.browser_type.name} {browser.version}",
+    }
+    (screenshots_dir / "boot_times.json").write_text(json.dumps(result, indent=2) + "\n")
+    record_property("boot_times", result)
+    with capsys.disabled():
+        print(
+            f"\n[boot times] median of {LOADS} alternating cold loads: bare loadPyodide "
+            f"{bare / 1000:.2f} s, app ready {ready / 1000:.2f} s = {ready / bare:.2f}x (samples: "
+            f"{result['bare_samples_ms']} / {result['app_ready_samples_ms']} ms; pair ratios "
+            f"{result['pair_ratios']}; the app's runtime load {result['app_pyodide_loaded_ms']} ms, "
+            f"then {result['app_after_pyodide_ms']} ms to ready)"
+        )
+
+
+@pytest.mark.parametrize("case", list(LONG_RUNS))
+def test_long_run(fresh_page, site_url, screenshots_dir, record_property, capsys, case):
+    measure_long_run(fresh_page, site_url, screenshots_dir, record_property, capsys, case)
+
+
+# --- what the guard costs ----------------------------------------------------------------------
+def _descendants_rss_mb(kind: str) -> float:
+    """RSS (MB) of this test run's Chromium processes of ``kind`` (e.g. "renderer"): the
+    processes below this pytest process whose command line has ``--type=<kind>``."""
+    parents: dict[int, int] = {}
+    cmdlines: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+            cmdlines[int(entry.name)] = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+    mine, frontier = set(), {os.getpid()}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - mine
+        mine |= frontier
+    total = 0
+    for pid in mine:
+        if f"--type={kind}" in cmdlines.get(pid, ""):
+            try:
+                rss = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmRSS"))
+                total += int(rss.split()[1])
+            except (OSError, StopIteration):
+                continue
+    return total / 1024
+
+
+def test_guard(fresh_page, site_url, capsys):
+    """The worker's boot time and memory, and the page's Long Tasks while a catastrophic
+    pattern is stopped (printed; README "The pattern guard")."""
+    page = open_page(fresh_page, site_url)
+    before = paste_and_train(page)
+    page.evaluate("""() => { window.__longTasks = [];
+        new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })
+          .observe({type: 'longtask'}); }""")
+    page.wait_for_timeout(500)
+    rss_before = _descendants_rss_mb("renderer")
+    heap_before = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")
+    page.evaluate("() => { window.__longTasks = []; }")
+    t0 = time.perf_counter()
+    set_option(page, "pattern", r"\w+|\s+|[^\w\s]+")  # a good custom pattern: boots the worker
+    expect(page.locator("body")).to_have_attribute("data-guard-boots", "1")
+    expect(page.locator("#train-options-note")).to_have_text("(1 changed)", timeout=GUARD_WAIT_MS)
+    first_check_s = time.perf_counter() - t0
+    boot_ms = float(page.get_attribute("body", "data-guard-boot-ms"))
+    page.wait_for_timeout(500)
+    rss_after = _descendants_rss_mb("renderer")
+    heap_after = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")
+    tasks_good = page.evaluate("() => window.__longTasks.splice(0)")
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
+    before = state_of(page)
+    t0 = time.perf_counter()
+    set_option(page, "pattern", CATASTROPHIC)
+    expect(page.locator("#train-form-error")).to_contain_text("backtracks catastrophically", timeout=GUARD_WAIT_MS)
+    stopped_s = time.perf_counter() - t0
+    tasks_bad = page.evaluate("() => window.__longTasks.splice(0)")
+    settled(page, before)
+    report = {"worker_boot_ms": round(boot_ms), "first_check_s": round(first_check_s, 2),
+              "renderer_rss_mb": [round(rss_before), round(rss_after)],
+              "page_js_heap_mb": [heap_before and round(heap_before, 1), heap_after and round(heap_after, 1)],
+              "long_tasks_ms_while_worker_boots": [round(t) for t in tasks_good],
+              "catastrophic_stopped_after_s": round(stopped_s, 2),
+              "long_tasks_ms_while_catastrophic_runs": [round(t) for t in tasks_bad]}
+    with capsys.disabled():
+        print("\n[pattern guard] " + json.dumps(report))
+    # the page's own thread never ran the pattern: no task as long as the budget
+    assert max(tasks_bad, default=0) < 1000, report
+    assert rss_after > 0 and boot_ms > 0
