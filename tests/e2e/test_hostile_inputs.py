@@ -215,16 +215,56 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
-def test_hostile_input_gives_a_message_and_leaves_the_page_whole(fresh_page, site_url, case):
-    act, where, says, keeps = CASES[case]
+# cases after which the next one could not paste and train: options left invalid, or a corpus
+# so big that the text box shows a read-only preview
+ENDS_A_PAGE = ("options", "link a megabyte")
+
+
+def case_groups(cases: dict) -> list[list[str]]:
+    """The cases, dealt onto pages: on one page no two cases write their message into the
+    same element (a message left by the case before cannot pass for the next one's), and a
+    case of ENDS_A_PAGE comes last, one a page. One fresh page per case cost 22 boots."""
+    groups: list[list[str]] = []
+    last = [case for case in cases if case.startswith(ENDS_A_PAGE)]
+    for case in [case for case in cases if case not in last] + last:
+        place = cases[case][1]
+        for group in groups:
+            if place not in {cases[c][1] for c in group} and not (group and group[-1].startswith(ENDS_A_PAGE)):
+                group.append(case)
+                break
+        else:
+            groups.append([case])
+    return groups
+
+
+GROUPS = case_groups(CASES)
+
+
+@pytest.mark.parametrize("cases", GROUPS, ids=[f"page{k + 1}" for k in range(len(GROUPS))])
+def test_hostile_input_gives_a_message_and_leaves_the_page_whole(fresh_page, site_url, cases):
+    """Each case on a page trained afresh: one message, the page answering at once and
+    keeping the corpus and model it had, no script of the input run."""
     page = open_page(fresh_page, site_url)
-    before = paste_and_train(page)
-    act(page)
-    settled(page, None)  # answering at once, the work still going on
-    expect(page.locator(where)).to_be_visible(timeout=GUARD_WAIT_MS)
-    expect(page.locator(where)).to_contain_text(says, timeout=GUARD_WAIT_MS)
-    settled(page, before if keeps else None)
+    for case in cases:
+        act, where, says, keeps = CASES[case]
+        try:
+            before = paste_and_train(page)
+            act(page)
+            settled(page, None)  # answering at once, the work still going on
+            expect(page.locator(where)).to_be_visible(timeout=GUARD_WAIT_MS)
+            expect(page.locator(where)).to_contain_text(says, timeout=GUARD_WAIT_MS)
+            settled(page, before if keeps else None)
+        except Exception as exc:
+            raise AssertionError(f"case {case!r} (after {cases[:cases.index(case)]}): {exc}") from exc
+
+
+def test_every_case_is_dealt_once_and_no_page_repeats_a_message_place():
+    dealt = [case for group in GROUPS for case in group]
+    assert sorted(dealt) == sorted(CASES)
+    for group in GROUPS:
+        places = [CASES[case][1] for case in group]
+        assert len(places) == len(set(places)), group
+        assert not any(case.startswith(ENDS_A_PAGE) for case in group[:-1]), group
 
 
 def test_hostile_embed_parameters(fresh_page, site_url):
