@@ -12,7 +12,8 @@
 #               engine journeys of tests/e2e/engines in Chromium), on both cores
 #   5. e2e-firefox    the every_engine journeys in Debian's firefox-esr (Playwright over BiDi)
 #   6. e2e-webkitgtk  the every_engine journeys in WebKitGTK's MiniBrowser (Selenium +
-#                     WebKitWebDriver); 5 and 6 run side by side, a browser on each core
+#                     WebKitWebDriver); 5 and 6 run side by side, a browser on each core,
+#                     and so do 2 and 3
 # Every tier runs even if an earlier one fails; the exit code is non-zero if any failed, and a
 # tier that collects no test fails. The summary gives each tier's wall time and the total.
 # Property tests run Hypothesis' `ci` profile; SUBWORDLAB_HYPOTHESIS=thorough runs each test's
@@ -101,9 +102,12 @@ pyodide() {
 CORES=(-n auto --dist worksteal)
 
 tier lint    lint
-tier unit    "$PY" -m pytest -q "${CORES[@]}" tests/unit
-if [ -z "$QUICK" ]; then
-  tier pyodide pyodide
+if [ -n "$QUICK" ]; then
+  tier unit    "$PY" -m pytest -q "${CORES[@]}" tests/unit
+else
+  # the Pyodide tier is one Node process: it fills the gaps of the unit tier's two workers
+  side_by_side unit "$PY" -m pytest -q "${CORES[@]}" tests/unit -- \
+               pyodide pyodide
   tier e2e     "$PY" -m pytest -q "${CORES[@]}" tests/e2e
   side_by_side e2e-firefox   "$PY" -m pytest -q tests/e2e/engines --engine firefox -- \
                e2e-webkitgtk "$PY" -m pytest -q tests/e2e/engines --engine webkitgtk
