@@ -28,6 +28,10 @@ from pathlib import Path
 import pytest
 
 IN_PYODIDE = sys.platform == "emscripten"
+try:
+    from subwordlab.regex_compat import HAVE_REGEX as _HAVE_REGEX
+except ImportError:  # pragma: no cover - the core is importable in both tiers
+    _HAVE_REGEX = False
 CI_EXAMPLES = 34  # the `ci` profile's max_examples: a third of `thorough`'s 100
 
 _MODULE_CPYTHON_ONLY = re.compile(
@@ -103,3 +107,16 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         else:
             lines.append(f"{name} {getattr(module, '__version__', '?')} from {Path(module.__file__).parent}")
     return lines
+
+
+@pytest.fixture(params=["stdlib"] + (["regex"] if _HAVE_REGEX else []))
+def engine(request, monkeypatch):
+    """Run the test with each regex engine the core has here: the stdlib fallback (``regex``
+    blocked, as in the browser) and, where installed, the ``regex`` module."""
+    from subwordlab import regex_compat
+
+    regex_compat.compile_pattern.cache_clear()
+    if request.param == "stdlib":
+        monkeypatch.setattr(regex_compat, "HAVE_REGEX", False)
+    yield request.param
+    regex_compat.compile_pattern.cache_clear()

@@ -20,15 +20,6 @@ pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/c
 ENGINES = ["stdlib"] + (["regex"] if regex_compat.HAVE_REGEX else [])
 
 
-@pytest.fixture(params=ENGINES)
-def engine(request, monkeypatch):
-    """Run the test with the ``regex`` module, or with it blocked (the stdlib fallback)."""
-    regex_compat.compile_pattern.cache_clear()
-    if request.param == "stdlib":
-        monkeypatch.setattr(regex_compat, "HAVE_REGEX", False)
-    yield request.param
-    regex_compat.compile_pattern.cache_clear()
-
 
 def test_the_issue_examples_keep_every_character(engine):
     text = "hello ab world"

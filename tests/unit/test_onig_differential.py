@@ -13,7 +13,6 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
 from hypothesis_budget import examples
 
-from subwordlab import regex_compat
 from subwordlab.hf_import import from_onig
 from subwordlab.normalizers import RegexReplace
 from subwordlab.pre_tokenizers import Split
@@ -21,7 +20,6 @@ from subwordlab.serialize import ModelFileError
 
 pytestmark = pytest.mark.cpython_only
 
-ENGINES = ["stdlib"] + (["regex"] if regex_compat.HAVE_REGEX else [])
 CHARS = ("a", "b", "k", "s", "S", "K", "t", "f", "i", "I", "x", "X", "1", "5", "_", "-", ".", ",", "'", " ", "\t", "\r",
          "\n", "\x85", "\u2028", "\xa0", "é", "e\u0301", "İ", "ı", "ß", "ẞ", "ǅ", "ǆ", "Ǆ", "ſ", "\u212a", "\u212b", "å",
          "Σ", "σ", "ς", "中", "한", "😀", "٣", "४", "\u0301", "\u0345", "\u200d", "²", "ﬁ", "ⓐ", "Ⓐ", "Ⅻ", "ʰ", "ª", "$",
@@ -91,15 +89,6 @@ def hf_accepts(pattern):
         return False
     return True
 
-
-@pytest.fixture(params=ENGINES)
-def engine(request, monkeypatch):
-    """Compile with the ``regex`` module where the stdlib translation cannot, or with stdlib only."""
-    regex_compat.compile_pattern.cache_clear()
-    if request.param == "stdlib":
-        monkeypatch.setattr(regex_compat, "HAVE_REGEX", False)
-    yield request.param
-    regex_compat.compile_pattern.cache_clear()
 
 
 def ours(pattern):

@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-from subwordlab import regex_compat
 from subwordlab.bytes_map import BYTE_TO_CHAR
 from subwordlab.hf_json import from_hf_json, from_onig
 from subwordlab.normalizers import RegexReplace
@@ -19,7 +18,6 @@ from subwordlab.serialize import ModelFileError
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
-ENGINES = ["stdlib"] + (["regex"] if regex_compat.HAVE_REGEX else [])
 
 # (Oniguruma pattern, text, HF tokenizers' isolated pieces)
 CASES = [
@@ -76,15 +74,6 @@ REFUSED = [
     (r"\g<1>(a)", r"\g"), (r"\Qa\E", r"\Q"),
 ]
 
-
-@pytest.fixture(params=ENGINES)
-def engine(request, monkeypatch):
-    """Compile with ``regex`` where the stdlib translation cannot, or with the stdlib only."""
-    regex_compat.compile_pattern.cache_clear()
-    if request.param == "stdlib":
-        monkeypatch.setattr(regex_compat, "HAVE_REGEX", False)
-    yield request.param
-    regex_compat.compile_pattern.cache_clear()
 
 
 def pieces(pattern, text, behavior="Isolated"):
