@@ -18,7 +18,7 @@ import re
 from .bytes_map import text_to_bytes
 
 from .registry import component, dump_component
-from .regex_compat import compile_pattern, onig_spans
+from .regex_compat import compile_pattern, onig_sub
 
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>\Z")
 
@@ -314,11 +314,7 @@ class ReplaceDecoder(ChainDecoder):
 
     def _sub(self, token):
         """Every match in one token replaced, the matches found as HF finds them."""
-        out, pos = [], 0
-        for s, e in onig_spans(self._regex, token):
-            out += (token[pos:s], self.content)
-            pos = e
-        return "".join(out) + token[pos:]
+        return onig_sub(self._regex, self.content, token)
 
     def dump(self):
         return {"pattern": self.pattern, "content": self.content, "regex": self.is_regex}

@@ -15,7 +15,7 @@ import re
 from . import unicode_data  # the core's pinned Unicode tables, never the runtime's
 
 from .regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
-from .regex_compat import compile_pattern, onig_spans
+from .regex_compat import compile_pattern, onig_spans, onig_sub
 from .registry import component, dump_component
 
 
@@ -283,11 +283,7 @@ class RegexReplace(_PatternContent):
 
     def normalize_str(self, text):
         # the matches as HF finds them (an empty match right after a match is skipped)
-        out, pos = [], 0
-        for s, e in onig_spans(self.regex, text):
-            out += (text[pos:s], self.content)
-            pos = e
-        return "".join(out) + text[pos:]
+        return onig_sub(self.regex, self.content, text)
 
     def apply(self, units):
         text = "".join(u[0] for u in units)

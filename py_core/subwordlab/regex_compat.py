@@ -64,7 +64,7 @@ except ImportError:
     _regex = None
     HAVE_REGEX = False
 
-__all__ = ["HAVE_REGEX", "UNICODE_VERSION", "compile_pattern", "compile_stdlib", "onig_spans", "translate"]
+__all__ = ["HAVE_REGEX", "UNICODE_VERSION", "compile_pattern", "compile_stdlib", "onig_spans", "onig_sub", "translate"]
 
 UNICODE_VERSION = unicode_data.UNICODE_VERSION
 
@@ -419,3 +419,17 @@ def onig_spans(regex, text):
         out.append((start, end))
         pos = last = end
     return out
+
+
+def onig_sub(regex, content, text):
+    """``text`` with every match of ``regex`` replaced by ``content`` (literally), the
+    matches found as HF finds them (``onig_spans``): HF's Replace.
+
+    >>> onig_sub(re.compile(r"x*"), "-", "ab")
+    '-a-b-'
+    """
+    out, pos = [], 0
+    for s, e in onig_spans(regex, text):
+        out += (text[pos:s], content)
+        pos = e
+    return "".join(out) + text[pos:]
