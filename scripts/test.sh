@@ -59,17 +59,19 @@ tier() {
   record "$name" "$rc" $((SECONDS - t0))
 }
 
+# run_into NAME CMD...: run a tier quietly, into its log; "rc seconds" into NAME.status
+run_into() {
+  local name="$1" t0=$SECONDS rc=0; shift
+  "$@" > "$LOGS/$name.log" 2>&1 || rc=$?
+  echo "$rc $((SECONDS - t0))" > "$LOGS/$name.status"
+}
+
 # side_by_side NAME CMD... -- NAME CMD...: two tiers at once, one a core (the engine tiers each
 # drive one browser); each log is shown when both have ended
 side_by_side() {
   local -a first=() second=(); local name1="$1" name2; shift
   while [ "$1" != "--" ]; do first+=("$1"); shift; done; shift
   name2="$1"; shift; second=("$@")
-  run_into() {  # run_into NAME CMD...: the tier into its log; "rc seconds" into NAME.status
-    local name="$1" t0=$SECONDS rc=0; shift
-    "$@" > "$LOGS/$name.log" 2>&1 || rc=$?
-    echo "$rc $((SECONDS - t0))" > "$LOGS/$name.status"
-  }
   run_into "$name1" "${first[@]}" & local pid1=$!
   run_into "$name2" "${second[@]}" & local pid2=$!
   wait "$pid1" "$pid2" || true

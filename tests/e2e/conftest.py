@@ -192,8 +192,9 @@ def module_page(browser):
     """A factory of pages booted once and shared by a module's tests (a boot is 3-6 s):
     ``module_page(key, open)`` -> (page, guard); ``open(page, guard)`` brings a new page
     into its state the first time ``key`` is asked for. Each test using one must leave it
-    as it found it, or set what it needs first (e.g. its viewport); the guard is checked
-    after every test that used the page (``shared_check``) and when the module ends."""
+    as it found it, or set what it needs first (e.g. its viewport), and check the guard when
+    it is done (e.g. test_layout_a11y's ``page_in_state``); every guard is checked again when
+    the module ends."""
     opened: dict[str, tuple[object, PageGuard]] = {}
 
     def get(key: str, open_):

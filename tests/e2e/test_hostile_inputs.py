@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
 import tempfile
 import time
 import zlib
@@ -131,13 +132,23 @@ def split_tokenizer_json(pattern: str) -> bytes:
     return tok.to_hf_json().replace(json.dumps(r"a+|[^a]+")[1:-1], json.dumps(pattern)[1:-1]).encode()
 
 
+UPLOADS: list[Path] = []  # the folders upload() wrote; removed when the module ends
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_uploads():
+    yield
+    for folder in UPLOADS:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def upload(selector: str, name: str, data: bytes):
     """Upload ``data`` as a file called ``name``, from disk (Playwright hands a local browser
     the path; a 33 MB buffer took 80 s to cross the driver's pipe)."""
     def act(page) -> None:
-        path = Path(tempfile.mkdtemp(prefix="subwordlab-upload-")) / name
-        path.write_bytes(data)
-        page.set_input_files(selector, str(path))
+        UPLOADS.append(Path(tempfile.mkdtemp(prefix="subwordlab-upload-")))
+        (UPLOADS[-1] / name).write_bytes(data)
+        page.set_input_files(selector, str(UPLOADS[-1] / name))
     return act
 
 
@@ -245,7 +256,7 @@ def test_hostile_input_gives_a_message_and_leaves_the_page_whole(fresh_page, sit
     """Each case on a page trained afresh: one message, the page answering at once and
     keeping the corpus and model it had, no script of the input run."""
     page = open_page(fresh_page, site_url)
-    for case in cases:
+    for k, case in enumerate(cases):
         act, where, says, keeps = CASES[case]
         try:
             before = paste_and_train(page)
@@ -255,7 +266,7 @@ def test_hostile_input_gives_a_message_and_leaves_the_page_whole(fresh_page, sit
             expect(page.locator(where)).to_contain_text(says, timeout=GUARD_WAIT_MS)
             settled(page, before if keeps else None)
         except Exception as exc:
-            raise AssertionError(f"case {case!r} (after {cases[:cases.index(case)]}): {exc}") from exc
+            raise AssertionError(f"case {case!r} (after {cases[:k]}): {exc}") from exc
 
 
 def test_every_case_is_dealt_once_and_no_page_repeats_a_message_place():

@@ -32,7 +32,6 @@ try:
     from subwordlab.regex_compat import HAVE_REGEX as _HAVE_REGEX
 except ImportError:  # pragma: no cover - the core is importable in both tiers
     _HAVE_REGEX = False
-CI_EXAMPLES = 34  # the `ci` profile's max_examples: a third of `thorough`'s 100
 
 _MODULE_CPYTHON_ONLY = re.compile(
     r"^pytestmark\s*=.*\bcpython_only\b", re.MULTILINE
@@ -56,6 +55,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
     try:
         from hypothesis import settings
+        from hypothesis_budget import CI, FULL
     except ImportError:  # pragma: no cover - Hypothesis is in both tiers' environments
         return
     # subtle: wall-clock deadlines make property tests flaky on a loaded 2-core CI machine
@@ -66,8 +66,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # test's weight; `thorough` all of it: SUBWORDLAB_HYPOTHESIS=thorough or
     # --hypothesis-profile thorough.
     extra = {"database": None} if IN_PYODIDE else {}
-    settings.register_profile("thorough", deadline=None, print_blob=True, max_examples=100, **extra)
-    settings.register_profile("ci", settings.get_profile("thorough"), max_examples=CI_EXAMPLES)
+    settings.register_profile("thorough", deadline=None, print_blob=True, max_examples=FULL, **extra)
+    settings.register_profile("ci", settings.get_profile("thorough"), max_examples=CI)
     chosen = config.getoption("hypothesis_profile", None) or os.environ.get("SUBWORDLAB_HYPOTHESIS", "ci")
     if chosen not in ("ci", "thorough"):
         raise pytest.UsageError(f"unknown Hypothesis profile {chosen!r}: use ci or thorough")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from hypothesis import settings
 
 FULL = 100  # the max_examples of the `thorough` profile: weights are read against it
+CI = 34  # the max_examples of the `ci` profile: a third of FULL
 MIN_EXAMPLES = 10  # never fewer, however small the profile
 
 
