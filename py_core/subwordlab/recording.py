@@ -40,6 +40,7 @@ class Recording:
                                   progress=progress, **options)
         self.preset = preset
         self.progress = None
+        self.progress_pass = 1  # which pass of ``progress.phase`` since the last step (see advance)
         self.alphabet = None
         self.steps = []
         self.tokenizer = None  # the final tokenizer, once done
@@ -60,6 +61,13 @@ class Recording:
             event = next(self._events)
             n += 1
             if isinstance(event, Progress):
+                # a phase that starts over (its count goes back) is another pass of it,
+                # numbered, so what a progress bar shows under one label never runs backwards
+                last = self.progress
+                if last is None or last.phase != event.phase:
+                    self.progress_pass = 1
+                elif event.done < last.done:
+                    self.progress_pass += 1
                 self.progress = event
             elif isinstance(event, AlphabetReady):
                 self.alphabet = event
@@ -67,6 +75,7 @@ class Recording:
                 self.tokenizer = event.tokenizer
             else:
                 self.steps.append(event)
+                self.progress, self.progress_pass = None, 1  # a step: its phases start afresh
         return n
 
     def run(self):

@@ -372,3 +372,37 @@ def test_a_utf16_file_with_a_byte_order_mark_is_decoded_not_called_binary():
     assert "looks like UTF-16 (little-endian, as Windows writes it) without a byte-order mark" in message(port)
     assert "binary" not in message(port) and "save it as UTF-8" in message(port)
     assert app.state.corpus.text == "héllo wörld\r\nzwei" and not port.query("#corpus-lenient").hidden
+
+
+def pick_sample(port, sample_id):
+    port.set_value(port.query("#corpus-sample"), sample_id)
+    port.dispatch(port.query("#corpus-sample"), "change")
+    port.settle()
+
+
+def test_replacing_an_upload_during_a_run_asks_first_and_the_upload_stays_one_click_away():
+    """Issue 29: a sample picked during a run silently replaced the user's upload and the
+    run. Now the page asks; after any replacement, "Back to your upload" brings it back."""
+    from subwordlab_web.state import TrainingStatus
+
+    port, app = started()
+    upload(port, FakeFile("notes.txt", b"my own words, my own words " * 40))
+    mine = app.state.corpus
+    assert mine.name == "notes.txt" and port.query("#corpus-back").hidden
+    app.state.training = TrainingStatus(phase="training")  # a run on the upload is going
+    pick_sample(port, "seed000")
+    assert app.state.corpus is mine and "A run is training on your upload “notes.txt”" in message(port)
+    assert not port.query("#corpus-replace").hidden
+    port.click(port.query("#corpus-dismiss"))  # keep it: nothing changed
+    assert app.state.corpus is mine and message(port) is None and port.value(port.query("#corpus-sample")) == ""
+    upload(port, FakeFile("other.txt", b"other text"))  # other files ask too
+    assert app.state.corpus is mine and "Replace it with other.txt?" in message(port)
+    port.click(port.query("#corpus-replace"))
+    port.settle()
+    assert app.state.corpus.name == "other.txt"
+    pick_sample(port, "seed000")  # no run now: replaced at once, the last upload one click away
+    assert app.state.corpus.sample == "seed000"
+    back = port.query("#corpus-back")
+    assert not back.hidden and port.text(back) == "Back to your upload “other.txt”"
+    port.click(back)
+    assert app.state.corpus.name == "other.txt" and app.state.corpus.text == "other text" and back.hidden

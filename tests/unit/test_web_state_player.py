@@ -307,3 +307,31 @@ def test_progress_view_for_unigram_follows_the_shrinking_vocabulary():
             labels.append(view.label)
             assert view.fraction is None or 0 <= view.fraction <= 1
     assert any(label.startswith("Vocabulary") and "→ 30" in label for label in labels)
+
+
+@pytest.mark.parametrize("preset", ["byte_bpe", "wordpiece", "unigram", "sentencepiece_unigram", "sentencepiece_bpe"])
+def test_progress_never_runs_backwards_under_one_label(preset, monkeypatch):
+    """Issue 29: Unigram's seed phase restarted 0→100 % several times under one label (its
+    slices each counted from 0). Each pass now has its own label; every slice hands back
+    (a zero-second budget), so every restart the trainer can make is seen."""
+    from subwordlab import events
+
+    monkeypatch.setattr(events.sliced, "__defaults__", (0.0, *events.sliced.__defaults__[1:]))
+    state = AppState(Corpus(read("tinyshakespeare.txt")[:20_000]), TrainSpec(preset, "vocab_size", 400))
+    rec = state.start_recording()
+    shown: dict[str, float] = {}
+    while not rec.done:
+        rec.advance(1)
+        view = tasks.progress_view(rec, state.spec)
+        if view.fraction is None:
+            continue
+        label = view.label.rsplit(" ", 1)[0] if view.label[-1] == "%" else view.label
+        if rec.alphabet is None or rec.done:
+            assert view.fraction >= shown.get(label, 0.0) - 1e-12, (label, shown[label], view.fraction)
+        else:  # while stepping: the bar follows the steps, the label's percentage its phase
+            pct = view.label.rsplit(" ", 1)[-1]
+            if pct.endswith("%"):
+                assert float(pct[:-1]) >= shown.get(label, 0.0), (view.label, shown[label])
+                shown[label] = float(pct[:-1])
+            continue
+        shown[label] = view.fraction

@@ -3,7 +3,7 @@ statistics, and clear messages for bad input that never lose the corpus already 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import subwordlab
 
@@ -42,6 +42,8 @@ class CorpusPanel:
         self.lenient = q("#corpus-lenient")
         self.dismiss = q("#corpus-dismiss")
         self.status = q("#corpus-status")
+        self.replace_button = q("#corpus-replace")
+        self.back = q("#corpus-back")
         self.stats = {port.get_attr(el, "data-stat"): el for el in port.query_all("#corpus-stats dd")}
         self.top = q("#corpus-top")
         self.source = q("#corpus-source")
@@ -59,6 +61,8 @@ class CorpusPanel:
         self.shown_text: str | None = None  # the text the textarea holds (None: a preview)
         self.chosen_format: str | None = None  # the user picked the format: no auto-detection until reset
         self.detect_hint = ""  # why the text was not read as a word-count list (see detect_format)
+        self.upload: Corpus | None = None  # the user's last upload: one click away once replaced
+        self._replacement: Callable[[], Any] | None = None  # what "Replace it" does (asked during a run)
 
         port.on(self.sample, "change", self._on_sample)
         port.on(self.format_text, "change", self._on_format)
@@ -71,7 +75,9 @@ class CorpusPanel:
         port.on(self.drop, "dragleave", self._on_drag_leave)
         port.on(self.drop, "drop", self._on_drop)
         port.on(self.lenient, "click", self._on_lenient)
-        port.on(self.dismiss, "click", lambda _e: self.hide_message())
+        port.on(self.dismiss, "click", lambda _e: self._on_dismiss())
+        port.on(self.replace_button, "click", self._on_replace)
+        port.on(self.back, "click", self._on_back)
         port.on(self.to_train, "click", lambda _e: app.show_panel("train", focus=True) if app else None)
         state.subscribe(self._on_state)
 
@@ -103,7 +109,45 @@ class CorpusPanel:
                 self.state.set_corpus(Corpus("", "text", YOUR_TEXT))
                 self._say("Type or paste your text, or drop files.")
             return None
+        if self._asks_first(f"the sample “{SAMPLES[sample_id].title}”", lambda: self.load_sample(sample_id)):
+            return None
         return self.load_sample(sample_id)
+
+    # --- the user's upload: asked before it is replaced during a run, one click away after ---
+    def _asks_first(self, what: str, replace: Callable[[], Any]) -> bool:
+        """During a run on the user's upload, ask before ``replace`` swaps it for ``what``
+        (True: asked, nothing changed yet). Example: picking a sample while “notes.txt” trains."""
+        st, upload = self.state, self.upload
+        if upload is None or st.corpus is not upload or not st.training.running:
+            return False
+        self._replacement = replace
+        self.show_message(f"A run is training on your upload “{upload.name}”. Replace it with {what}? "
+                          f"The run stops; your upload stays one click away (“Back to {upload.name}”).")
+        self.port.set_hidden(self.replace_button, False)
+        return True
+
+    def _on_replace(self, _event: Any) -> Any:
+        replace, self._replacement = self._replacement, None
+        self.hide_message()
+        if replace is None:
+            return None
+        self.state.discard_recording()  # the run on the upload stops (as any new corpus stops it)
+        return replace()
+
+    def _on_dismiss(self) -> None:
+        if self._replacement is not None:  # kept the upload: the sample menu says so again
+            self._replacement = None
+            self.port.set_value(self.sample, "")
+        self.hide_message()
+
+    def _on_back(self, _event: Any) -> None:
+        """Back to the user's last upload (after a sample or other files replaced it)."""
+        if self.upload is None:
+            return
+        self.chosen_format = None
+        self.port.set_value(self.sample, "")
+        self.state.set_corpus(self.upload)
+        self._say(f"Back to your upload “{self.upload.name}”: {plural(len(self.upload.text), 'character')}.")
 
     async def load_sample(self, sample_id: str) -> None:
         """Fetch (if needed) and use a bundled sample, with its training settings."""
@@ -151,13 +195,13 @@ class CorpusPanel:
         """The user overrides the detected format (until a sample or files replace the text)."""
         c = self.state.corpus
         self.chosen_format = self._format()
-        self.state.set_corpus(Corpus(c.text, self.chosen_format, c.name, c.sample, c.files, c.attribution))
+        self._edit(Corpus(c.text, self.chosen_format, c.name, c.sample, c.files, c.attribution))
 
     def _on_detect_again(self, _event: Any) -> None:
         c = self.state.corpus
         self.chosen_format = None
         fmt, self.detect_hint = detect_format(c.text)
-        self.state.set_corpus(Corpus(c.text, fmt, c.name, c.sample, c.files, c.attribution))
+        self._edit(Corpus(c.text, fmt, c.name, c.sample, c.files, c.attribution))
 
     def _on_text(self, _event: Any) -> None:
         """Typed or pasted text: running text unless it parses as a word-count list (or
@@ -169,7 +213,14 @@ class CorpusPanel:
         self.shown_text = text
         self.port.set_value(self.sample, "")
         fmt, self.detect_hint = (self.chosen_format, "") if self.chosen_format else detect_format(text)
-        self.state.set_corpus(Corpus(text, fmt, name, None, files, attribution))
+        self._edit(Corpus(text, fmt, name, None, files, attribution))
+
+    def _edit(self, corpus: Corpus) -> None:
+        """Use an edit of the corpus in use (its text typed, its format chosen): an edit of
+        the user's upload is what "Back to your upload" brings back."""
+        if self.state.corpus is self.upload:
+            self.upload = corpus
+        self.state.set_corpus(corpus)
 
     # --- files --------------------------------------------------------------------
     def _on_file_input(self, _event: Any) -> Any:
@@ -205,6 +256,9 @@ class CorpusPanel:
             name, size = max(named, key=lambda ns: ns[1])
             label = name if len(named) == 1 else f"{len(named)} files together ({name} is the largest)"
             self.show_message(Upload(label, total, problem="too_big").message())
+            return
+        if not self.port.checked(self.append_box) and self._asks_first(
+                f"{named[0][0] if len(named) == 1 else plural(len(named), 'file')}", lambda: self.load_files(files)):
             return
         self._say(f"Reading {plural(len(files), 'file')}…")
         blobs = []
@@ -243,7 +297,8 @@ class CorpusPanel:
         self.chosen_format = None
         fmt, self.detect_hint = detect_format(text)
         self.port.set_value(self.sample, "")
-        self.state.set_corpus(Corpus(text, fmt, label, None, names, ""))
+        self.upload = Corpus(text, fmt, label, None, names, "")
+        self.state.set_corpus(self.upload)
         size = sum(len(d) for _, d in blobs)
         self._say(f"Loaded {', '.join(name for name, _ in blobs)} ({format_size(size)}"
                   f"{', decoded leniently' if lenient else ''}"
@@ -266,6 +321,7 @@ class CorpusPanel:
 
     def hide_message(self) -> None:
         self.port.set_hidden(self.message, True)
+        self.port.set_hidden(self.replace_button, True)
         self._parse_problem = False
 
     def _say(self, text: str) -> None:
@@ -302,7 +358,12 @@ class CorpusPanel:
         messages and the status of the one before (they described that one)."""
         port, c = self.port, self.state.corpus
         self.hide_message()
+        self._replacement = None
         self._say(self.status_text())
+        back = self.upload is not None and c is not self.upload
+        port.set_hidden(self.back, not back)
+        if back:
+            port.set_text(self.back, f"Back to your upload “{self.upload.name}”")
         port.set_checked(self.format_counts if c.format == "word_counts" else self.format_text, True)
         port.set_text(self.format_note, self.format_note_text())
         port.set_hidden(self.format_auto, not self.chosen_format)

@@ -65,6 +65,17 @@ PHASES = {
 }
 
 
+def phase_label(rec: Any) -> str:
+    """The running phase in words, with its pass when it started over since the last step
+    (a label whose percentage never goes back).
+
+    Example: the seed's third pass -> 'Finding frequent substrings (the seed vocabulary), pass 3'.
+    """
+    p = rec.progress
+    label = PHASES.get(p.phase, p.phase)
+    return label if rec.progress_pass == 1 else f"{label}, pass {rec.progress_pass}"
+
+
 @dataclass(frozen=True)
 class ProgressView:
     fraction: float | None  # 0..1, None if unknown
@@ -91,7 +102,7 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
         p = rec.progress
         if p is None:
             return ProgressView(None, "Preparing…")
-        phase = PHASES.get(p.phase, p.phase)
+        phase = phase_label(rec)
         if p.total:
             return ProgressView(p.done / p.total, f"{phase} · {p.done / p.total:.0%}")
         return ProgressView(None, f"{phase}…")
@@ -108,10 +119,11 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
     else:
         fraction = None
     last = rec.steps[-1] if rec.steps else None
-    what = (f"EM round {last.round + 1}" if isinstance(last, EmStep) else
+    # (each step names itself, so the phase's percentage after it starts from 0 under a new label)
+    what = (f"EM round {last.round + 1}, iteration {last.iteration + 1}" if isinstance(last, EmStep) else
             f"pruned round {last.round + 1}" if isinstance(last, PruneStep) else "seeded")
     if rec.progress is not None and rec.progress.phase in ("em", "prune") and rec.progress.total:
-        what += f" · {PHASES[rec.progress.phase]} {rec.progress.done / rec.progress.total:.0%}"
+        what += f" · {phase_label(rec)} {rec.progress.done / rec.progress.total:.0%}"
     return ProgressView(fraction, f"Vocabulary {now:,} → {target:,} · {what}")
 
 
