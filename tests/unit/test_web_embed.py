@@ -37,6 +37,9 @@ def test_the_embed_flag(query, embed):
         ("embed=1&step=-1", "step='-1' must be a whole number"),
         ("embed=1&merges=99999999", "merges=99999999 must be between 0 and 1,000,000"),
         ("embed=1&vocab=10&merges=5", "give vocab= or merges=, not both"),
+        # issue 29: a bad yes/no value was read as "no" without a word
+        ("embed=1&lock=2", "lock='2' must be 1 or 0; the settings were not locked"),
+        ("embed=2", "embed='2' must be 1 or 0; read as 1"),
     ],
 )
 def test_bad_values_are_dropped_with_a_named_problem(query, problem):

@@ -284,3 +284,31 @@ def test_a_lesson_snippet_carries_the_lesson_step_cards_and_lock():
     port.settle()
     src = re.search(r'src="([^"]+)"', port.value(port.query("#share-embed-code"))).group(1).replace("&amp;", "&")
     assert src == PAGE + "?embed=1&panel=train&cards=lesson,player&lock=1&lesson=3&step=4"
+
+
+def test_a_failed_training_in_an_inspect_embed_says_why_in_the_embeds_terms():
+    """Issue 29: the embed told the learner to "open Train and press Step" (it has no Train
+    tab) and hid the reason ("use at least 14")."""
+    port, app = started("?embed=1&panel=inspect&preset=unigram&vocab=5")
+    assert app.state.training.phase == "failed"
+    note = port.text(port.query("#inspect-note")) if port.query_all("#inspect-note") else ""
+    section = port.text(port.query("section[data-panel=inspect]"))
+    assert "open Train" not in section and "press Step" not in section
+    assert "This embed could not train its tokenizer: vocab=5 cannot hold" in section
+    assert "use at least 14" in section and "its author can change vocab= there" in section
+    assert note == "" or "vocab=5" in note
+
+
+def test_a_failed_training_outside_an_embed_says_why_and_where_to_change_it():
+    port = FakePort.from_html(INDEX_HTML)
+    app = App(port, warm=False)
+    app.start()
+    port.settle()
+    from subwordlab_web.state import TrainingStatus
+
+    app.state.discard_recording()  # as a failed run leaves it
+    app.state.training = TrainingStatus(
+        phase="failed", message="vocab_size=5 cannot hold the 11 characters; use at least 14")
+    tok, why = app.state.tokenizer_at_step()
+    assert tok is None and why == ("Training failed: vocab_size=5 cannot hold the 11 characters; use at least 14. "
+                                   "Change the settings on Train and run again.")

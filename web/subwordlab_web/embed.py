@@ -63,6 +63,7 @@ DEFAULT_WIDTH = "100%"
 DEFAULT_HEIGHT = 640
 _SAMPLE = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
 _TRUE = ("1", "true", "yes", "on")
+_FALSE = ("", "0", "false", "no", "off")
 
 
 class EmbedParamError(ValueError):
@@ -105,6 +106,37 @@ def _int(name: str, value: str, lo: int, hi: int) -> int:
     return n
 
 
+def _flag(name: str, value: str, problems: list[str], meaning: str) -> bool:
+    """A yes/no parameter: 1/true/yes/on or 0/false/no/off (or blank: no); any other value is
+    named in ``problems`` with what it was taken as (``meaning``), and reads as no.
+
+    Example: _flag('lock', '2', problems, 'the settings were not locked') -> False, and problems
+    gets "the parameter lock='2' must be 1 or 0; the settings were not locked"."""
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() not in _FALSE:
+        problems.append(f"the parameter {name}={value[:20]!r} must be 1 or 0; {meaning}")
+    return False
+
+
+def embed_failure(message: str) -> str:
+    """A failed training said in an embed's own terms: its settings are parameters of its
+    address (``vocab=``, ``merges=``), which the embedding page's author sets.
+
+    Example: embed_failure('vocab_size=5 cannot hold the 11 characters; use at least 14')
+    -> 'This embed could not train its tokenizer: vocab=5 cannot hold the 11 characters; use at
+    least 14. The embed's address sets it: its author can change vocab= there, or “Open the full
+    playground” to try other settings.'
+    """
+    named = [param for option, param in (("vocab_size", "vocab"), ("num_merges", "merges")) if f"{option}=" in message]
+    for option, param in (("vocab_size", "vocab"), ("num_merges", "merges")):
+        message = message.replace(f"{option}=", f"{param}=")
+    where = (f"The embed's address sets it: its author can change {named[0]}= there"
+             if named else "The embed's address sets its settings: its author can change them there")
+    return (f"This embed could not train its tokenizer: {message.rstrip('.')}. {where}, "
+            "or “Open the full playground” to try other settings.")
+
+
 def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int | None = None) -> EmbedParams:
     """The embed parameters of ``location.search`` (with or without the leading ``?``).
     ``lessons``: how many guided lessons there are (lessons.LESSONS by default).
@@ -129,7 +161,9 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
     for name, value in parse_qsl(query, keep_blank_values=True):
         try:
             if name == "embed":
-                values["embed"] = value.lower() in _TRUE
+                values["embed"] = value.lower() not in _FALSE  # (embed=2 still embeds, named below)
+                if values["embed"] and value.lower() not in _TRUE:
+                    problems.append(f"the parameter embed={value[:20]!r} must be 1 or 0; read as 1")
             elif name == "panel":
                 if value not in EMBED_PANELS:
                     raise EmbedParamError(f"the parameter panel={value[:20]!r} must be one of {', '.join(EMBED_PANELS)}")
@@ -155,7 +189,7 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
             elif name == "cards":
                 values["cards"] = value  # checked below, against the panel's cards
             elif name == "lock":
-                values["lock"] = value.lower() in _TRUE
+                values["lock"] = _flag("lock", value, problems, "the settings were not locked")
         except EmbedParamError as exc:
             problems.append(str(exc))
     if "cards" in values:

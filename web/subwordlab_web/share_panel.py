@@ -455,6 +455,7 @@ class SharePanel:
     def enter_embed(self, params: embed_mod.EmbedParams) -> None:
         port, app = self.port, self.app
         self.embedded = True
+        self.state.embedded = True
         self.embed_view = params.panel
         port.set_attr(self.body, "data-embed", "1")
         port.set_attr(port.query("#embed-open"), "href", embed_mod.full_page_url(port.location_href()))

@@ -33,6 +33,7 @@ import subwordlab
 from subwordlab.options import PRESETS, Preset
 from subwordlab.recording import Recording
 
+from .embed import embed_failure
 from .player import Player
 from .wording import plural
 
@@ -181,6 +182,9 @@ class AppState:
         self.imported_name = ""
         self.corpus_pending = ""  # what the page waits for instead of a corpus (a fetch, a link's file)
         self.lesson: int | None = None  # the guided lesson being followed (its 1-based number), lessons.py
+        # in an embed (set by the Share panel): its settings come from its address, and it may
+        # have no Train tab, so what the page says to do is said in the embed's terms
+        self.embedded = False
         self._subscribers: list[Callable[[str], None]] = []
 
     # --- observers -----------------------------------------------------------------
@@ -262,7 +266,13 @@ class AppState:
     def tokenizer_at_step(self) -> tuple[Any, str]:
         """(tokenizer at the current step, "") or (None, why there is none)."""
         rec = self.recording
+        if rec is None and self.training.phase == "failed":
+            if self.embedded:
+                return None, embed_failure(self.training.message)
+            return None, f"Training failed: {self.training.message}. Change the settings on Train and run again."
         if rec is None:
+            if self.embedded:
+                return None, "Not trained yet: “Open the full playground” to train this tokenizer."
             return None, "Train a tokenizer first: open Train and press Step or Run to end."
         if not rec.done:
             return None, "Training is running; the tokenizer at each step is ready when it finishes."
