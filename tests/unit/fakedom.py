@@ -315,6 +315,10 @@ class FakePort:
         self.downloads: list[tuple[str, str, str]] = []  # (name, text, mime) of each `download`
         self.session: dict[str, str] = {}  # sessionStorage (a test's "reload" passes it on)
         self.session_quota = 5_000_000  # characters one value may have
+        # the corpus store (IndexedDB in the browser): key -> (text, when kept); a test's
+        # "reload" passes it on; `store_refusal` set: the browser refuses (private mode, quota)
+        self.store: dict[str, tuple[str, float]] = {}
+        self.store_refusal = ""
         self.height_watchers: list[Callable[[int], Any]] = []  # `watch_height`; `resize` calls them
         self.posted: list[dict[str, Any]] = []  # every `post_to_parent` message, in order
 
@@ -572,6 +576,22 @@ class FakePort:
         else:
             self.session[key] = value
         return True
+
+    async def store_put(self, key: str, text: str) -> str:
+        if self.store_refusal:
+            return self.store_refusal
+        self.store[key] = (text, max((saved for _text, saved in self.store.values()), default=0.0) + 1)
+        return ""
+
+    async def store_get(self, key: str) -> str | None:
+        kept = self.store.get(key)
+        return kept[0] if kept else None
+
+    async def store_keys(self) -> list[tuple[str, float]]:
+        return [(key, saved) for key, (_text, saved) in self.store.items()]
+
+    async def store_delete(self, key: str) -> None:
+        self.store.pop(key, None)
 
     def replace_address(self, url: str) -> None:
         self.href = url  # like history.replaceState: no hashchange

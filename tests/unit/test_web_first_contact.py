@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 
+import pytest
+
 import subwordlab
 from subwordlab_web import share, tasks
 from subwordlab_web.app import App
@@ -20,10 +22,11 @@ INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_t
 PAGE = "http://127.0.0.1:8000/index.html"
 
 
-def started(sample="seed000", href=PAGE, session=None):
+def started(sample="seed000", href=PAGE, session=None, store=None):
     port = FakePort.from_html(INDEX_HTML)
     port.href = href
     port.session = dict(session or {})
+    port.store = dict(store or {})
     app = App(port, warm=False)
     app.start(sample=sample)
     port.settle()
@@ -176,8 +179,9 @@ def test_the_pills_of_a_link_waiting_for_its_file_say_what_it_waits_for():
 
 # --- nothing is lost on reload -----------------------------------------------------------------
 def reload(port):
-    """The same address in a new page, with the tab's sessionStorage (what a reload does)."""
-    return started(None, href=port.href, session=port.session)
+    """The same address in a new page, with the tab's sessionStorage and the site's corpus
+    store (what a reload does)."""
+    return started(None, href=port.href, session=port.session, store=port.store)
 
 
 def test_a_reload_restores_the_experiment_from_the_address():
@@ -240,15 +244,57 @@ def test_a_reload_during_a_long_run_restores_the_settings_and_offers_to_run_agai
     assert not share.decode_fragment(port2.href.split("#", 1)[1]).running  # the run's end is written too
 
 
-def test_a_big_corpus_the_tab_cannot_keep_is_asked_for_after_a_reload():
+def test_a_big_corpus_the_browser_cannot_keep_is_said_at_once_and_asked_for_after_a_reload():
     port, app = started(None)
-    port.session_quota = 1000  # the browser refuses to keep 250,000 characters
+    port.store_refusal = "QuotaExceededError: the quota has been exceeded"  # private mode, full storage
     app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000], name="tiny.txt", files=("tiny.txt",)))
     port.settle()
-    assert port.session == {}
+    assert port.store == {}
+    # said at once, before a reload could lose anything (issue 29)
+    said = port.text(port.query("#corpus-message-text"))
+    assert not port.query("#corpus-message").hidden
+    assert said.startswith("This browser would not keep “tiny.txt” for a reload (QuotaExceededError")
     port2, app2 = reload(port)
     assert port2.get_attr(port2.query("body"), "data-share") == "waiting-file"
     assert pills(port2)[0] == "Waiting for “tiny.txt” (250,000 characters)"
+    # the user's own file, not "the sender's" (issue 29)
+    banner = port2.text(port2.query("#link-banner-text"))
+    assert banner.startswith("Your corpus “tiny.txt” (250,000 characters) was not kept by this browser")
+    assert "sender" not in banner
+
+
+def test_a_link_from_someone_else_asks_for_the_senders_file():
+    port, app = started(None)
+    app.state.set_corpus(Corpus(read("tinyshakespeare.txt")[:250_000], name="tiny.txt", files=("tiny.txt",)))
+    port.settle()
+    port2, app2 = started(None, href=port.href)  # another browser: no session, no store
+    banner = port2.text(port2.query("#link-banner-text"))
+    assert banner.startswith("This link was made with a corpus of the sender's own, “tiny.txt”")
+
+
+@pytest.mark.parametrize("script", ["udhr/udhr_cmn_hans.txt", "udhr/udhr_hin.txt"])
+def test_a_big_non_latin_corpus_survives_a_reload(script):
+    """Issue 29: sessionStorage kept JSON with every CJK character escaped (\\uXXXX): a 2.7 MB
+    CJK upload was lost on reload. The store keeps the text as it is, under its SHA-256."""
+    port, app = started(None)
+    text = read(script) * 40
+    app.state.set_corpus(Corpus(text, name="mine.txt", files=("mine.txt",)))
+    port.settle()
+    assert [k for k, _ in port.store.items()] == [share.sha256_text(text)]
+    port2, app2 = reload(port)
+    assert app2.state.corpus.text == text and app2.state.corpus.name == "mine.txt"
+    assert port2.get_attr(port2.query("body"), "data-share") != "waiting-file"
+
+
+def test_the_store_keeps_the_most_recent_corpora():
+    from subwordlab_web import persist
+
+    port, app = started(None)
+    texts = [f"corpus {i} " + read("tinyshakespeare.txt")[: persist.INLINE_CHARS_LIMIT + 10] for i in range(6)]
+    for i, text in enumerate(texts):
+        app.state.set_corpus(Corpus(text, name=f"{i}.txt", files=(f"{i}.txt",)))
+        port.settle()
+    assert set(port.store) == {share.sha256_text(t) for t in texts[-persist.KEEP_CORPORA:]}
 
 
 def test_a_corpus_too_long_for_a_link_is_not_compressed_at_every_key(monkeypatch):
@@ -260,8 +306,9 @@ def test_a_corpus_too_long_for_a_link_is_not_compressed_at_every_key(monkeypatch
     monkeypatch.setattr(share, "encode_fragment", lambda exp, **kw: kinds.append(exp.corpus.kind) or real(exp, **kw))
     long_text = read("tinyshakespeare.txt")[: persist.INLINE_CHARS_LIMIT + 1]
     app.state.set_corpus(Corpus(long_text))
-    assert kinds and "inline" not in kinds  # written by SHA-256, with the text in sessionStorage
-    assert persist.kept_corpus(port, share.sha256_text(long_text)) == long_text
+    assert kinds and "inline" not in kinds  # written by SHA-256, with the text in the corpus store
+    port.settle()
+    assert port.store[share.sha256_text(long_text)][0] == long_text
     kinds.clear()
     app.state.set_corpus(Corpus("a short text " * 10))
     assert kinds and set(kinds) == {"inline"}

@@ -85,6 +85,7 @@ class BrowserPort:
         self._window_listeners: list[tuple[str, Any]] = []
         self._observers: list[tuple[Any, Any]] = []  # (ResizeObserver, its callback's proxy)
         self._guard: GuardWorker | None = None
+        self._store: Any = None  # the open IndexedDB database of kept corpora (store_*)
         # (breathe's Promise executor: one proxy for the page's life, destroyed on teardown)
         self._breath_executor = create_proxy(lambda resolve, _reject: js.setTimeout(resolve, 0))
 
@@ -341,6 +342,83 @@ class BrowserPort:
         except Exception:  # noqa: BLE001 - QuotaExceededError, or storage disabled
             return False
         return True
+
+    # --- the corpus store (IndexedDB: room for a 32 MB upload of any script; persist.py) ---
+    STORE_DB, STORE_TEXTS, STORE_SAVED = "subwordlab", "texts", "saved"
+
+    @staticmethod
+    def _settled(target: Any, ok_event: str, value: Callable[[], Any]) -> Any:
+        """A JS Promise settled by an IndexedDB request (``ok_event`` "success") or
+        transaction ("complete"): resolved with ``value()``, rejected with the browser's error
+        on "error" or "abort" (e.g. QuotaExceededError). The handler not called is left to
+        the garbage collector with its request."""
+
+        def executor(resolve: Any, reject: Any) -> None:
+            target.addEventListener(ok_event, create_once_callable(lambda _e: resolve(value())))
+            failed = create_once_callable(lambda _e: reject(target.error or "the browser refused"))
+            target.addEventListener("error", failed)
+            if ok_event == "complete":
+                target.addEventListener("abort", failed)
+
+        return js.Promise.new(create_once_callable(executor))
+
+    async def _database(self) -> Any:
+        if self._store is None:
+            request = js.indexedDB.open(self.STORE_DB, 1)
+
+            def create(_event: Any) -> None:  # the first time on this site: the two stores
+                db = request.result
+                db.createObjectStore(self.STORE_TEXTS)  # SHA-256 -> the corpus's text
+                db.createObjectStore(self.STORE_SAVED)  # SHA-256 -> when it was kept (ms)
+
+            request.addEventListener("upgradeneeded", create_once_callable(create))
+            self._store = await self._settled(request, "success", lambda: request.result)
+        return self._store
+
+    async def store_put(self, key: str, text: str) -> str:
+        """Keep `text` under `key` in the site's IndexedDB; "" when kept, else the
+        browser's reason (private browsing, storage full or disabled)."""
+        try:
+            db = await self._database()
+            tx = db.transaction(to_js([self.STORE_TEXTS, self.STORE_SAVED]), "readwrite")
+            tx.objectStore(self.STORE_TEXTS).put(text, key)
+            tx.objectStore(self.STORE_SAVED).put(js.Date.now(), key)
+            await self._settled(tx, "complete", lambda: None)
+        except Exception as exc:  # noqa: BLE001 - said to the user at upload
+            return str(exc).strip() or type(exc).__name__
+        return ""
+
+    async def store_get(self, key: str) -> str | None:
+        """The text kept under `key`, or None (never kept, evicted, or no storage)."""
+        try:
+            db = await self._database()
+            request = db.transaction(self.STORE_TEXTS, "readonly").objectStore(self.STORE_TEXTS).get(key)
+            value = await self._settled(request, "success", lambda: request.result)
+        except Exception:  # noqa: BLE001 - storage disabled: nothing kept
+            return None
+        return value if isinstance(value, str) else None
+
+    async def store_keys(self) -> list[tuple[str, float]]:
+        """Every kept key with when it was kept (ms since 1970)."""
+        try:
+            db = await self._database()
+            saved = db.transaction(self.STORE_SAVED, "readonly").objectStore(self.STORE_SAVED)
+            keys_request, times_request = saved.getAllKeys(), saved.getAll()
+            keys = await self._settled(keys_request, "success", lambda: keys_request.result)
+            times = await self._settled(times_request, "success", lambda: times_request.result)
+        except Exception:  # noqa: BLE001 - storage disabled: nothing kept
+            return []
+        return list(zip((str(k) for k in keys), (float(t) for t in times)))
+
+    async def store_delete(self, key: str) -> None:
+        try:
+            db = await self._database()
+            tx = db.transaction(to_js([self.STORE_TEXTS, self.STORE_SAVED]), "readwrite")
+            tx.objectStore(self.STORE_TEXTS).delete(key)
+            tx.objectStore(self.STORE_SAVED).delete(key)
+            await self._settled(tx, "complete", lambda: None)
+        except Exception:  # noqa: BLE001 - nothing more to free
+            pass
 
     def replace_address(self, url: str) -> None:
         """Change the address bar to `url` without a new history entry, a reload or a

@@ -15,9 +15,12 @@ has (share.py) — or, while a guided lesson is followed, the query ``?lesson=N&
 - ``replaceState`` adds no history entries (Back still leaves the page) and fires no
   ``hashchange``, so writing never re-opens the link;
 - a corpus too big for a link is kept by name (a bundled sample); any other one goes by
-  SHA-256 in the address and its text into this tab's ``sessionStorage`` (which survives a
-  reload; ``CORPUS_KEY``), where the reload finds it. If the browser cannot keep it (over
-  its quota, about 5 MB), the reload asks for the file, as a shared link does.
+  SHA-256 in the address and its text into the site's IndexedDB (``port.store_*``: room for
+  a 32 MB upload of any script, where ``sessionStorage``'s 5 MB of UTF-16 held a quarter of
+  a CJK one), where the reload finds it. The last ``KEEP_CORPORA`` corpora are kept, so a
+  reload of any recent tab finds its own. If the browser refuses (private browsing, storage
+  full), the Corpus panel says so as the file is loaded, and the reload asks for the file,
+  speaking of the user's own file (``OWN_KEY``), not of a link's sender.
 
 The address is written at each change, synchronously (no timer: a write is a few
 milliseconds, the corpus is hashed once per corpus); while the player plays or a run goes
@@ -45,21 +48,36 @@ LONG_RUN_SECONDS = 2.0  # a run going this long (or a corpus too big to train by
 # longer texts cannot compress into a link (prose compresses about 3:1): not even tried, so
 # typing in a big corpus does not compress it at every key
 INLINE_CHARS_LIMIT = 8 * share.INLINE_LIMIT_BYTES
-CORPUS_KEY = "subwordlab-corpus"  # sessionStorage: a corpus too big for the address, as JSON
+KEEP_CORPORA = 4  # corpora too big for the address kept in the store, the most recent ones
+OWN_KEY = "subwordlab-own-corpus"  # sessionStorage: the SHA-256 of this tab's own big corpus
 
 
-def kept_corpus(port: Any, sha256: str | None) -> str | None:
-    """The text this tab kept for a corpus too big for the address, if its SHA-256 matches."""
-    import json
+async def keep_corpus(port: Any, sha256: str, text: str) -> str:
+    """Keep a corpus too big for the address in the store, under its SHA-256, and let go of
+    all but the ``KEEP_CORPORA`` most recent; "" when kept, else the browser's reason.
 
-    raw = port.session_get(CORPUS_KEY)
-    try:
-        kept = json.loads(raw) if raw else None
-    except ValueError:
+    Example: ``await keep_corpus(port, sha256_text(text), text)`` -> "".
+    """
+    why = await port.store_put(sha256, text)
+    if why:
+        return why
+    kept = sorted(await port.store_keys(), key=lambda key_saved: key_saved[1], reverse=True)
+    for key, _saved in kept[KEEP_CORPORA:]:
+        await port.store_delete(key)
+    return ""
+
+
+async def kept_corpus(port: Any, sha256: str | None) -> str | None:
+    """The text kept for a corpus too big for the address, if its SHA-256 matches."""
+    if not sha256:
         return None
-    if isinstance(kept, dict) and kept.get("sha256") == sha256 and isinstance(kept.get("text"), str):
-        return kept["text"]
-    return None
+    text = await port.store_get(sha256)
+    return text if text is not None and share.sha256_text(text) == sha256 else None
+
+
+def own_corpus(port: Any, sha256: str | None) -> bool:
+    """Is this the corpus this tab itself loaded (a reload), not one a link's sender had?"""
+    return bool(sha256) and port.session_get(OWN_KEY) == sha256
 
 
 class Persist:
@@ -132,14 +150,22 @@ class Persist:
         return base + "#" + fragment
 
     def _keep_text(self, text: str) -> None:
-        """Keep a big corpus of the user's own in sessionStorage (once per corpus)."""
-        import json
-
+        """Keep a big corpus of the user's own in the store (once per corpus); if the browser
+        refuses, the Corpus panel says so now, before a reload could lose it."""
         if getattr(self, "_kept", None) == self._sha:
             return
         self._kept = self._sha
-        if not self.port.session_set(CORPUS_KEY, json.dumps({"sha256": self._sha, "text": text})):
-            self.port.session_set(CORPUS_KEY, None)  # too big: the reload asks for the file
+        self.port.session_set(OWN_KEY, self._sha)  # this tab's own: a reload speaks of "your file"
+        self.port.spawn(self._keep(self._sha, text, self.state.corpus.name))
+
+    async def _keep(self, sha: str, text: str, name: str) -> None:
+        why = await keep_corpus(self.port, sha, text)
+        corpus_panel = self.app.panels.get("corpus")
+        if why and corpus_panel is not None:
+            corpus_panel.show_message(
+                f"This browser would not keep “{name}” for a reload ({why[:160]}; private browsing or full "
+                "storage can cause it). Everything works as usual, but after a reload the page will ask "
+                "for the file again: keep it at hand.")
 
     def save(self) -> None:
         if self.busy() or self.state.corpus.is_empty:

@@ -37,7 +37,7 @@ from . import embed as embed_mod
 from . import pattern_guard, share, tasks
 from .share import Config, CorpusRef, Experiment, ShareLinkError
 from .pattern_guard import PatternGuard
-from .persist import kept_corpus
+from .persist import kept_corpus, own_corpus
 from .state import Corpus, TrainSpec
 from .wording import plural
 
@@ -146,7 +146,13 @@ def corpus_note(ref: CorpusRef) -> str:
             f"SHA-256 ({(ref.sha256 or '')[:12]}…).")
 
 
-def file_request(ref: CorpusRef) -> str:
+def file_request(ref: CorpusRef, own: bool = False) -> str:
+    """What the page asks for when a link's corpus is not here: the user's own file after a
+    reload (``own``: this tab loaded it, the browser did not keep it), or the sender's file."""
+    if own:
+        return (f"Your corpus “{ref.name}” ({ref.chars or 0:,} characters) was not kept by this browser across "
+                f"the reload. Open the Corpus tab and upload that file again: your experiment continues as soon "
+                f"as its SHA-256 matches ({ref.sha256}).")
     return (f"This link was made with a corpus of the sender's own, “{ref.name}” ({ref.chars or 0:,} characters), "
             f"too big to travel inside the link. Open the Corpus tab and upload that file: the experiment "
             f"continues as soon as its SHA-256 matches ({ref.sha256}).")
@@ -405,7 +411,7 @@ class SharePanel:
             return await corpus_panel.sample_corpus(ref.name or "")
         if ref.matches(st.corpus.text):
             return st.corpus
-        kept = kept_corpus(self.port, ref.sha256)
+        kept = await kept_corpus(self.port, ref.sha256)
         if kept is not None:  # a reload: this tab kept the corpus (persist.py)
             files = (ref.name,) if ref.name and ref.name != "pasted text" else ()
             return Corpus(kept, ref.format, ref.title or ref.name or "Your text", None, files)
@@ -541,7 +547,7 @@ class SharePanel:
         else:  # the user's own file, not here yet: ask for it
             self.pending = (exp, started)
             port.set_attr(self.body, "data-share", "waiting-file")
-            self.show_banner(file_request(ref))
+            self.show_banner(file_request(ref, own_corpus(port, ref.sha256)))
             # the header says what the page waits for, and the link's algorithm
             try:
                 st.set_spec(spec_from_config(exp.train))
@@ -560,7 +566,8 @@ class SharePanel:
             self.port.set_hidden(self.banner, True)
             self.task = self.port.spawn(self._apply_with_file(exp, started))
         else:
-            self.show_banner(file_request(exp.corpus) + " The corpus loaded now is a different text.")
+            self.show_banner(file_request(exp.corpus, own_corpus(self.port, exp.corpus.sha256))
+                             + " The corpus loaded now is a different text.")
 
     async def _apply_with_file(self, exp: Experiment, started: float) -> None:
         """The file a link asked for has arrived: its custom pattern is tried on it, then the
