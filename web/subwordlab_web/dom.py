@@ -404,8 +404,11 @@ class BrowserPort:
             db = await self._database()
             saved = db.transaction(self.STORE_SAVED, "readonly").objectStore(self.STORE_SAVED)
             keys_request, times_request = saved.getAllKeys(), saved.getAll()
-            keys = await self._settled(keys_request, "success", lambda: keys_request.result)
-            times = await self._settled(times_request, "success", lambda: times_request.result)
+            # (both promises made before either is awaited: a request's "success" fires once,
+            # and a listener added after it has fired waits forever)
+            keys_done = self._settled(keys_request, "success", lambda: keys_request.result)
+            times_done = self._settled(times_request, "success", lambda: times_request.result)
+            keys, times = await keys_done, await times_done
         except Exception:  # noqa: BLE001 - storage disabled: nothing kept
             return []
         return list(zip((str(k) for k in keys), (float(t) for t in times)))

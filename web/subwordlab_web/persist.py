@@ -160,6 +160,8 @@ class Persist:
 
     async def _keep(self, sha: str, text: str, name: str) -> None:
         why = await keep_corpus(self.port, sha, text)
+        # (for tests and the curious: which corpus the store holds now, or that it refused)
+        self.port.set_attr(self.body, "data-corpus-kept", "refused" if why else sha)
         corpus_panel = self.app.panels.get("corpus")
         if why and corpus_panel is not None:
             corpus_panel.show_message(

@@ -69,6 +69,7 @@ class Session:
     def select(self, selector: str, value: str) -> None: raise NotImplementedError
     def press(self, selector: str, key: str) -> None: raise NotImplementedError
     def upload(self, selector: str, files: list[tuple[str, bytes]]) -> None: raise NotImplementedError
+    def reload(self) -> None: raise NotImplementedError
     def screenshot(self, path: Path) -> None: raise NotImplementedError
     def frame(self, selector: str) -> contextlib.AbstractContextManager[Session]: raise NotImplementedError
     def js(self, body: str, *args: Any) -> Any: raise NotImplementedError
@@ -184,6 +185,16 @@ class Session:
 
 
 # --- Playwright: Chromium and Firefox -----------------------------------------------------
+def write_files(parent: Path, files: list[tuple[str, bytes]]) -> list[str]:
+    """Write `files` into a new folder under `parent` (the session's own temporary folder);
+    their paths, for a file field."""
+    folder = parent / f"upload-{time.monotonic_ns()}"
+    folder.mkdir()
+    for name, data in files:
+        (folder / name).write_bytes(data)
+    return [str(folder / name) for name, _ in files]
+
+
 class PlaywrightSession(Session):
     """A Playwright page (or one of its frames) in its own browser context."""
 
@@ -219,7 +230,14 @@ class PlaywrightSession(Session):
         self.target.press(selector, key)
 
     def upload(self, selector: str, files: list[tuple[str, bytes]]) -> None:
-        self.target.set_input_files(selector, [{"name": n, "mimeType": "text/plain", "buffer": b} for n, b in files])
+        if sum(len(b) for _, b in files) < 1 << 20:
+            self.target.set_input_files(selector, [{"name": n, "mimeType": "text/plain", "buffer": b} for n, b in files])
+            return
+        # from disk: megabytes of buffer crawl through Playwright's pipe
+        self.target.set_input_files(selector, write_files(self.download_dir.parent, files))
+
+    def reload(self) -> None:
+        self.guard.page.reload()
 
     def screenshot(self, path: Path) -> None:
         self.guard.page.screenshot(path=str(path), full_page=True)
@@ -320,13 +338,11 @@ class SeleniumSession(Session):
         self._el(selector).send_keys(getattr(self._keys, key.upper()))
 
     def upload(self, selector: str, files: list[tuple[str, bytes]]) -> None:
-        folder = self.download_dir.parent / f"upload-{time.monotonic_ns()}"
-        folder.mkdir()
-        paths = []
-        for name, data in files:
-            (folder / name).write_bytes(data)
-            paths.append(str(folder / name))
-        self._el(selector).send_keys("\n".join(paths))
+        self._el(selector).send_keys("\n".join(write_files(self.download_dir.parent, files)))
+
+    def reload(self) -> None:
+        self._collect_errors()
+        self.driver.refresh()
 
     def screenshot(self, path: Path) -> None:
         self.driver.save_screenshot(str(path))
