@@ -35,10 +35,11 @@ The counts file (``to_json`` / ``from_json``), version 1, is JSON::
 """
 
 import hashlib
+import io
 import json
 from collections import Counter, deque
 
-from .corpus import MAX_COUNT, Counted, CorpusError, _spacelike
+from .corpus import MAX_COUNT, Counted, CorpusError, _spacelike, text_encoding
 from .presets import corpus_cuts, iter_corpus_word_counts, pipeline_of, pipeline_record
 from .special import alternation
 from .version import __version__
@@ -192,15 +193,17 @@ def _sized_chunks(stream, spec, size, digest):
         digest.update(sha256=sha.hexdigest(), chars=chars, bytes=size_bytes)
 
 
-def count_inputs(inputs, spec, mapper=map, on_done=None, size=CHUNK_CHARS):
+def count_inputs(inputs, spec, mapper=map, on_done=None, size=None):
     """Count named text streams ``inputs`` (``[(name, stream), ...]``; each stream is one
     document) chunk by chunk: ``mapper(func, chunks)`` runs ``count_texts`` on each chunk and
     gives the results in order (``map``: here; ``parallel.ordered_map``: worker processes).
     ``on_done(nbytes)`` is called as each chunk's counts come back (its size in UTF-8 bytes).
-    Returns a ``Counted`` equal to counting the streams' whole text.
+    Returns a ``Counted`` equal to counting the streams' whole text. ``size``: characters
+    per chunk (default ``CHUNK_CHARS``, read when called).
 
     Example: count_inputs([("a.txt", open("a.txt", newline=""))], spec) -> Counted(...)."""
     records, sizes = [], deque()
+    size = size or CHUNK_CHARS
 
     def chunks():
         # step 1: the chunks of every input in order; an input's record once it is read
@@ -230,6 +233,29 @@ class ChunkCounter:
 
     def __call__(self, chunk):
         return count_texts([chunk], self.spec)
+
+
+def open_text(path):
+    """A text file as a stream read as the page and the command line read it: UTF-8 unless a
+    UTF-16/32 byte-order mark says otherwise, a UTF-8 mark dropped, line ends kept (CRLF too).
+
+    Example: ``with open_text("corpus.txt") as fh: fh.read(10)``."""
+    raw = open(path, "rb")
+    encoding = text_encoding(raw.peek(4)[:4])
+    return io.TextIOWrapper(raw, encoding="utf-8-sig" if encoding == "utf-8" else encoding, newline="")
+
+
+def count_files(paths, spec, mapper=map):
+    """``count_inputs`` of files, each one document, named by their paths (``open_text``).
+
+    Example: count_files(["a.txt", "b.txt"], counting_spec("byte_bpe", {})) -> Counted(...)."""
+
+    def inputs():
+        for path in paths:
+            with open_text(path) as fh:
+                yield str(path), fh
+
+    return count_inputs(inputs(), spec, mapper)
 
 
 # -- the counts file ----------------------------------------------------------------------
