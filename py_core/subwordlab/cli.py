@@ -116,6 +116,7 @@ def build_parser():
     p = command("count", "count a corpus's pre-tokens for a preset's pipeline into a counts file (train --counts reads it)",
                 "subwordlab count shard1.txt shard2.txt --preset byte_bpe --special-tokens '<|endoftext|>' -o counts1.json\n"
                 "  subwordlab count --merge counts1.json counts2.json -o counts.json\n"
+                "  subwordlab count /shared/corpus/*.txt --preset byte_bpe --dask tcp://scheduler:8786 -o counts.json\n"
                 "  subwordlab train --counts counts.json --preset byte_bpe --special-tokens '<|endoftext|>' "
                 "--vocab-size 32000 -o model.json\n\n"
                 "the counts are the same whatever the number of workers or shards; merged in the order given,\n"
@@ -123,6 +124,8 @@ def build_parser():
     p.add_argument("files", nargs="*", metavar="FILE", help="corpus files, each one document ('-' or none: stdin); "
                                                             "with --merge: counts files")
     p.add_argument("--merge", action="store_true", help="merge counts files (in the order given) instead of counting text")
+    p.add_argument("--dask", metavar="ADDRESS", help="count on a Dask cluster (e.g. tcp://scheduler:8786), one task per "
+                                                     "file; the workers must read the files at these paths")
     p.add_argument("-o", "--output", metavar="COUNTS.json", help="where to write the counts")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     workers_arg(p, "count")

@@ -405,6 +405,28 @@ def cmd_train(args):
     return 0
 
 
+def _count_on_dask(address, paths, spec, bar):
+    """The counts of ``paths`` made on the Dask cluster at ``address`` (dask_counts.py)."""
+    if not paths or "-" in paths:
+        raise CliError("--dask counts files the workers can read (paths on storage they share), not standard input")
+    try:
+        from dask.distributed import Client
+
+        from .dask_counts import count_files_dask
+    except ImportError:
+        raise CliError("--dask needs dask.distributed: pip install 'dask[distributed]' (here and on the workers)") from None
+    bar.show(f"count: {len(paths)} files on the Dask cluster at {address}", force=True)
+    try:
+        client = Client(address, timeout=30)
+    except (OSError, TimeoutError) as exc:
+        raise CliError(f"cannot reach the Dask scheduler at {address} ({exc}); start one (dask scheduler) or check the address") from None
+    with client:
+        try:
+            return count_files_dask(client, paths, spec)
+        except FileNotFoundError as exc:
+            raise CliError(f"a Dask worker cannot read {exc.filename}: give paths every worker can read") from None
+
+
 def cmd_count(args):
     if not args.output:
         raise CliError("give the output file with -o counts.json")
@@ -421,7 +443,10 @@ def cmd_count(args):
     else:
         preset = PRESETS[args.preset]
         spec = counting_spec(preset.name, _preset_options(args, preset))
-        counted = _count_files(args.files or ["-"], spec, _worker_count(args), bar)
+        if args.dask:
+            counted = _count_on_dask(args.dask, args.files, spec, bar)
+        else:
+            counted = _count_files(args.files or ["-"], spec, _worker_count(args), bar)
         if not counted.counts:
             raise CliError("the corpus is empty (no pre-tokens after pre-tokenization): give some text")
     _write_atomic(args.output, counts_file.to_json(counted))
