@@ -287,14 +287,13 @@ def _count_files(paths, spec, workers, bar):
                 yield ("standard input" if path == "-" else path), fh
 
     current = ["-", "utf-8"]
-    bar.show(f"count: {len(paths)} input{'s' * (len(paths) != 1)}, {_fmt_mb(total)}, {workers} worker{'s' * (workers != 1)}",
-             force=True)
     try:
         counted = counts_file.count_inputs(inputs(), spec, lambda f, xs: ordered_map(f, xs, workers), on_done)
     except UnicodeDecodeError:
         raise _decode_error(*current) from None
-    bar.show(f"count: {_fmt_mb(done[0])} in {time.monotonic() - start:.1f} s, {counted.distinct:,} distinct pre-tokens",
-             force=True)
+    n = len(paths)
+    bar.show(f"count: {_fmt_mb(done[0])} of {n} input{'s' * (n != 1)} in {time.monotonic() - start:.1f} s "
+             f"({workers} worker{'s' * (workers != 1)}), {counted.distinct:,} distinct pre-tokens")
     return counted
 
 
