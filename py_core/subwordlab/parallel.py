@@ -18,7 +18,6 @@ import signal
 import sys
 from collections import deque
 
-from .serialize import from_json
 
 _END = object()
 ENCODE_CHUNK_CHARS = 1 << 20  # characters read (and encoded by one task) at a time: 1 Mi
@@ -96,12 +95,12 @@ def _start_worker(initializer, initargs):
 
 # -- encoding ---------------------------------------------------------------------------------
 
-_MODEL: dict = {}  # the worker's tokenizer (and its continuation), loaded once by _load_model
+_MODEL: dict = {}  # the process's tokenizer (and its continuation), set once by _set_model
 
 
-def _load_model(model_json):
-    """Load the tokenizer every chunk of this process is encoded with."""
-    tok = from_json(model_json)
+def _set_model(tok):
+    """Set the tokenizer every chunk of this process is encoded with (a worker receives it
+    pickled, or as it was in the parent when the worker is forked)."""
     _MODEL.update(first=tok, rest=tok._continuation())
 
 
@@ -109,7 +108,7 @@ def encode_chunk(task):
     """One chunk's ids (or tokens, JSON-quoted) as the text ``subwordlab encode`` prints,
     separated by spaces. ``task``: ``(text, first, policy, as_tokens)``; ``first``: the
     chunk starts the text (a SentencePiece-style dummy ▁ belongs there only).
-    Example (after _load_model): encode_chunk(('Hello world', True, {}, False)) -> '15496 995'."""
+    Example (after _set_model): encode_chunk(('Hello world', True, {}, False)) -> '15496 995'."""
     text, first, policy, as_tokens = task
     tok = _MODEL["first" if first else "rest"]
     ids = tok.encode(text, **policy)
@@ -150,13 +149,12 @@ def encode_stream(tok, stream, policy, workers, as_tokens=False, size=None):
     >>> "".join(encode_stream(tok, io.StringIO("a b c"), {}, workers=1, as_tokens=True, size=2))
     '"a</w>" "b" "</w>" "c" "</w>"'
     """
-    # step 1: this process encodes with `tok` itself; a worker loads it from its JSON once
-    _MODEL.update(first=tok, rest=tok._continuation())
+    # step 1: this process and every worker encode with `tok` (set once per process)
+    _set_model(tok)
     tasks = ((text, first, policy, as_tokens) for text, first in encode_chunks(tok, stream, policy, size))
-    initargs = (tok.to_json(),) if workers > 1 else ()
     # step 2: the chunks' texts, in order, joined by spaces
     started = False
-    for part in ordered_map(encode_chunk, tasks, workers, _load_model if workers > 1 else None, initargs):
+    for part in ordered_map(encode_chunk, tasks, workers, _set_model, (tok,)):
         if part:
             yield (" " if started else "") + part
             started = True
