@@ -9,13 +9,14 @@
 from collections import deque
 from typing import Any, Dict, Iterable, Iterator, Optional, Union
 
+from .corpus import Counted
 from .events import Done, Event
 from .options import PRESETS
 from .presets import TRAINERS, resolve_options
 from .tokenizer import Tokenizer
 
-# raw text, documents, or word counts
-Corpus = Union[str, Iterable[str], Dict[str, int]]
+# raw text, documents, word counts, or pre-token counts made by counts.py (a counts file)
+Corpus = Union[str, Iterable[str], Dict[str, int], Counted]
 
 
 def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int] = None, num_merges: Optional[int] = None,
@@ -23,7 +24,9 @@ def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int]
     """Train step by step: yields ``AlphabetReady``, then one event per merge (or EM/prune
     round), then ``Done`` whose ``tokenizer`` is the result.
 
-    ``corpus``: raw text (a str or an iterable of documents) or a word-frequency dict.
+    ``corpus``: raw text (a str or an iterable of documents), a word-frequency dict, or a
+    ``corpus.Counted`` (pre-token counts from ``counts.py``: trains as the text they were
+    counted from, if counted with this preset's pipeline).
     ``progress=True`` adds ``Progress`` events, one per slice of a long preparation (counting
     a big corpus, indexing its pairs) before ``AlphabetReady``, of Unigram's rounds, and of
     the final model's build before ``Done``, each a few milliseconds apart, so a caller can

@@ -1,6 +1,6 @@
 """The command line: ``python -m subwordlab <command> ...`` (also installed as ``subwordlab``).
 
-Commands: train, encode, decode, stats, inspect, vocab, export --hf, import --hf | --tiktoken,
+Commands: train, count, encode, decode, stats, inspect, vocab, export --hf, import --hf | --tiktoken,
 presets (the algorithms and their options; ``--markdown`` writes the README's options table).
 Every command has ``--help`` with an example. Errors go to stderr as one line
 (``subwordlab: error: ...``) with exit code 1 (2 for a wrong command line, 130 when
@@ -16,10 +16,11 @@ import signal
 import sys
 
 from .cli_commands import (
-    EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CliError, cmd_decode, cmd_encode, cmd_export, cmd_import, cmd_inspect,
-    cmd_presets, cmd_stats, cmd_train, cmd_vocab,
+    EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CliError, cmd_count, cmd_decode, cmd_encode, cmd_export, cmd_import,
+    cmd_inspect, cmd_presets, cmd_stats, cmd_train, cmd_vocab,
 )
 from .options import LIST_SYNTAX, PRESETS, all_options
+from .parallel import default_workers
 from .version import __version__
 
 
@@ -27,6 +28,38 @@ from .version import __version__
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     pass
+
+
+def _workers(text):
+    """--workers N: a whole number of processes, at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"takes a whole number of processes, at least 1, not {text!r}")
+    return n
+
+
+def workers_arg(p, what):
+    p.add_argument("--workers", type=_workers, default=None, metavar="N",
+                   help=f"{what} in N worker processes (default: this machine's cores, {default_workers()}); "
+                        "the result is the same as with 1")
+
+
+def preset_args(p, what):
+    """--preset and every preset option as a flag (from the schema in options.py)."""
+    p.add_argument("--preset", choices=list(PRESETS), default="bpe", help="the algorithm (default: bpe)")
+    g = p.add_argument_group(f"preset options (each applies to the presets named in brackets){what}")
+    for name, (option, presets) in sorted(all_options().items()):
+        if name in ("vocab_size", "num_merges"):
+            continue  # the target, apart
+        text = f"{option.help}; {option.allowed()} [{', '.join(presets)}]".replace("%", "%%")
+        if option.kind == "bool":
+            g.add_argument(option.flag, dest="opt_" + name, action=argparse.BooleanOptionalAction, default=None, help=text)
+        else:
+            metavar = {"int": "N", "float": "X", "list": "'A B'", "choice": "|".join(option.choices)}.get(option.kind, "TEXT")
+            g.add_argument(option.flag, dest="opt_" + name, metavar=metavar, default=None, help=text)
 
 
 def build_parser():
@@ -64,31 +97,46 @@ def build_parser():
                 "subwordlab train corpus.txt --preset sentencepiece_bpe --vocab-size 2000 --byte-fallback -o model.json\n"
                 "  cat words.txt | subwordlab train --word-counts --preset bpe --num-merges 10 -o model.json\n\n"
                 "presets: " + ", ".join(PRESETS) + "\n"
+                "  subwordlab train big.txt --preset byte_bpe --vocab-size 32000 --special-tokens '<|endoftext|>' --workers 8 -o m.json\n"
+                "  subwordlab train --counts counts.json --preset byte_bpe --vocab-size 32000 -o model.json\n\n"
+                "presets: " + ", ".join(PRESETS) + "\n"
                 "lists (e.g. --special-tokens) are " + LIST_SYNTAX.replace("%", "%%") + "\n"
                 "Ctrl-C stops training cleanly: nothing is written.", cmd_train)
     p.add_argument("files", nargs="*", metavar="FILE", help="corpus files, each one document ('-' or none: stdin)")
-    p.add_argument("--preset", choices=list(PRESETS), default="bpe", help="the algorithm (default: bpe)")
     p.add_argument("--vocab-size", type=int, help="target vocabulary size, counting every token")
     p.add_argument("--num-merges", type=int, help="number of merges to learn (BPE, WordPiece)")
     p.add_argument("--word-counts", action="store_true", help="the input is a word-frequency list: one 'word count' per line")
+    p.add_argument("--counts", metavar="COUNTS.json", help="train from pre-token counts written by 'subwordlab count' (no FILEs)")
     p.add_argument("-o", "--output", metavar="MODEL.json", help="where to save the model")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    g = p.add_argument_group("preset options (each applies to the presets named in brackets)")
-    for name, (option, presets) in sorted(all_options().items()):
-        if name in ("vocab_size", "num_merges"):
-            continue  # the target, above
-        text = f"{option.help}; {option.allowed()} [{', '.join(presets)}]".replace("%", "%%")
-        if option.kind == "bool":
-            g.add_argument(option.flag, dest="opt_" + name, action=argparse.BooleanOptionalAction, default=None, help=text)
-        else:
-            metavar = {"int": "N", "float": "X", "list": "'A B'", "choice": "|".join(option.choices)}.get(option.kind, "TEXT")
-            g.add_argument(option.flag, dest="opt_" + name, metavar=metavar, default=None, help=text)
+    workers_arg(p, "count the corpus")
+    preset_args(p, "")
+
+    # count
+    p = command("count", "count a corpus's pre-tokens for a preset's pipeline into a counts file (train --counts reads it)",
+                "subwordlab count shard1.txt shard2.txt --preset byte_bpe --special-tokens '<|endoftext|>' -o counts1.json\n"
+                "  subwordlab count --merge counts1.json counts2.json -o counts.json\n"
+                "  subwordlab count /shared/corpus/*.txt --preset byte_bpe --dask tcp://scheduler:8786 -o counts.json\n"
+                "  subwordlab train --counts counts.json --preset byte_bpe --special-tokens '<|endoftext|>' "
+                "--vocab-size 32000 -o model.json\n\n"
+                "the counts are the same whatever the number of workers or shards; merged in the order given,\n"
+                "they train the model the text itself trains, byte for byte", cmd_count)
+    p.add_argument("files", nargs="*", metavar="FILE", help="corpus files, each one document ('-' or none: stdin); "
+                                                            "with --merge: counts files")
+    p.add_argument("--merge", action="store_true", help="merge counts files (in the order given) instead of counting text")
+    p.add_argument("--dask", metavar="ADDRESS", help="count on a Dask cluster (e.g. tcp://scheduler:8786), one task per "
+                                                     "file; the workers must read the files at these paths")
+    p.add_argument("-o", "--output", metavar="COUNTS.json", help="where to write the counts")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    workers_arg(p, "count")
+    preset_args(p, " (only those that change the pre-tokens matter)")
 
     # encode
     p = command("encode", "encode a text (or a file, streamed) to ids or tokens",
                 "subwordlab encode -m model.json 'Hello world'\n  subwordlab encode -m model.json --file big.txt > ids.txt", cmd_encode)
     text_args(p, "the text to encode", "encode this file instead, streamed ('-' for stdin)")
     p.add_argument("--tokens", action="store_true", help="print token strings (JSON-quoted) instead of ids")
+    workers_arg(p, "--file: encode")
 
     # decode
     p = command("decode", "decode ids (arguments or stdin) back to text",
@@ -155,9 +203,9 @@ def main(argv=None):
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    if args.command == "train":
+    if args.command in ("train", "count"):
         # subtle: a process started in the background by a shell inherits SIGINT ignored;
-        # training is long, so Ctrl-C (or kill -INT) must always stop it cleanly
+        # training (and counting) is long, so Ctrl-C (or kill -INT) must always stop it cleanly
         try:
             signal.signal(signal.SIGINT, signal.default_int_handler)
         except (ValueError, OSError, AttributeError):  # not the main thread, or no signals (Pyodide)

@@ -15,11 +15,14 @@ import sys
 import time
 
 from . import api
+from . import counts as counts_file
 from .corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
 from .hf_json import HFExportError, export_hf, from_hf_json
 from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
 from .loaders import from_tiktoken
 from .options import PRESETS, OptionError, all_options, options_markdown
+from .parallel import default_workers, encode_stream, ordered_map
+from .presets import counting_spec, resolve_options
 from .serialize import format_vocab_table, from_json, vocab_table
 from .stats import compare_texts, embedding_parameters, first_difference, format_table
 
@@ -238,8 +241,9 @@ def _fmt_time(seconds):
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def cmd_train(args):
-    preset = PRESETS[args.preset]
+def _preset_options(args, preset):
+    """The preset options given on the command line, each checked by the schema; an option
+    of another preset is refused, naming the presets it belongs to."""
     options = {}
     for name, (option, presets) in all_options().items():
         value = getattr(args, "opt_" + name, None)
@@ -247,20 +251,122 @@ def cmd_train(args):
             continue
         if not preset.has(name):
             raise CliError(f"{option.flag} is not an option of preset {preset.name!r} (it is one of "
-                           f"{', '.join(presets)}); see: subwordlab train --help")
+                           f"{', '.join(presets)}); see: subwordlab {args.command} --help")
         options[name] = _option_value(preset, name, value)
+    return options
+
+
+def _fmt_mb(n):
+    return f"{n / 1e6:,.1f} MB"
+
+
+def _count_files(paths, spec, workers, bar):
+    """The pre-token counts of ``paths`` (each one document; '-' is stdin) under ``spec``'s
+    pipeline, counted in ``workers`` processes (``counts.count_inputs``), with one progress
+    bar: bytes counted of the inputs' total."""
+    sizes = [os.path.getsize(p) if p != "-" and os.path.isfile(p) else 0 for p in paths]
+    total, done = sum(sizes), [0]
+    start = time.monotonic()
+
+    def on_done(nbytes):
+        done[0] += nbytes
+        rate = done[0] / max(time.monotonic() - start, 1e-9)
+        if total and "-" not in paths:
+            frac = min(1.0, done[0] / total)
+            eta = (total - min(done[0], total)) / rate if rate else 0
+            bar.show(f"count: [{'#' * int(frac * 24):<24}] {_fmt_mb(done[0])}/{_fmt_mb(total)}  {rate / 1e6:,.1f} MB/s  "
+                     f"ETA {_fmt_time(eta)}")
+        else:
+            bar.show(f"count: {_fmt_mb(done[0])}  {rate / 1e6:,.1f} MB/s")
+
+    def inputs():
+        # one stream open at a time (the reading is lazy: as the workers ask for chunks)
+        for path in paths:
+            with _open_text(path) as fh:
+                current[:] = [path, fh.encoding]
+                yield ("standard input" if path == "-" else path), fh
+
+    current = ["-", "utf-8"]
+    try:
+        counted = counts_file.count_inputs(inputs(), spec, lambda f, xs: ordered_map(f, xs, workers), on_done)
+    except UnicodeDecodeError:
+        raise _decode_error(*current) from None
+    n = len(paths)
+    bar.show(f"count: {_fmt_mb(done[0])} of {n} input{'s' * (n != 1)} in {time.monotonic() - start:.1f} s "
+             f"({workers} worker{'s' * (workers != 1)}), {counted.distinct:,} distinct pre-tokens")
+    return counted
+
+
+class _open_text:
+    """A file ('-': stdin) as a text stream, as ``_text_stream`` reads it; closed at the end
+    (stdin is left open). Example: ``with _open_text('a.txt') as fh: fh.read()``."""
+
+    def __init__(self, path):
+        self.path = path
+        try:
+            self.fh = _stdin_text() if path == "-" else _text_stream(open(path, "rb"))
+        except OSError as exc:
+            raise CliError(f"cannot read {path}: {exc.strerror}") from None
+
+    def __enter__(self):
+        return self.fh
+
+    def __exit__(self, *exc):
+        if self.fh is not sys.stdin:
+            self.fh.close()
+
+
+def _decode_error(path, encoding):
+    """The CliError for a file that stopped decoding midway (read as ``encoding``): the first
+    bad byte and its position in the file, and how to convert it."""
+    encoding = encoding.removesuffix("-sig")
+    if path == "-":
+        return CliError(f"standard input is not {encoding.upper()} text; save it as UTF-8 first (e.g. "
+                        "iconv -f CP1252 -t UTF-8, for a Windows Latin-1 file)")
+    return _not_text(path, encoding, *_first_bad_byte(path, encoding))
+
+
+def _read_counts(path):
+    """A counts file written by ``subwordlab count`` as a ``Counted``; one line if it is not one."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return counts_file.from_json(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CliError(f"{path} is not a counts file (not UTF-8 text); give a file written by 'subwordlab count -o'") from None
+    except counts_file.CountsFileError as exc:
+        raise CliError(f"{path}: {exc}") from None
+
+
+def _worker_count(args):
+    return args.workers if args.workers is not None else default_workers()
+
+
+def cmd_train(args):
+    preset = PRESETS[args.preset]
+    options = _preset_options(args, preset)
     if args.vocab_size is None and args.num_merges is None:
         raise CliError("give --vocab-size N or --num-merges N")
-    # the corpus: files (each one document) or stdin
-    paths = args.files or ["-"]
-    texts = [_read_text(p) for p in paths]
-    corpus = parse_word_counts("\n".join(texts)) if args.word_counts else texts
+    if args.counts is not None and (args.files or args.word_counts):
+        raise CliError("give either corpus files (or --word-counts) or --counts COUNTS.json, not both")
     if not args.output:
         raise CliError("give the output file with -o model.json")
+    bar = _Progress(not args.quiet)
+    # the corpus: counts written by 'subwordlab count', a word-frequency list, or files (each
+    # one document; none: stdin) counted here, in worker processes
+    if args.counts is not None:
+        corpus = _read_counts(args.counts)
+    elif args.word_counts:
+        corpus = parse_word_counts("\n".join(_read_text(p) for p in args.files or ["-"]))
+    else:
+        spec = resolve_options(preset.name, args.vocab_size, args.num_merges, options)
+        corpus = _count_files(args.files or ["-"], spec, _worker_count(args), bar)
     kwargs = {}
     if "progress" in _inspect.signature(api.iter_train).parameters:
         kwargs["progress"] = True
-    bar = _Progress(not args.quiet)
     events = api.iter_train(corpus, preset.name, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
     tok, notes, phases = None, [], set()
     for event in events:
@@ -295,6 +401,56 @@ def cmd_train(args):
     _write_atomic(args.output, tok.to_json())
     if not args.quiet:
         print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
+    return 0
+
+
+def _count_on_dask(address, paths, spec, bar):
+    """The counts of ``paths`` made on the Dask cluster at ``address`` (dask_counts.py)."""
+    if not paths or "-" in paths:
+        raise CliError("--dask counts files the workers can read (paths on storage they share), not standard input")
+    try:
+        from dask.distributed import Client
+
+        from .dask_counts import count_files_dask
+    except ImportError:
+        raise CliError("--dask needs dask.distributed: pip install 'dask[distributed]' (here and on the workers)") from None
+    bar.show(f"count: {len(paths)} files on the Dask cluster at {address}", force=True)
+    try:
+        client = Client(address, timeout=30)
+    except (OSError, TimeoutError) as exc:
+        raise CliError(f"cannot reach the Dask scheduler at {address} ({exc}); start one (dask scheduler) or check the address") from None
+    with client:
+        try:
+            return count_files_dask(client, paths, spec)
+        except FileNotFoundError as exc:
+            raise CliError(f"a Dask worker cannot read {exc.filename}: give paths every worker can read") from None
+
+
+def cmd_count(args):
+    if not args.output:
+        raise CliError("give the output file with -o counts.json")
+    bar = _Progress(not args.quiet)
+    if args.merge:
+        # merge counts files, in the order given
+        if len(args.files) < 1 or "-" in args.files:
+            raise CliError("--merge takes the counts files to merge (written by 'subwordlab count -o'), in order")
+        parts = [_read_counts(p) for p in args.files]
+        try:
+            counted = counts_file.merge_counted(parts)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    else:
+        preset = PRESETS[args.preset]
+        spec = counting_spec(preset.name, _preset_options(args, preset))
+        if args.dask:
+            counted = _count_on_dask(args.dask, args.files, spec, bar)
+        else:
+            counted = _count_files(args.files or ["-"], spec, _worker_count(args), bar)
+        if not counted.counts:
+            raise CliError("the corpus is empty (no pre-tokens after pre-tokenization): give some text")
+    _write_atomic(args.output, counts_file.to_json(counted))
+    bar.done(f"wrote {args.output} ({counted.distinct:,} distinct pre-tokens, {sum(counted.counts.values()):,} in all, "
+             f"{len(counted.inputs)} input{'s' * (len(counted.inputs) != 1)})")
     return 0
 
 
@@ -333,7 +489,14 @@ def cmd_encode(args):
         fh = _stdin_text() if args.file == "-" else _text_stream(open(args.file, "rb"))
     except OSError as exc:
         raise CliError(f"cannot read {args.file}: {exc.strerror}") from None
+    workers = _worker_count(args)
     try:
+        if workers > 1:
+            # in worker processes: chunks cut where encode_iter cuts, written in order
+            for part in encode_stream(tok, fh, policy, workers, as_tokens=args.tokens):
+                out.write(part)
+            out.write("\n")
+            return 0
         first, batch = True, []
         for i in tok.encode_iter(_chunks(fh), **policy):
             batch.append(i)
@@ -342,11 +505,7 @@ def cmd_encode(args):
                 first, batch = False, []
         emit(batch, first)
     except UnicodeDecodeError:
-        encoding = fh.encoding.removesuffix("-sig")
-        if args.file == "-":
-            raise CliError(f"standard input is not {encoding.upper()} text; save it as UTF-8 first (e.g. "
-                           "iconv -f CP1252 -t UTF-8, for a Windows Latin-1 file)") from None
-        raise _not_text(args.file, encoding, *_first_bad_byte(args.file, encoding)) from None
+        raise _decode_error(args.file, fh.encoding) from None
     finally:
         if fh is not sys.stdin:
             fh.close()

@@ -17,6 +17,8 @@ import hashlib
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Dict, List
 
 
 class CorpusError(ValueError):
@@ -329,14 +331,16 @@ def count_words(corpus, split_words, remove_specials=None):
 SLICE_CHARS = 1 << 14  # characters counted between two progress reports (a few ms of work in Pyodide)
 
 
-def iter_count_words(corpus, split_words, remove_specials=None, slicer=None):
+def iter_count_words(corpus, split_words, remove_specials=None, slicer=None, allow_empty=False):
     """``count_words`` in slices: a generator that yields ``(chars_done, chars_total)``
     each time about ``SLICE_CHARS`` more characters are counted and returns what
     ``count_words`` returns (the same counts, in the same order).
 
     ``slicer(text) -> list of texts`` cuts one long text into slices that split into the
     same words as the whole text (see ``slices_at_spaces``); None counts each text at once.
-    ``chars_total`` is 0 when the corpus is a stream of unknown length.
+    ``chars_total`` is 0 when the corpus is a stream of unknown length. ``allow_empty``:
+    a corpus without words gives empty counts (one part of a corpus, ``counts.count_texts``)
+    instead of the error.
     """
     counts, stats = Counter(), CorpusStats()
     if isinstance(corpus, str):
@@ -365,9 +369,12 @@ def iter_count_words(corpus, split_words, remove_specials=None, slicer=None):
                 if pending >= SLICE_CHARS:
                     done, pending = done + pending, 0
                     yield done, total
-    if not counts:
-        raise CorpusError("the corpus is empty (no words after pre-tokenization): give some text")
+    if not counts and not allow_empty:
+        raise CorpusError(EMPTY_CORPUS)
     return counts, stats.to_dict("text")
+
+
+EMPTY_CORPUS = "the corpus is empty (no words after pre-tokenization): give some text"
 
 
 def slices_at_spaces(text, size=None):
@@ -392,6 +399,53 @@ def slices_at_spaces(text, size=None):
         start = p
     out.append(text[start:])
     return out
+
+
+def inputs_provenance(inputs):
+    """The provenance of a corpus read from inputs (files, counted apart, maybe on other
+    machines), each ``{"sha256", "chars", "bytes"}`` of its text (as UTF-8): for one input
+    exactly what training on its text records; for several, SHA-256 cannot be combined, so
+    ``sha256`` is the SHA-256 of the inputs' hex digests, one per line, and ``inputs`` lists
+    them in order (kind ``"texts"``). Training on the files, on their counts, or on counts
+    merged from shards records the same.
+
+    >>> inputs_provenance([{"sha256": "ab", "chars": 2, "bytes": 3}])
+    {'kind': 'text', 'sha256': 'ab', 'chars': 2, 'bytes': 3}
+    >>> sorted(inputs_provenance([{"sha256": "ab", "chars": 2, "bytes": 3}] * 2))
+    ['bytes', 'chars', 'inputs', 'kind', 'sha256']
+    """
+    parts = [{"sha256": i["sha256"], "chars": i["chars"], "bytes": i["bytes"]} for i in inputs]
+    chars, size = sum(i["chars"] for i in parts), sum(i["bytes"] for i in parts)
+    if len(parts) == 1:
+        return {"kind": "text", **parts[0]}
+    digest = hashlib.sha256("".join(i["sha256"] + "\n" for i in parts).encode("ascii")).hexdigest()
+    return {"kind": "texts", "sha256": digest, "chars": chars, "bytes": size, "inputs": parts}
+
+
+@dataclass
+class Counted:
+    """A corpus already counted: its pre-tokens under one pipeline, with their counts in order
+    of first appearance (the form the trainers take: GPT-2 byte characters for byte_bpe), and
+    the inputs they were counted from. Training on it is training on those inputs' text;
+    ``counts.py`` makes, merges, saves and reads them.
+
+    >>> c = Counted({"low": 5}, {"preset": "bpe"}, [{"name": "a.txt", "sha256": "ab", "chars": 9, "bytes": 9}])
+    >>> c.provenance()["kind"], c.distinct
+    ('text', 1)
+    """
+
+    counts: Dict[str, int]
+    pipeline: Dict[str, Any]  # presets.pipeline_record: what made the pre-tokens
+    inputs: List[Dict[str, Any]] = field(default_factory=list)  # [{"name", "sha256", "chars", "bytes"}]
+    unmatched: int = 0  # characters a custom byte_bpe pattern left unmatched
+
+    @property
+    def distinct(self):
+        return len(self.counts)
+
+    def provenance(self):
+        """What a model trained on these counts records as its corpus (``inputs_provenance``)."""
+        return inputs_provenance(self.inputs)
 
 
 def word_counts_provenance(counts):

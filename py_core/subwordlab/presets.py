@@ -15,16 +15,18 @@ of the schema in options.py (the UI and the CLI are built from that schema);
 ``TRAINERS[preset]`` is the event generator of a preset.
 """
 
+import json
 from dataclasses import replace
 from itertools import islice
 from typing import Any, Dict, Tuple
 
 from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
-from .corpus import CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
+from .corpus import EMPTY_CORPUS, Counted, CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
 from .events import Done, drain, progress_events, sliced
 from .normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
 from .options import PRESETS, check_options, preset_of
+from .registry import dump_component
 from .pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
 from .special import alternation
 from .tokenizer import Tokenizer
@@ -55,6 +57,21 @@ def resolve_options(preset, vocab_size, num_merges, options):
     if "special_tokens" in spec:
         spec["special_tokens"] = list(dict.fromkeys(spec["special_tokens"]))
     spec["preset"] = preset
+    return spec
+
+
+def counting_spec(preset, options):
+    """The spec of ``preset`` with ``options`` checked and defaults filled in, without a
+    training target: enough to count a corpus (``subwordlab count``), not to train.
+
+    >>> counting_spec("byte_bpe", {"special_tokens": ["<|endoftext|>"]})["pattern"]
+    'gpt2'
+    """
+    schema = preset_of(preset)
+    spec = dict(schema.defaults())
+    spec.update(check_options(schema, options))
+    spec["special_tokens"] = list(dict.fromkeys(spec.get("special_tokens") or []))
+    spec["preset"], spec["vocab_size"], spec["num_merges"] = preset, None, None
     return spec
 
 
@@ -102,6 +119,58 @@ def corpus_word_counts(corpus, spec, normalizer, pre_tokenizer):
     return drain(iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer))
 
 
+def pipeline_of(spec):
+    """(normalizer, pre_tokenizer) of any preset: what turns its text into the words it counts.
+
+    >>> pipeline_of(resolve_options("byte_bpe", 300, None, {}))[1].pattern_name
+    'gpt2'
+    """
+    preset = spec["preset"]
+    build = unigram_pipeline if preset_of(preset).is_unigram else wordpiece_pipeline if preset == "wordpiece" else bpe_pipeline
+    normalizer, pre_tokenizer, _ = build(spec)
+    return normalizer, pre_tokenizer
+
+
+def pipeline_record(spec):
+    """What determines a preset's word counts, as saved: the preset, its normalizer and
+    pre-tokenizer (each as a model file saves it) and the special tokens (the text is cut at
+    them). Two specs whose records agree but for the preset count any text alike.
+
+    >>> sorted(pipeline_record(resolve_options("bpe", None, 10, {})))
+    ['normalizer', 'pre_tokenizer', 'preset', 'special_tokens']
+    """
+    normalizer, pre_tokenizer = pipeline_of(spec)
+    return {"preset": spec["preset"], "normalizer": dump_component("normalizer", normalizer),
+            "pre_tokenizer": dump_component("pre_tokenizer", pre_tokenizer),
+            "special_tokens": sorted(spec.get("special_tokens") or [])}
+
+
+def pipeline_difference(counted, spec):
+    """Why counts made under ``counted`` (a ``pipeline_record``) cannot train ``spec``, or None.
+    Example: counts of preset 'bpe' for a 'byte_bpe' spec -> 'the pre_tokenizer differs ...'."""
+    wanted = pipeline_record(spec)
+    for key in ("pre_tokenizer", "normalizer", "special_tokens"):
+        if counted.get(key) != wanted[key]:
+            return (f"the {key.replace('_', '-')} differs: the counts have {json.dumps(counted.get(key), ensure_ascii=False)}, "
+                    f"preset {spec['preset']!r} with these options has {json.dumps(wanted[key], ensure_ascii=False)}")
+    return None
+
+
+def corpus_cuts(spec, pre_tokenizer):
+    """Where a long text may be cut so that its parts, counted apart, give exactly the words
+    of the whole text: ``(lines, spaces)``. ``lines``: just after a line feed with ordinary
+    (not white-space) characters on both sides (the white-space-splitting presets, and
+    byte_bpe's built-in patterns, where a line feed never joins the next piece); ``spaces``:
+    just before a lone space, as ``corpus_slicer`` (not for every SentencePiece setting).
+    The cuts at special tokens are always safe (the text is cut there anyway).
+
+    >>> corpus_cuts(resolve_options("sentencepiece_bpe", 300, None, {}), None)
+    (False, True)
+    """
+    preset = spec["preset"]
+    named = getattr(pre_tokenizer, "pattern_name", None) is not None
+    lines = preset in ("bpe", "wordpiece", "unigram") or (preset == "byte_bpe" and named)
+    return lines, corpus_slicer(spec, pre_tokenizer) is not None
 
 
 def corpus_slicer(spec, pre_tokenizer):
@@ -119,11 +188,15 @@ def corpus_slicer(spec, pre_tokenizer):
     return slices_at_spaces  # white space always ends a word (bpe, wordpiece, unigram)
 
 
-def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=None):
+def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=None, allow_empty=False):
     """``corpus_word_counts`` in slices: yields ``Progress("count", ...)`` events between
     slices of a long raw-text corpus and returns ``(counts, provenance)``. ``unmatched``, a
-    one-item list, receives how many characters a byte_bpe pattern left unmatched."""
+    one-item list, receives how many characters a byte_bpe pattern left unmatched.
+    ``allow_empty``: a text without words gives no counts instead of the error (a part of
+    a corpus). A ``Counted`` corpus (counted before, ``counts.py``) gives its own counts."""
     unmatched = [0] if unmatched is None else unmatched
+    if isinstance(corpus, Counted):
+        return counted_word_counts(corpus, spec, unmatched)
     if isinstance(corpus, dict):
         counts = validate_word_counts(corpus, spec.get("end_of_word"))
         provenance = word_counts_provenance(counts)
@@ -143,7 +216,7 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
             unmatched[0] += n
             return got
 
-        raw, provenance = yield from progress_events("count", iter_count_words(corpus, chunks, cut, slicer))
+        raw, provenance = yield from progress_events("count", iter_count_words(corpus, chunks, cut, slicer, allow_empty))
         # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate),
         # in slices (a hundred thousand words at once were a pause of 0.4 s in the browser)
         counts, items = {}, iter(raw.items())
@@ -158,12 +231,32 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
 
-    counts, provenance = yield from progress_events("count", iter_count_words(corpus, split_words, cut, slicer))
+    counts, provenance = yield from progress_events("count", iter_count_words(corpus, split_words, cut, slicer, allow_empty))
+    check_end_of_word(counts, spec)
+    return dict(counts), provenance
+
+
+def check_end_of_word(counts, spec):
+    """Refuse words that contain the end-of-word marker (``bpe``): the model could not tell them apart.
+    Example: ({"a</w>": 1}, {"end_of_word": "</w>"}) raises CorpusError."""
     eow = spec.get("end_of_word")
     if eow and any(eow in w for w in counts):
         bad = next(w for w in counts if eow in w)
         raise CorpusError(f"the word {bad!r} contains the end-of-word marker {eow!r}; choose another marker (end_of_word=...)")
-    return dict(counts), provenance
+
+
+def counted_word_counts(counted, spec, unmatched):
+    """The counts and provenance of a ``Counted`` corpus, refused (with what to do) when it
+    was counted with another pipeline than ``spec``'s; ``unmatched[0]`` gets its unmatched characters."""
+    why = pipeline_difference(counted.pipeline, spec)
+    if why:
+        raise CorpusError(f"these counts were made for another pipeline ({why}); count the text again with "
+                          f"'subwordlab count --preset {spec['preset']}' and the same options as this training")
+    if not counted.counts:
+        raise CorpusError(EMPTY_CORPUS)
+    check_end_of_word(counted.counts, spec)
+    unmatched[0] += counted.unmatched
+    return counted.counts, counted.provenance()
 
 
 
