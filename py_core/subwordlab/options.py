@@ -40,6 +40,7 @@ MAX_SIZE = 10_000_000  # the largest vocab_size / num_merges anyone may ask for
 MAX_LIST_ITEMS = 1000
 TARGETS = ("vocab_size", "num_merges")  # the training target: set apart from the other options
 LIST_SYNTAX = "items separated by white space, e.g. '<s> </s>'"
+RULES = ("textbook", "hf", "sentencepiece")  # whose training rules a trainer follows (the ``rules`` option)
 
 
 class OptionError(ValueError):
@@ -388,6 +389,22 @@ _SCORING = Option("scoring", "choice", "likelihood",
                   "tokenizers library's WordPieceTrainer does (BPE with ## pieces; every character also starts the "
                   "vocabulary without ##)", choices=SCORINGS, hf=_TRAINING)
 
+_RULES_HELP = {
+    "textbook": "'textbook' (the default): the algorithm as the papers write it, ties by 'tie_break'",
+    "hf": ("'hf': exactly as the Hugging Face tokenizers library (0.2x) trains it ({what}): its ids (alphabet "
+           "by code point), its ties (the pair of smaller ids) and its bookkeeping; tie_break must stay 'first'"),
+    "sentencepiece": ("'sentencepiece': exactly as spm_train (num_threads=1) {what} trains: its required "
+                      "characters, merge order and scores; tie_break must stay 'first'"),
+}
+
+
+def _rules(what: str, *values: str) -> Option:
+    """The ``rules`` option of a preset: 'textbook' and the reference trainers it can follow."""
+    choices = ("textbook",) + values
+    help_ = "whose training rules to follow: " + "; ".join(_RULES_HELP[v].format(what=what) for v in choices)
+    return Option("rules", "choice", "textbook", help_, choices=choices, hf=_TRAINING)
+
+
 # every trainer bounds a word's length as SentencePiece bounds a line's (corpus.MAX_SENTENCE_LENGTH)
 _MAX_SENTENCE = Option("max_sentence_length", "int", 4192, "a longer word (a run without white space, or a pattern's "
                        "pre-token), in UTF-8 bytes, trains on its first max_sentence_length bytes only, which bounds "
@@ -439,6 +456,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "to start with, so no text is ever unknown.",
             "regex pre-tokenizer, bytes as 256 base tokens, byte-level BPE, byte-level decoder",
             _common() + (
+                _rules("BpeTrainer with initial_alphabet=ByteLevel.alphabet()", "hf"),
                 Option("pattern", "text", "gpt2", "pre-tokenization regex: 'gpt2', 'cl100k', 'o200k' or your own "
                        "pattern", hf=HFMeaning("pre_tokenizer (ByteLevel, or a Split in Oniguruma syntax)", _oniguruma)),
                 _specials((), "control tokens such as '<|endoftext|>', given the first ids; training text is split "
@@ -461,6 +479,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "optional lower-casing and accent stripping, BERT pre-tokenizer, WordPiece merges by score, ## decoder",
             _common("score", _WORDPIECE_RULE) + (
                 _SCORING,
+                _rules("WordPieceTrainer: BPE by count with ## pieces, whatever 'scoring' says", "hf"),
                 Option("lowercase", "bool", False, "lower-case the text first (BERT uncased)", hf=_HF_NORMALIZER),
                 Option("strip_accents", "bool", False, "decompose (NFD) and drop combining marks: 'é' -> 'e' "
                        "(BERT uncased)", hf=_HF_NORMALIZER),

@@ -30,6 +30,7 @@ from .special import alternation
 from .tokenizer import Tokenizer
 from .unicode_data import UNICODE_VERSION
 from .trainers import bpe as bpe_trainer
+from .trainers import hf_rules
 from .trainers import unigram as unigram_trainer
 from .trainers import wordpiece as wordpiece_trainer
 
@@ -55,6 +56,10 @@ def resolve_options(preset, vocab_size, num_merges, options):
     if "special_tokens" in spec:
         spec["special_tokens"] = list(dict.fromkeys(spec["special_tokens"]))
     spec["preset"] = preset
+    rules = spec.get("rules", "textbook")
+    if rules != "textbook" and spec.get("tie_break", "first") != "first":
+        raise ValueError(f"tie_break={spec['tie_break']!r} applies to rules='textbook' only; rules={rules!r} breaks "
+                         "ties as its reference trainer does (leave tie_break at 'first')")
     return spec
 
 
@@ -197,6 +202,14 @@ def train_bpe_family(corpus, spec):
     unmatched = [0]
     counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched)
     notes = (unmatched_note(unmatched[0]),) if unmatched[0] else ()
+    if spec.get("rules") == "hf":  # (byte_bpe) BpeTrainer's ids, ties and bookkeeping
+        model, specials, merges = yield from with_notes(notes, hf_rules.train_byte_bpe(
+            counts, special_tokens=spec["special_tokens"], vocab_size=spec["vocab_size"],
+            num_merges=spec["num_merges"], min_frequency=spec["min_frequency"], top_k=spec["top_k"]))
+        tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
+                        dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
+        yield Done(tokenizer=tok, steps=len(merges))
+        return
     model, specials, merges = yield from with_notes(notes, bpe_trainer.train(
         counts, special_tokens=spec["special_tokens"], unk_token=spec.get("unk_token"),
         end_of_word=spec.get("end_of_word") if preset == "bpe" else None, byte_level=preset == "byte_bpe",
@@ -231,7 +244,11 @@ def train_wordpiece(corpus, spec):
     """Generator of events for the ``wordpiece`` preset."""
     normalizer, pre_tokenizer, decoder = wordpiece_pipeline(spec)
     counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
-    model, special_ids, merges = yield from wordpiece_trainer.train(
+    train = wordpiece_trainer.train
+    if spec.get("rules") == "hf":  # WordPieceTrainer: BPE by count with ## pieces, its ids and ties
+        def train(counts, *, scoring, tie_break, **rest):
+            return hf_rules.train_wordpiece(counts, **rest)
+    model, special_ids, merges = yield from train(
         counts, special_tokens=spec["special_tokens"], unk_token=spec["unk_token"],
         continuing_subword_prefix=spec["continuing_subword_prefix"],
         max_input_chars_per_word=spec["max_input_chars_per_word"], num_merges=spec["num_merges"], vocab_size=spec["vocab_size"],
