@@ -104,7 +104,6 @@ def train_hf_bpe(counts, *, special_tokens=(), vocab_size=None, num_merges=None,
     # step 2: the alphabet, by code point
     for ch in hf_alphabet(counts, initial_alphabet, limit_alphabet):
         add(ch)
-    base = len(vocab)
     # step 3: the words as ids: a character outside the alphabet is dropped; the prefix goes
     # on every character but the first, the suffix on the last (new tokens get the next ids)
     if decorated_order:
@@ -119,11 +118,8 @@ def train_hf_bpe(counts, *, special_tokens=(), vocab_size=None, num_merges=None,
                 syms.append(add(s))
         words.append(syms)
         freqs.append(n)
-    if vocab_size is not None and vocab_size < len(vocab):
-        raise ValueError(f"vocab_size={vocab_size} is smaller than the starting vocabulary "
-                         f"({len(vocab)} characters and special tokens); use at least {len(vocab)}")
+    # (a vocab_size below the starting vocabulary is no error: HF keeps it all and merges nothing)
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts))
-    del base
 
     # step 4: every pair's count and the words it occurs in; one heap entry per pair:
     # [-count, left, right, seq, words] (the smallest is the best: highest count, then smaller ids)
