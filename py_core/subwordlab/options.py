@@ -365,6 +365,10 @@ _SENTENCEPIECE_TEXT = (
     Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'", choices=NORMALIZATIONS,
            hf=_HF_NORMALIZER),
     Option("lowercase", "bool", False, "lower-case after normalization", hf=_HF_NORMALIZER),
+    Option("sentence_per_line", "bool", None, "read the corpus one sentence per line, as spm_train does: each line is "
+           "normalized on its own and starts with its own ▁, no piece holds a line break; false: the corpus is one "
+           "text whose line breaks are characters; none (the default): true under rules='sentencepiece', false under "
+           "'textbook' (its behaviour so far)", nullable=True, hf=_TRAINING),
 )
 _COVERAGE = Option("character_coverage", "float", 1.0,
                    "share of the corpus's characters the alphabet must cover; rarer ones become <unk> or bytes",
@@ -471,6 +475,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                 Option("byte_fallback", "bool", False, "an unknown character becomes its UTF-8 bytes as <0xHH> "
                        "tokens (always in the vocabulary)", hf=_HF_BYTE_FALLBACK),
                 _SPLIT_DIGITS, _COVERAGE, _MAX_PIECE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS, _MAX_SENTENCE,
+                _rules("--model_type=bpe", "sentencepiece"),
             )),
     _preset("wordpiece", "wordpiece", "WordPiece (BERT)", "WordPiece",
             "BERT's algorithm: merge the pair with the highest score count(ab) / (count(a) × count(b)) "

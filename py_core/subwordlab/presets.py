@@ -30,7 +30,7 @@ from .special import alternation
 from .tokenizer import Tokenizer
 from .unicode_data import UNICODE_VERSION
 from .trainers import bpe as bpe_trainer
-from .trainers import hf_rules
+from .trainers import hf_rules, spm_bpe
 from .trainers import unigram as unigram_trainer
 from .trainers import wordpiece as wordpiece_trainer
 
@@ -60,7 +60,15 @@ def resolve_options(preset, vocab_size, num_merges, options):
     if rules != "textbook" and spec.get("tie_break", "first") != "first":
         raise ValueError(f"tie_break={spec['tie_break']!r} applies to rules='textbook' only; rules={rules!r} breaks "
                          "ties as its reference trainer does (leave tie_break at 'first')")
+    # subtle: these two are recorded only when not at their defaults, so a model trained by
+    # the textbook rules is the same file, byte for byte, as before they existed
+    for name in NEW_DEFAULTS:
+        if name in spec and spec[name] == schema.option(name).default:
+            del spec[name]
     return spec
+
+
+NEW_DEFAULTS = ("rules", "sentence_per_line")  # options a spec leaves out at their defaults (resolve_options)
 
 
 # -- pipelines ---------------------------------------------------------------------------
@@ -163,6 +171,22 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
 
+    per_line = spec.get("sentence_per_line")
+    too_long = spec.get("max_sentence_length") if spec.get("rules") == "sentencepiece" else None
+    if per_line or (per_line is None and spec.get("rules") == "sentencepiece"):
+        def split_words(text):
+            # one sentence per line (spm_train): each line normalized and split alone, a
+            # final '\r' dropped, empty lines skipped
+            words = []
+            for line in text.split("\n"):
+                if line.endswith("\r"):
+                    line = line[:-1]
+                if too_long is not None and len(line) * 4 > too_long and len(line.encode("utf-8")) > too_long:
+                    continue  # (rules='sentencepiece': spm skips a line longer than max_sentence_length bytes)
+                if line:
+                    words += pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line)
+            return words
+
     counts, provenance = yield from progress_events("count", iter_count_words(corpus, split_words, cut, slicer))
     eow = spec.get("end_of_word")
     if eow and any(eow in w for w in counts):
@@ -202,6 +226,17 @@ def train_bpe_family(corpus, spec):
     unmatched = [0]
     counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched)
     notes = (unmatched_note(unmatched[0]),) if unmatched[0] else ()
+    if spec.get("rules") == "sentencepiece":  # (sentencepiece_bpe) spm_train --model_type=bpe
+        symbols = getattr(pre_tokenizer, "user_defined_symbols", ())
+        model, specials, merges = yield from with_notes(notes, spm_bpe.train(
+            counts, unk_token=spec.get("unk_token"), special_tokens=spec["special_tokens"], user_defined_symbols=symbols,
+            byte_fallback=spec["byte_fallback"], character_coverage=spec["character_coverage"],
+            vocab_size=spec["vocab_size"], num_merges=spec["num_merges"], max_piece_length=spec["max_piece_length"],
+            split_digits=spec["split_digits"], top_k=spec["top_k"]))
+        tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
+                        dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
+        yield Done(tokenizer=tok, steps=len(merges))
+        return
     if spec.get("rules") == "hf":  # (byte_bpe) BpeTrainer's ids, ties and bookkeeping
         model, specials, merges = yield from with_notes(notes, hf_rules.train_byte_bpe(
             counts, special_tokens=spec["special_tokens"], vocab_size=spec["vocab_size"],
