@@ -16,11 +16,16 @@ What it does differently from the textbook trainer (``bpe.py``):
   pieces in order (score ``-i`` for the i-th), then the required characters, most
   frequent first (scores continuing ``-i``).
 
+- when no pair occurs any more, spm does not stop: the pairs it met and never merged (its
+  cache keeps them, at count 0) become pieces, the shorter first, then the smaller string.
+
 One thing is not ported: spm looks for the best pair only among its *active* pairs (the
-top 5 % by count, at least 1,000, refreshed every 100 merges); here every pair is a
-candidate. The two choose differently only when a pair outside spm's active set ties
-with or beats all those in it, which needs equal counts at the boundary late in a
-training (tests/unit/test_rules_spm.py says where it happens).
+top 5 % by count, at least 1,000, refreshed every 100 merges, ties at the cut in the order
+of a ``std::unordered_map`` and ``std::partial_sort``); here every pair is a candidate.
+The two choose differently only when a pair outside spm's active set ties with or beats
+all those in it: none of the differential tests (up to 20,000 pieces on Shakespeare)
+meets that, but the zero-count tail of an exhausted corpus with more than 1,000 such
+pairs would.
 
 >>> steps = list(train_spm_bpe({"▁ab": 3, "▁b": 1}, {"b": 4, "▁": 4, "a": 3}, num_pieces=2))
 >>> [s.new_token for s in steps if s.kind == "merge"]   # ab: 3, ▁a: 3, ▁b: 1; ab is the smaller string
@@ -112,6 +117,10 @@ def train_spm_bpe(counts, required, *, num_pieces, max_piece_length=16, split_di
     while len(pieces) < num_pieces:
         top = _best(heap, count, done, max(1, top_k))
         if not top:
+            # step 4: no pair occurs any more: spm goes on with the pairs it ever met, which
+            # now occur 0 times (its cache keeps them; nothing stops at a count of 0), the
+            # shorter piece first, then the smaller string
+            yield from _zero_count_pieces(order, done, made, pieces, pairs, num_pieces, len(required))
             break
         p = heapq.heappop(heap)[4]
         piece = p[0] + p[1]
@@ -138,6 +147,26 @@ def train_spm_bpe(counts, required, *, num_pieces, max_piece_length=16, split_di
         yield MergeStep(rank=len(pieces) - 1, pair=p, count=-top[0][0][0], new_token=piece,
                         candidates=[(q, -k[0]) for k, q in top], vocab_size=len(required) + len(pieces))
     return pieces, pairs
+
+
+def _zero_count_pieces(order, done, made, pieces, pairs, num_pieces, n_required):
+    """Step 4 of ``train_spm_bpe``: the pairs met but never merged, as pieces that occur 0 times.
+
+    Exact while spm's active set holds all of them (at most 1,000, or 5 % of its cache);
+    beyond that spm keeps a subset that depends on its hash map's order (not ported)."""
+    rest = sorted((p for p in order if p not in done), key=lambda p: (len(p[0] + p[1]), p[0] + p[1], order[p]))
+    for p in rest:
+        if len(pieces) >= num_pieces:
+            break
+        piece = p[0] + p[1]
+        done.add(p)
+        if piece in made:
+            continue
+        made.add(piece)
+        pieces.append(piece)
+        pairs.append(p)
+        yield MergeStep(rank=len(pieces) - 1, pair=p, count=0, new_token=piece, candidates=[(p, 0)],
+                        vocab_size=n_required + len(pieces))
 
 
 def _merge_word(syms, p, piece, n, w, count, where, changed, is_pair):
