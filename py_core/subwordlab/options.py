@@ -365,10 +365,9 @@ _SENTENCEPIECE_TEXT = (
     Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'", choices=NORMALIZATIONS,
            hf=_HF_NORMALIZER),
     Option("lowercase", "bool", False, "lower-case after normalization", hf=_HF_NORMALIZER),
-    Option("sentence_per_line", "bool", None, "read the corpus one sentence per line, as spm_train does: each line is "
-           "normalized on its own and starts with its own ▁, no piece holds a line break; false: the corpus is one "
-           "text whose line breaks are characters; none (the default): true under rules='sentencepiece', false under "
-           "'textbook' (its behaviour so far)", nullable=True, hf=_TRAINING),
+    Option("sentence_per_line", "bool", False, "read the corpus one sentence per line, as spm_train does: each line is "
+           "normalized on its own and starts with its own ▁, no piece holds a line break (rules='sentencepiece' always "
+           "does); false: the corpus is one text whose line breaks are characters", hf=_TRAINING),
 )
 _COVERAGE = Option("character_coverage", "float", 1.0,
                    "share of the corpus's characters the alphabet must cover; rarer ones become <unk> or bytes",

@@ -173,7 +173,7 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
 
     per_line = spec.get("sentence_per_line")
     too_long = spec.get("max_sentence_length") if spec.get("rules") == "sentencepiece" else None
-    if per_line or (per_line is None and spec.get("rules") == "sentencepiece"):
+    if per_line or spec.get("rules") == "sentencepiece":
         def split_words(text):
             # one sentence per line (spm_train): each line normalized and split alone, a
             # final '\r' dropped, empty lines skipped
