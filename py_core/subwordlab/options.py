@@ -393,11 +393,9 @@ _SCORING = Option("scoring", "choice", "likelihood",
                   "vocabulary without ##)", choices=SCORINGS, hf=_TRAINING)
 
 _RULES_HELP = {
-    "textbook": "'textbook' (the default): the algorithm as the papers write it, ties by 'tie_break'",
-    "hf": ("'hf': exactly as the Hugging Face tokenizers library (0.2x) trains it ({what}): its ids (alphabet "
-           "by code point), its ties (the pair of smaller ids) and its bookkeeping; tie_break must stay 'first'"),
-    "sentencepiece": ("'sentencepiece': exactly as spm_train (num_threads=1) {what} trains: its required "
-                      "characters, merge order and scores; tie_break must stay 'first'"),
+    "textbook": "'textbook' (the default): as the papers write it, ties by 'tie_break' (the others need 'first')",
+    "hf": "'hf': exactly as HF tokenizers 0.2x trains ({what}): its ids, ties and bookkeeping",
+    "sentencepiece": "'sentencepiece': exactly as spm_train {what} (num_threads=1), one sentence per line",
 }
 
 
@@ -459,7 +457,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "to start with, so no text is ever unknown.",
             "regex pre-tokenizer, bytes as 256 base tokens, byte-level BPE, byte-level decoder",
             _common() + (
-                _rules("BpeTrainer with initial_alphabet=ByteLevel.alphabet()", "hf"),
+                _rules("BpeTrainer, initial_alphabet=ByteLevel.alphabet()", "hf"),
                 Option("pattern", "text", "gpt2", "pre-tokenization regex: 'gpt2', 'cl100k', 'o200k' or your own "
                        "pattern", hf=HFMeaning("pre_tokenizer (ByteLevel, or a Split in Oniguruma syntax)", _oniguruma)),
                 _specials((), "control tokens such as '<|endoftext|>', given the first ids; training text is split "
@@ -483,7 +481,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "optional lower-casing and accent stripping, BERT pre-tokenizer, WordPiece merges by score, ## decoder",
             _common("score", _WORDPIECE_RULE) + (
                 _SCORING,
-                _rules("WordPieceTrainer: BPE by count with ## pieces, whatever 'scoring' says", "hf"),
+                _rules("WordPieceTrainer: by count, whatever 'scoring' says", "hf"),
                 Option("lowercase", "bool", False, "lower-case the text first (BERT uncased)", hf=_HF_NORMALIZER),
                 Option("strip_accents", "bool", False, "decompose (NFD) and drop combining marks: 'é' -> 'e' "
                        "(BERT uncased)", hf=_HF_NORMALIZER),

@@ -3,10 +3,10 @@
 Each case trains ours, exports it to tokenizer.json, loads that file into ``tokenizers``
 (so HF runs exactly the pipeline the export declares), retrains it there with the
 reference trainer and the same settings, and compares: byte-level BPE must give the same
-vocabulary (same ids) and the same merges in the same order; WordPiece the same
-vocabulary with the same ids.
+vocabulary (same ids) and the same merges in the same order; character-level BPE with
+``end_of_word_suffix`` the same too; WordPiece the same vocabulary with the same ids.
 
-WordPiece: HF numbers the ``##x`` characters in the order of a randomly seeded hash map
+WordPiece and the suffix: HF numbers the ``##x`` (``x</w>``) characters in the order of a randomly seeded hash map
 (its vocabulary, and ties that depend on those ids, change from run to run), so the
 comparison replays HF's order (``decorated_order``, read off HF's vocabulary). Everything
 after that order is compared exactly.
@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import subwordlab
 from subwordlab.events import drain
 from subwordlab.hf_export import to_hf_json
-from subwordlab.presets import corpus_word_counts, resolve_options, wordpiece_pipeline
+from subwordlab.presets import bpe_pipeline, corpus_word_counts, resolve_options, wordpiece_pipeline
 from subwordlab.trainers import hf_rules
 
 from corpora import UDHR, read
@@ -116,6 +116,45 @@ def test_the_issue_case_no_longer_parts_at_merge_96():
     check_byte_bpe(CORPORA["shakespeare"](), 1000)
 
 
+# -- character-level BPE with an end-of-word suffix ----------------------------------------
+
+def check_char_bpe(text, vocab_size, unk_token=None, lowercase=False, initial_alphabet="", min_frequency=1):
+    """``hf_rules.train_char_bpe`` (not offered by the ``bpe`` preset yet) against ``BpeTrainer(
+    end_of_word_suffix='</w>')`` on the bpe preset's pipeline (optional lower-casing, white-space
+    words). As check_wordpiece: HF numbers the 'x</w>' characters in hash order, which is replayed."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+    hf_tok = Tokenizer(models.BPE(unk_token=unk_token, end_of_word_suffix="</w>"))
+    hf_tok.normalizer = normalizers.Lowercase() if lowercase else None
+    hf_tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    hf_tok.train_from_iterator([text], trainers.BpeTrainer(
+        vocab_size=vocab_size, min_frequency=min_frequency, show_progress=False,
+        special_tokens=[unk_token] if unk_token else [], end_of_word_suffix="</w>",
+        initial_alphabet=list(initial_alphabet)))
+    hf = json.loads(hf_tok.to_str())["model"]
+    hf_vocab = by_id(hf["vocab"])
+    spec = resolve_options("bpe", vocab_size, None, dict(unk_token=unk_token, lowercase=lowercase))
+    counts, _ = corpus_word_counts(text, spec, *bpe_pipeline(spec)[:2])
+    decorated = [t for t in hf_vocab if t.endswith("</w>") and len(t) == 5]
+    model, _, merges = drain(hf_rules.train_char_bpe(
+        counts, unk_token=unk_token, initial_alphabet=initial_alphabet, vocab_size=vocab_size,
+        min_frequency=min_frequency, decorated_order=decorated))
+    assert model.vocab == hf_vocab, f"first different id: {first_difference(model.vocab, hf_vocab)}"
+    ours = [[model.vocab[a], model.vocab[b]] for a, b in merges]
+    assert ours == hf["merges"], f"first different merge: #{first_difference(ours, hf['merges'])}"
+
+
+@pytest.mark.parametrize("name, vocab_size", [("udhr_eng", 400), ("udhr_rus", 500), ("udhr_kor", 1500),
+                                              ("shakespeare_300k", 2000), ("stdlib", 1500)])
+def test_char_bpe_with_suffix_equals_bpe_trainer(name, vocab_size):
+    check_char_bpe(CORPORA[name](), vocab_size)
+
+
+def test_char_bpe_with_unk_lowercase_initial_alphabet_and_min_frequency():
+    check_char_bpe(CORPORA["wikipedia"](), 1200, unk_token="<unk>", lowercase=True, initial_alphabet="xyzäöü",
+                   min_frequency=3)
+
+
 # -- WordPiece ----------------------------------------------------------------------------
 
 def check_wordpiece(text, vocab_size, special_tokens=WP_SPECIALS, min_frequency=1, lowercase=False):
@@ -166,3 +205,10 @@ def test_byte_bpe_ties_as_bpe_trainer(ws, vocab_size):
 def test_wordpiece_ties_as_wordpiece_trainer(ws, extra):
     text = " ".join(ws)
     check_wordpiece(text, 5 + 2 * len(set(text)) + extra, special_tokens=["[UNK]"])
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(words, st.integers(0, 30))
+def test_char_bpe_ties_as_bpe_trainer(ws, extra):
+    text = " ".join(ws)
+    check_char_bpe(text, 2 * len(set(text)) + extra)

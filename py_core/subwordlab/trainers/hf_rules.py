@@ -238,3 +238,28 @@ def train_wordpiece(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", con
                       max_input_chars_per_word=max_input_chars_per_word)
     ids = {t: i for i, t in enumerate(vocab)}
     return model, {s: ids[s] for s in specials}, [(a, b) for a, b, _ in merges]
+
+
+def train_char_bpe(counts, *, special_tokens=(), unk_token=None, end_of_word_suffix="</w>", initial_alphabet="",
+                   vocab_size=None, num_merges=None, min_frequency=0, top_k=10, decorated_order=None):
+    """Character-level BPE as ``BpeTrainer(end_of_word_suffix=...)``: the suffix is glued to a
+    word's last character (``t</w>`` is one starting symbol). Yields the events, returns
+    ``(model, special_ids, merges)``; the model is an ``HFBPE`` (HF's encoding). ``unk_token``
+    comes first when ``special_tokens`` lacks it (HF would leave it out).
+
+    >>> from subwordlab.events import drain
+    >>> model, _, _ = drain(train_char_bpe({"low": 5, "lower": 2}, num_merges=2))
+    >>> model.vocab[-2:]
+    ['lo', 'low</w>']
+    """
+    from ..models.hf_bpe import HFBPE
+
+    specials = ([unk_token] if unk_token and unk_token not in special_tokens else []) + list(special_tokens)
+    vocab, merges = yield from train_hf_bpe(counts, special_tokens=specials, vocab_size=vocab_size,
+                                            num_merges=num_merges, min_frequency=min_frequency,
+                                            initial_alphabet=initial_alphabet or (), end_of_word_suffix=end_of_word_suffix,
+                                            top_k=top_k, decorated_order=decorated_order)
+    pairs = [(a, b) for a, b, _ in merges]
+    model = HFBPE(vocab, pairs, unk_token, end_of_word_suffix=end_of_word_suffix)
+    ids = {t: i for i, t in enumerate(vocab)}
+    return model, {s: ids[s] for s in specials}, pairs
