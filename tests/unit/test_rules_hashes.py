@@ -55,3 +55,15 @@ if __name__ == "__main__":
     for n in TRAININGS:
         print(f'    "{n}": "{model_hash(n)}",')
     sys.exit(0)
+
+
+@pytest.mark.parametrize("name", list(TRAININGS))
+def test_rules_trainers_yield_the_same_events_as_the_textbook_ones(name):
+    """AlphabetReady first, one MergeStep per merge (candidates best first), Done last: the page can watch."""
+    preset, options = TRAININGS[name]
+    events = list(subwordlab.iter_train(read("udhr/udhr_eng.txt")[:2000], preset=preset, **options))
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "alphabet" and kinds[-1] == "done" and set(kinds[1:-1]) == {"merge"}
+    merges = events[1:-1]
+    assert [e.rank for e in merges] == list(range(len(merges)))
+    assert all(e.candidates[0][0] == e.pair and e.candidates[0][1] == e.count for e in merges)
