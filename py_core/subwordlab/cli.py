@@ -58,7 +58,9 @@ def preset_args(p, what):
         if option.kind == "bool":
             g.add_argument(option.flag, dest="opt_" + name, action=argparse.BooleanOptionalAction, default=None, help=text)
         else:
-            metavar = {"int": "N", "float": "X", "list": "'A B'", "choice": "|".join(option.choices)}.get(option.kind, "TEXT")
+            # (a choice's values across the presets: 'rules' offers different ones per preset)
+            choices = dict.fromkeys(c for n in presets for c in PRESETS[n].option(name).choices)
+            metavar = {"int": "N", "float": "X", "list": "'A B'", "choice": "|".join(choices)}.get(option.kind, "TEXT")
             g.add_argument(option.flag, dest="opt_" + name, metavar=metavar, default=None, help=text)
 
 

@@ -40,6 +40,7 @@ MAX_SIZE = 10_000_000  # the largest vocab_size / num_merges anyone may ask for
 MAX_LIST_ITEMS = 1000
 TARGETS = ("vocab_size", "num_merges")  # the training target: set apart from the other options
 LIST_SYNTAX = "items separated by white space, e.g. '<s> </s>'"
+RULES = ("textbook", "hf", "sentencepiece")  # whose training rules a trainer follows (the ``rules`` option)
 
 
 class OptionError(ValueError):
@@ -364,6 +365,9 @@ _SENTENCEPIECE_TEXT = (
     Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'", choices=NORMALIZATIONS,
            hf=_HF_NORMALIZER),
     Option("lowercase", "bool", False, "lower-case after normalization", hf=_HF_NORMALIZER),
+    Option("sentence_per_line", "bool", False, "read the corpus one sentence per line, as spm_train does: each line is "
+           "normalized on its own and starts with its own ▁, no piece holds a line break (rules='sentencepiece' always "
+           "does); false: the corpus is one text whose line breaks are characters", hf=_TRAINING),
 )
 _COVERAGE = Option("character_coverage", "float", 1.0,
                    "share of the corpus's characters the alphabet must cover; rarer ones become <unk> or bytes",
@@ -387,6 +391,20 @@ _SCORING = Option("scoring", "choice", "likelihood",
                   "(the original papers, the HF course); 'frequency' merges the most frequent pair, as the HF "
                   "tokenizers library's WordPieceTrainer does (BPE with ## pieces; every character also starts the "
                   "vocabulary without ##)", choices=SCORINGS, hf=_TRAINING)
+
+_RULES_HELP = {
+    "textbook": "'textbook' (the default): as the papers write it, ties by 'tie_break' (the others need 'first')",
+    "hf": "'hf': exactly as HF tokenizers 0.2x trains ({what}): its ids, ties and bookkeeping",
+    "sentencepiece": "'sentencepiece': exactly as spm_train {what} (num_threads=1), one sentence per line",
+}
+
+
+def _rules(what: str, *values: str) -> Option:
+    """The ``rules`` option of a preset: 'textbook' and the reference trainers it can follow."""
+    choices = ("textbook",) + values
+    help_ = "whose training rules to follow: " + "; ".join(_RULES_HELP[v].format(what=what) for v in choices)
+    return Option("rules", "choice", "textbook", help_, choices=choices, hf=_TRAINING)
+
 
 # every trainer bounds a word's length as SentencePiece bounds a line's (corpus.MAX_SENTENCE_LENGTH)
 _MAX_SENTENCE = Option("max_sentence_length", "int", 4192, "a longer word (a run without white space, or a pattern's "
@@ -439,6 +457,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "to start with, so no text is ever unknown.",
             "regex pre-tokenizer, bytes as 256 base tokens, byte-level BPE, byte-level decoder",
             _common() + (
+                _rules("BpeTrainer, initial_alphabet=ByteLevel.alphabet()", "hf"),
                 Option("pattern", "text", "gpt2", "pre-tokenization regex: 'gpt2', 'cl100k', 'o200k' or your own "
                        "pattern", hf=HFMeaning("pre_tokenizer (ByteLevel, or a Split in Oniguruma syntax)", _oniguruma)),
                 _specials((), "control tokens such as '<|endoftext|>', given the first ids; training text is split "
@@ -453,6 +472,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                 Option("byte_fallback", "bool", False, "an unknown character becomes its UTF-8 bytes as <0xHH> "
                        "tokens (always in the vocabulary)", hf=_HF_BYTE_FALLBACK),
                 _SPLIT_DIGITS, _COVERAGE, _MAX_PIECE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS, _MAX_SENTENCE,
+                _rules("--model_type=bpe", "sentencepiece"),
             )),
     _preset("wordpiece", "wordpiece", "WordPiece (BERT)", "WordPiece",
             "BERT's algorithm: merge the pair with the highest score count(ab) / (count(a) × count(b)) "
@@ -461,6 +481,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
             "optional lower-casing and accent stripping, BERT pre-tokenizer, WordPiece merges by score, ## decoder",
             _common("score", _WORDPIECE_RULE) + (
                 _SCORING,
+                _rules("WordPieceTrainer: by count, whatever 'scoring' says", "hf"),
                 Option("lowercase", "bool", False, "lower-case the text first (BERT uncased)", hf=_HF_NORMALIZER),
                 Option("strip_accents", "bool", False, "decompose (NFD) and drop combining marks: 'é' -> 'e' "
                        "(BERT uncased)", hf=_HF_NORMALIZER),

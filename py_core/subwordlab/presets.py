@@ -32,6 +32,7 @@ from .special import alternation
 from .tokenizer import Tokenizer
 from .unicode_data import UNICODE_VERSION
 from .trainers import bpe as bpe_trainer
+from .trainers import hf_rules, spm_bpe
 from .trainers import unigram as unigram_trainer
 from .trainers import wordpiece as wordpiece_trainer
 
@@ -57,7 +58,19 @@ def resolve_options(preset, vocab_size, num_merges, options):
     if "special_tokens" in spec:
         spec["special_tokens"] = list(dict.fromkeys(spec["special_tokens"]))
     spec["preset"] = preset
+    rules = spec.get("rules", "textbook")
+    if rules != "textbook" and spec.get("tie_break", "first") != "first":
+        raise ValueError(f"tie_break={spec['tie_break']!r} applies to rules='textbook' only; rules={rules!r} breaks "
+                         "ties as its reference trainer does (leave tie_break at 'first')")
+    # subtle: these two are recorded only when not at their defaults, so a model trained by
+    # the textbook rules is the same file, byte for byte, as before they existed
+    for name in NEW_DEFAULTS:
+        if name in spec and spec[name] == schema.option(name).default:
+            del spec[name]
     return spec
+
+
+NEW_DEFAULTS = ("rules", "sentence_per_line")  # options a spec leaves out at their defaults (resolve_options)
 
 
 def counting_spec(preset, options):
@@ -140,17 +153,26 @@ def pipeline_record(spec):
     ['normalizer', 'pre_tokenizer', 'preset', 'special_tokens']
     """
     normalizer, pre_tokenizer = pipeline_of(spec)
-    return {"preset": spec["preset"], "normalizer": dump_component("normalizer", normalizer),
-            "pre_tokenizer": dump_component("pre_tokenizer", pre_tokenizer),
-            "special_tokens": sorted(spec.get("special_tokens") or [])}
+    record = {"preset": spec["preset"], "normalizer": dump_component("normalizer", normalizer),
+              "pre_tokenizer": dump_component("pre_tokenizer", pre_tokenizer),
+              "special_tokens": sorted(spec.get("special_tokens") or [])}
+    if per_line(spec):  # (a sentence per line counts another way; recorded only then, so older records stand)
+        record["sentence_per_line"] = True
+    return record
+
+
+def per_line(spec):
+    """Is the corpus read a sentence per line (``sentence_per_line``, or ``rules='sentencepiece'``)?
+    Example: per_line({"rules": "sentencepiece"}) -> True."""
+    return bool(spec.get("sentence_per_line")) or spec.get("rules") == "sentencepiece"
 
 
 def pipeline_difference(counted, spec):
     """Why counts made under ``counted`` (a ``pipeline_record``) cannot train ``spec``, or None.
     Example: counts of preset 'bpe' for a 'byte_bpe' spec -> 'the pre_tokenizer differs ...'."""
     wanted = pipeline_record(spec)
-    for key in ("pre_tokenizer", "normalizer", "special_tokens"):
-        if counted.get(key) != wanted[key]:
+    for key in ("pre_tokenizer", "normalizer", "special_tokens", "sentence_per_line"):
+        if counted.get(key) != wanted.get(key):
             return (f"the {key.replace('_', '-')} differs: the counts have {json.dumps(counted.get(key), ensure_ascii=False)}, "
                     f"preset {spec['preset']!r} with these options has {json.dumps(wanted[key], ensure_ascii=False)}")
     return None
@@ -168,6 +190,8 @@ def corpus_cuts(spec, pre_tokenizer):
     (False, True)
     """
     preset = spec["preset"]
+    if per_line(spec):
+        return True, False  # a line feed ends a sentence; a cut inside one would change it (its length too)
     named = getattr(pre_tokenizer, "pattern_name", None) is not None
     lines = preset in ("bpe", "wordpiece", "unigram") or (preset == "byte_bpe" and named)
     return lines, corpus_slicer(spec, pre_tokenizer) is not None
@@ -177,6 +201,8 @@ def corpus_slicer(spec, pre_tokenizer):
     """How a long text may be cut to count it in slices with exactly the words of the whole
     text (``corpus.slices_at_spaces``), or None when this pipeline has no safe cut."""
     preset = spec["preset"]
+    if per_line(spec):
+        return None  # (a sentence is read whole: spm skips one longer than max_sentence_length)
     if preset == "byte_bpe":
         # the built-in patterns never glue a space to the non-space before it (ByteLevel.segments)
         return slices_at_spaces if getattr(pre_tokenizer, "pattern_name", None) else None
@@ -230,6 +256,21 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
 
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
+
+    too_long = spec.get("max_sentence_length") if spec.get("rules") == "sentencepiece" else None
+    if per_line(spec):
+        def split_words(text):
+            # one sentence per line (spm_train): each line normalized and split alone, a
+            # final '\r' dropped, empty lines skipped
+            words = []
+            for line in text.split("\n"):
+                if line.endswith("\r"):
+                    line = line[:-1]
+                if too_long is not None and len(line) * 4 > too_long and len(line.encode("utf-8")) > too_long:
+                    continue  # (rules='sentencepiece': spm skips a line longer than max_sentence_length bytes)
+                if line:
+                    words += pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line)
+            return words
 
     counts, provenance = yield from progress_events("count", iter_count_words(corpus, split_words, cut, slicer, allow_empty))
     check_end_of_word(counts, spec)
@@ -290,6 +331,25 @@ def train_bpe_family(corpus, spec):
     unmatched = [0]
     counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched)
     notes = (unmatched_note(unmatched[0]),) if unmatched[0] else ()
+    if spec.get("rules") == "sentencepiece":  # (sentencepiece_bpe) spm_train --model_type=bpe
+        symbols = getattr(pre_tokenizer, "user_defined_symbols", ())
+        model, specials, merges = yield from with_notes(notes, spm_bpe.train(
+            counts, unk_token=spec.get("unk_token"), special_tokens=spec["special_tokens"], user_defined_symbols=symbols,
+            byte_fallback=spec["byte_fallback"], character_coverage=spec["character_coverage"],
+            vocab_size=spec["vocab_size"], num_merges=spec["num_merges"], max_piece_length=spec["max_piece_length"],
+            split_digits=spec["split_digits"], top_k=spec["top_k"]))
+        tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
+                        dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
+        yield Done(tokenizer=tok, steps=len(merges))
+        return
+    if spec.get("rules") == "hf":  # (byte_bpe) BpeTrainer's ids, ties and bookkeeping
+        model, specials, merges = yield from with_notes(notes, hf_rules.train_byte_bpe(
+            counts, special_tokens=spec["special_tokens"], vocab_size=spec["vocab_size"],
+            num_merges=spec["num_merges"], min_frequency=spec["min_frequency"], top_k=spec["top_k"]))
+        tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
+                        dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
+        yield Done(tokenizer=tok, steps=len(merges))
+        return
     model, specials, merges = yield from with_notes(notes, bpe_trainer.train(
         counts, special_tokens=spec["special_tokens"], unk_token=spec.get("unk_token"),
         end_of_word=spec.get("end_of_word") if preset == "bpe" else None, byte_level=preset == "byte_bpe",
@@ -324,7 +384,11 @@ def train_wordpiece(corpus, spec):
     """Generator of events for the ``wordpiece`` preset."""
     normalizer, pre_tokenizer, decoder = wordpiece_pipeline(spec)
     counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
-    model, special_ids, merges = yield from wordpiece_trainer.train(
+    train = wordpiece_trainer.train
+    if spec.get("rules") == "hf":  # WordPieceTrainer: BPE by count with ## pieces, its ids and ties
+        def train(counts, *, scoring, tie_break, **rest):
+            return hf_rules.train_wordpiece(counts, **rest)
+    model, special_ids, merges = yield from train(
         counts, special_tokens=spec["special_tokens"], unk_token=spec["unk_token"],
         continuing_subword_prefix=spec["continuing_subword_prefix"],
         max_input_chars_per_word=spec["max_input_chars_per_word"], num_merges=spec["num_merges"], vocab_size=spec["vocab_size"],

@@ -1,0 +1,69 @@
+"""SHA-256 hashes of models trained under each non-textbook ``rules`` value on a small bundled
+corpus (the first 4,000 characters of the English UDHR). The hashes were computed in CPython
+(where test_rules_hf.py / test_rules_spm.py check the same trainers against the reference
+libraries); this module runs in every runtime, so a pass in Pyodide proves the same result there.
+
+Regenerate (on purpose only): ``PYTHONPATH=py_core python tests/unit/test_rules_hashes.py``.
+"""
+
+import hashlib
+import json
+import sys
+
+import pytest
+
+import subwordlab
+
+from corpora import read
+
+pytestmark = pytest.mark.every_runtime
+
+TRAININGS = {
+    "byte_bpe_hf": ("byte_bpe", {"vocab_size": 320, "rules": "hf"}),
+    "byte_bpe_hf_specials": ("byte_bpe", {"vocab_size": 300, "rules": "hf", "special_tokens": ["<|endoftext|>"],
+                                          "min_frequency": 3}),
+    "wordpiece_hf": ("wordpiece", {"vocab_size": 150, "rules": "hf"}),
+    "sentencepiece_bpe_sentencepiece": ("sentencepiece_bpe", {"vocab_size": 150, "rules": "sentencepiece"}),
+    "sentencepiece_bpe_sentencepiece_digits": ("sentencepiece_bpe", {"vocab_size": 400, "rules": "sentencepiece",
+                                                                     "split_digits": True}),
+}
+
+HASHES = {
+    "byte_bpe_hf": "3a49bfecf8cdca0940618166e842abe30713de49d91d3cf33593e6bd11772d81",
+    "byte_bpe_hf_specials": "a000a19f4c16222fda83314678fa2fddfd356cf2e2f048792ee6718dd87e2ba5",
+    "wordpiece_hf": "224812e21cb72132cc33154c3608ecc2497bfbca568268efa82ecd481c886312",
+    "sentencepiece_bpe_sentencepiece": "f5fcf262e5d7d03b8b039cff13521f6cd0f01d465631edf7bc1b03e8052a189a",
+    "sentencepiece_bpe_sentencepiece_digits": "d75702442fc7c22c86ac879fb846288340e090d6f6ef4cdd901ee7f21fbc4009",
+}
+
+
+def model_hash(name):
+    """SHA-256 of the trained model's vocabulary (by id) and merges (as id pairs, when it keeps them)."""
+    preset, options = TRAININGS[name]
+    tok = subwordlab.train(read("udhr/udhr_eng.txt")[:4000], preset=preset, **options)
+    merges = [list(m[:2]) for m in getattr(tok.model, "merges", [])]
+    doc = json.dumps([tok.model.vocab, merges], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(doc.encode("utf-8")).hexdigest()
+
+
+@pytest.mark.parametrize("name", list(TRAININGS))
+def test_rules_model_hashes(name):
+    assert model_hash(name) == HASHES[name]
+
+
+if __name__ == "__main__":
+    for n in TRAININGS:
+        print(f'    "{n}": "{model_hash(n)}",')
+    sys.exit(0)
+
+
+@pytest.mark.parametrize("name", list(TRAININGS))
+def test_rules_trainers_yield_the_same_events_as_the_textbook_ones(name):
+    """AlphabetReady first, one MergeStep per merge (candidates best first), Done last: the page can watch."""
+    preset, options = TRAININGS[name]
+    events = list(subwordlab.iter_train(read("udhr/udhr_eng.txt")[:2000], preset=preset, **options))
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "alphabet" and kinds[-1] == "done" and set(kinds[1:-1]) == {"merge"}
+    merges = events[1:-1]
+    assert [e.rank for e in merges] == list(range(len(merges)))
+    assert all(e.candidates[0][0] == e.pair and e.candidates[0][1] == e.count for e in merges)
