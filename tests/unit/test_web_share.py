@@ -679,6 +679,17 @@ def test_a_percent_encoded_or_split_link_is_repaired_and_gives_the_same_model():
     assert len(set(hashes.values())) == 1, hashes
 
 
+def test_a_space_inside_an_escape_as_the_address_bar_keeps_it_is_repaired():
+    """The e2e link broken every 60 characters: where a break fell inside an escape ("%2" +
+    " " + "D"), the address bar kept "%2%20D" and the link was refused as no experiment."""
+    exp = experiment(train=Config("byte_bpe", {"num_merges": 40}), inspect_text="lazy foxes -_- jump",
+                     corpus=CorpusRef.inline("the quick brown fox jumps over the lazy dog " * 6))
+    mangled = _percent_encoded(encode_fragment(exp))
+    for at in range(len(mangled)):  # a break at every place, once
+        address = mangled[:at] + "%20" + mangled[at:]
+        assert decode_fragment(address) == exp.normalized(), address[max(0, at - 4):at + 7]
+
+
 @pytest.mark.parametrize("fragment, message", [
     ("v1.%E2%80%8Babc", "not valid base64url"),  # escapes that decode to no link stay as they were
     ("v1.ab%2", "not valid base64url"),  # a cut escape

@@ -411,13 +411,16 @@ def repair_fragment(fragment: str) -> str:
     'v1.eNo-Ab_c'
     >>> repair_fragment("v1.eNo-A\\n  b_c")
     'v1.eNo-Ab_c'
+    >>> repair_fragment("v1%2EeNo%2%20DAb")  # a space inside an escape, as the address bar keeps it
+    'v1.eNo-Ab'
     >>> repair_fragment("v1.eNo%20Ab%2Fc")  # '/' is no base64url character: left as it was
     'v1.eNo%20Ab%2Fc'
     """
     cut = fragment.translate(_ASCII_SPACE)
     if "%" not in cut:
         return cut
-    decoded = _PERCENT_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), cut).translate(_ASCII_SPACE)
+    # (the address bar writes a space as %20, also one that broke an escape: "%2%20D" is "%2D")
+    decoded = _PERCENT_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), cut.replace("%20", "")).translate(_ASCII_SPACE)
     return decoded if _LINK_SHAPE.fullmatch(decoded) else cut
 
 
