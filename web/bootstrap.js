@@ -28,6 +28,25 @@ function build(spec) {
 window.subwordlabBuild = build;
 window.subwordlabBuildInto = (parent, specs) => parent.replaceChildren(...specs.map(build));
 
+// The compute session's worker (compute_worker.js; subwordlab_web/dom.py's ComputeWorker
+// drives it): `worker.booted` settles once its own Pyodide and wheels are ready. The first one
+// starts with the page, so it warms while the interface boots; the page starts the next ones.
+window.subwordlabStartWorker = () => {
+  const worker = new Worker("compute_worker.js", { type: "module" });
+  worker.booted = new Promise((resolve, reject) => {
+    const listen = (event) => {
+      if (event.data && "boot" in event.data) resolve(event.data.boot);
+      else if (event.data && "bootError" in event.data) reject(new Error(event.data.bootError));
+      else return;
+      worker.removeEventListener("message", listen);
+    };
+    worker.addEventListener("message", listen);
+    worker.addEventListener("error", (event) => reject(new Error(event.message || "the worker failed to load")), { once: true });
+  });
+  worker.booted.catch(() => {}); // reported when a task needs the worker
+  return worker;
+};
+
 function setStage(name, text) {
   stage = name;
   $("boot-stage").textContent = text;
@@ -71,6 +90,7 @@ async function boot() {
   const pyodideURL = new URL("./pyodide/", document.baseURI).href;
   const lockURL = pyodideURL + "pyodide-lock.json";
 
+  window.subwordlabFirstWorker = window.subwordlabStartWorker();
   setStage("loading the Python runtime", "Loading the Python runtime…");
   // 1. every download at once: the lock file, then our wheels, while the runtime boots
   const lock = fetchOk(lockURL).then((response) => response.json());

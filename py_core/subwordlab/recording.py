@@ -7,7 +7,9 @@ the final one, so ids are the final ones; for Unigram each round's event carries
 surviving pieces and their scores, with ids of their own).
 
 Training advances in small slices (``advance(max_events)``), so a caller can yield to a
-browser between slices; ``run()`` drains it.
+browser between slices; ``run()`` drains it. A recording can also mirror a run made
+elsewhere (the page's compute worker): ``Recording.mirror(preset)`` has no trainer of its
+own and is fed the run's events with ``take(event)``.
 
 >>> rec = Recording({"low": 5, "lower": 2, "newest": 6, "widest": 3}, preset="bpe", num_merges=8)
 >>> rec.run().steps[2].new_token
@@ -38,6 +40,25 @@ class Recording:
         # ``Progress`` event, kept in ``self.progress``), so ``advance`` never runs long
         self._events = iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges,
                                   progress=progress, **options)
+        self._start(preset)
+
+    @classmethod
+    def mirror(cls, preset="bpe"):
+        """A recording with no trainer: it is fed another run's events with ``take``.
+
+        >>> source = Recording({"low": 5, "lower": 2}, preset="bpe", num_merges=2)
+        >>> copy = Recording.mirror("bpe")
+        >>> while not source.done:
+        ...     copy.take(source.next_event())
+        >>> copy.tokenizer_at(1).tokenize("low")
+        ['lo', 'w', '</w>']
+        """
+        rec = cls.__new__(cls)
+        rec._events = None
+        rec._start(preset)
+        return rec
+
+    def _start(self, preset):
         self.preset = preset
         self.progress = None
         self.progress_pass = 1  # which pass of ``progress.phase`` since the last step (see advance)
@@ -58,25 +79,36 @@ class Recording:
         """Consume up to ``max_events`` events; return how many were consumed."""
         n = 0
         while n < max_events and not self.done:
-            event = next(self._events)
+            self.next_event()
             n += 1
-            if isinstance(event, Progress):
-                # a phase that starts over (its count goes back) is another pass of it,
-                # numbered, so what a progress bar shows under one label never runs backwards
-                last = self.progress
-                if last is None or last.phase != event.phase:
-                    self.progress_pass = 1
-                elif event.done < last.done:
-                    self.progress_pass += 1
-                self.progress = event
-            elif isinstance(event, AlphabetReady):
-                self.alphabet = event
-            elif isinstance(event, Done):
-                self.tokenizer = event.tokenizer
-            else:
-                self.steps.append(event)
-                self.progress, self.progress_pass = None, 1  # a step: its phases start afresh
         return n
+
+    def next_event(self):
+        """Consume the trainer's next event and return it (the run must not be done)."""
+        if self._events is None:
+            raise RuntimeError("a mirrored recording has no trainer: feed it with take(event)")
+        event = next(self._events)
+        self.take(event)
+        return event
+
+    def take(self, event):
+        """Record one event (a trainer's, here or in another process)."""
+        if isinstance(event, Progress):
+            # a phase that starts over (its count goes back) is another pass of it,
+            # numbered, so what a progress bar shows under one label never runs backwards
+            last = self.progress
+            if last is None or last.phase != event.phase:
+                self.progress_pass = 1
+            elif event.done < last.done:
+                self.progress_pass += 1
+            self.progress = event
+        elif isinstance(event, AlphabetReady):
+            self.alphabet = event
+        elif isinstance(event, Done):
+            self.tokenizer = event.tokenizer
+        else:
+            self.steps.append(event)
+            self.progress, self.progress_pass = None, 1  # a step: its phases start afresh
 
     def run(self):
         """Train to the end; returns self."""

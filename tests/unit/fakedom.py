@@ -304,6 +304,10 @@ class FakePort:
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
         self.guard_requests: list[tuple[str, float]] = []  # what `run_guarded` was asked
         self.guard_hangs: Callable[[str], bool] = lambda request: False
+        self.compute_session: Any = None  # the in-process compute session (`compute`), made on first use
+        self.compute_requests: list[dict[str, Any]] = []  # what `compute` was asked
+        self.compute_terminated = 0
+        self.compute_crash: Callable[[str], bool] = lambda request: False
         self.focused: FakeElement | None = None
         self.scrolled_into_view: list[FakeElement] = []  # every `scroll_into_view`, in order
         self.default_width = 640.0  # what `width` reports (a test can set data-fake-width)
@@ -660,6 +664,33 @@ class FakePort:
             self.clock += budget
             return None
         return run_request(request)
+
+    async def compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
+        """The compute session, in-process (session.py, on the fake clock): each reply is
+        handed to `on_reply` in a browser turn of its own, as the worker's messages come.
+        A cancelled task stands for a terminated worker (`compute_terminated` counts them);
+        `compute_crash(request)` true stands for a worker that died (an `OSError`)."""
+        import json
+
+        from subwordlab_web.session import ComputeSession
+
+        self.compute_requests.append(json.loads(request))
+        if self.compute_session is None:
+            self.compute_session = ComputeSession(clock=self.now)
+        await _Suspend()
+        if self.compute_crash(request):
+            self.compute_session = None
+            raise OSError("the compute worker stopped: out of memory")
+        replies = self.compute_session.replies(json.loads(request), corpus)
+        try:
+            for reply in replies:
+                on_reply(json.dumps(reply))
+                await _Suspend()
+        except asyncio.CancelledError:
+            replies.close()
+            self.compute_session = None  # terminated: the next task gets a fresh worker
+            self.compute_terminated += 1
+            raise
 
     def listener_count(self) -> int:
         return (sum(len(h) for el in self.document.iter() for h in el.listeners.values())

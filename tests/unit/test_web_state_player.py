@@ -1,4 +1,4 @@
-"""The page's pure logic: the shared state, the training player, the cooperative trainer."""
+"""The page's pure logic: the shared state, the training player, training through the compute session."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import subwordlab
-from subwordlab_web import tasks
+from subwordlab.recording import Recording
+from subwordlab.serialize import to_json
+from subwordlab_web import session, tasks
 from fakedom import FakePort
 from subwordlab_web.player import Player
 from subwordlab_web.state import AppState, Corpus, TrainSpec
@@ -15,6 +17,14 @@ from subwordlab_web.state import AppState, Corpus, TrainSpec
 from corpora import read
 
 SEED0 = "low 5\nlower 2\nnewest 6\nwidest 3"
+
+
+def _record_here(state):
+    """Start the state's run, recorded here by the core's own trainer (what the compute
+    session does in its worker) instead of mirrored; returns the recording."""
+    state.start_recording()
+    state.recording = Recording(state.corpus.training_input(), state.spec.preset, progress=True, **state.spec.kwargs())
+    return state.recording
 
 
 # --- the player -------------------------------------------------------------------------
@@ -129,7 +139,7 @@ def test_changes_notify_and_discard_the_run():
     state = AppState(Corpus(SEED0, "word_counts"), TrainSpec("bpe", "num_merges", 8))
     seen = []
     state.subscribe(seen.append)
-    state.start_recording().run()
+    _record_here(state).run()
     state.player.set_recorded(8, True)
     state.seek(3)
     assert state.step == 3 and seen == ["recording", "step"]
@@ -143,7 +153,7 @@ def test_tokenizer_at_step_explains_when_there_is_none():
     state = AppState(Corpus(SEED0, "word_counts"), TrainSpec("bpe", "num_merges", 8))
     tok, why = state.tokenizer_at_step()
     assert tok is None and "Train a tokenizer first" in why
-    rec = state.start_recording()
+    rec = _record_here(state)
     rec.advance(2)
     tok, why = state.tokenizer_at_step()
     assert tok is None and "Training is running" in why
@@ -154,95 +164,77 @@ def test_tokenizer_at_step_explains_when_there_is_none():
     assert why == "" and tok.tokenize("newest") == ["n", "e", "w", "est</w>"]
 
 
-# --- the cooperative trainer --------------------------------------------------------------
-def test_train_task_records_the_whole_run_in_slices_and_reports_speed():
+# --- training through the compute session -------------------------------------------------
+def test_train_task_records_the_whole_run_in_batches_and_reports_speed():
     port = FakePort()
     state = AppState(Corpus(read("taylorswift.txt")[:20_000]), TrainSpec("bpe", "num_merges", 120))
     notes = []
     state.subscribe(notes.append)
     state.start_recording()
     task = port.spawn(tasks.train(port, state))
-    port.drive()
-    assert not task.done() and state.training.running  # one slice, then back to the browser
+    port.drive(3)
+    assert not task.done() and state.training.running  # the first batch, then back to the browser
     port.settle()
     assert state.recording.done and state.training.phase == "done"
-    assert state.player.recorded == len(state.steps) and state.player.final
-    assert notes.count("progress") >= 1
+    assert state.player.recorded == len(state.steps) == 120 and state.player.final
+    assert notes.count("progress") >= 1 and state.training.slices >= 2
     assert tasks.progress_view(state.recording, state.spec).fraction == 1.0
+    assert port.compute_requests == [{"op": "train", "preset": "bpe", "kwargs": {"num_merges": 120}, "format": "text"}]
 
 
-class _TimedRun:
-    """A recording whose events take `costs[i]` seconds of the fake clock each."""
-
-    def __init__(self, port, costs):
-        self.port, self.costs, self.steps, self.alphabet, self.progress = port, list(costs), [], None, None
-
-    @property
-    def done(self):
-        return len(self.steps) == len(self.costs)
-
-    def advance(self, n):
-        for _ in range(n):
-            self.port.clock += self.costs[len(self.steps)]
-            self.steps.append(len(self.steps))
-
-
-def _slices_of(port, state, run):
-    """The events of each slice of tasks.train over `run` (a slice ends at a hand-back)."""
-    state.recording = run
-    task = port.spawn(tasks.train(port, state, run))
-    slices = []
-    while not task.done():
-        before = len(run.steps)
-        port.drive()
-        slices.append(len(run.steps) - before)
-    return [n for n in slices if n]
-
-
-def test_a_slice_ends_before_its_next_event_would_pass_the_slice_time(monkeypatch):
-    monkeypatch.setattr(tasks, "SLICE_SECONDS", 0.03)
+@pytest.mark.parametrize("preset, size", [("bpe", 60), ("byte_bpe", 330), ("wordpiece", 150), ("unigram", 120),
+                                          ("sentencepiece_unigram", 150), ("sentencepiece_bpe", 120)])
+def test_a_mirrored_run_is_the_run_event_for_event_and_byte_for_byte(preset, size):
+    """What crosses the session's boundary is plain data; the page's mirror of the run has
+    the very events of a run recorded in-process, and the same tokenizer at every step."""
+    text = read("tinyshakespeare.txt")[:15_000]
+    spec = TrainSpec(preset, "vocab_size", size)
     port = FakePort()
-    port.work_tick = 0.0  # only the events take time
-    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
-    # 12 ms events: two fit in 30 ms, a third would end at 36 ms
-    assert _slices_of(port, state, _TimedRun(port, [0.012] * 10)) == [2, 2, 2, 2, 2]
-    # 1 ms events, then a 20 ms one: the slice after it expects another long event
-    port = FakePort()
-    port.work_tick = 0.0
-    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
-    run = _TimedRun(port, [0.001] * 35 + [0.02] + [0.001] * 40)
-    slices = _slices_of(port, state, run)
-    assert slices[0] == 29 and sum(slices) == 76  # the 30th would end at the limit
-    assert state.training.work_seconds == pytest.approx(0.035 + 0.02 + 0.04)
-    assert state.training.slices >= len(slices) - 1  # the hand-backs (periodic repaints have their own too)
-    # every slice's work stays within the slice time (the one long event aside)
-    t = 0
-    for n in slices:
-        cost = sum(run.costs[t:t + n])
-        assert cost <= tasks.SLICE_SECONDS + 1e-9 or n == 1, (n, cost)
-        t += n
+    state = AppState(Corpus(text), spec)
+    state.start_recording()
+    port.spawn(tasks.train(port, state))
+    port.settle()
+    mirrored = state.recording
+    here = Recording(text, preset, **spec.kwargs()).run()
+    assert mirrored.done and mirrored.steps == here.steps and mirrored.alphabet == here.alphabet
+    assert to_json(mirrored.tokenizer) == to_json(here.tokenizer)
+    for step in {0, 1, len(here.steps) // 2, len(here.steps)}:
+        sample = text[-400:]
+        assert mirrored.tokenizer_at(step).encode(sample) == here.tokenizer_at(step).encode(sample), step
 
 
-def test_a_run_goes_through_the_timer_queue_every_breathe_seconds_without_waiting():
-    port = FakePort()
-    port.work_tick = 0.0  # only the events take time
-    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
-    run = _TimedRun(port, [0.01] * 100)  # 1 s of work in 10 ms events
-    _slices_of(port, state, run)
-    # a breath once BREATHE_SECONDS have passed, at the end of a slice (so at most a slice
-    # later), each counted in the status
-    assert state.training.breaths == port.breaths
-    assert 1.0 / (tasks.BREATHE_SECONDS + tasks.SLICE_SECONDS) - 1 <= port.breaths <= 1.0 / tasks.BREATHE_SECONDS
-    # a breath adds no wait: the clock moved only by the work (zero sleeps add nothing either)
-    assert port.clock == pytest.approx(1.0)
+def test_the_session_posts_a_batch_at_most_every_post_seconds_and_the_first_news_at_once():
+    ticks = iter(range(10**9))
+    clock = lambda: next(ticks) * 0.001  # each look at the clock: 1 ms later
+    replies = list(session.ComputeSession(clock).replies(
+        {"op": "train", "preset": "byte_bpe", "kwargs": {"vocab_size": 900}, "format": "text"},
+        read("tinyshakespeare.txt")[:30_000]))
+    assert "alphabet" in replies[0] and "tokenizer" in replies[-1] and replies[-1]["done"] == 900 - 256
+    first_step = next(i for i, r in enumerate(replies) if r["steps"])
+    assert len(replies[first_step]["steps"]) == 1  # the first merge is shown as soon as it exists
+    # then one batch per POST_SECONDS of work (1 ms per event here): ~100 events each
+    middle = [len(r["steps"]) for r in replies[first_step + 1:-1]]
+    assert middle and all(80 <= n <= round(session.POST_SECONDS / 0.001) + 1 for n in middle[:-1]), middle
+    assert sum(len(r["steps"]) for r in replies) == 900 - 256
+
+
+def test_the_session_keeps_the_corpus_it_was_sent_and_says_what_it_cannot_do():
+    s = session.ComputeSession()
+    request = {"op": "train", "preset": "bpe", "kwargs": {"num_merges": 3}, "format": "word_counts"}
+    assert list(s.replies(request, None)) == [{"error": "the page sent no corpus to train on: train again"}]
+    first = list(s.replies(request, SEED0))[-1]["tokenizer"]
+    assert list(s.replies(request, None))[-1]["tokenizer"] == first  # the same corpus, not sent again
+    assert list(s.replies({"op": "dance"}, None)) == [{"error": "the compute session has no request 'dance'"}]
+    # a core error is one message for the user
+    (reply,) = list(s.replies({**request, "kwargs": {"vocab_size": 2}}, None))
+    assert "smaller than the starting vocabulary" in reply["error"]
 
 
 def test_a_costly_repaint_comes_less_often():
     assert tasks.repaint_interval(0.001) == tasks.NOTIFY_SECONDS
     assert tasks.repaint_interval(0.05) == pytest.approx(0.05 / tasks.REPAINT_SHARE)
     port = FakePort()
-    port.work_tick = 0.0
-    state = AppState(Corpus("low 5", "word_counts"), TrainSpec("bpe", "num_merges", 3))
+    state = AppState(Corpus(read("tinyshakespeare.txt")[:40_000]), TrainSpec("byte_bpe", "vocab_size", 2000))
     repaints = []
 
     def slow_view(topic):
@@ -250,10 +242,28 @@ def test_a_costly_repaint_comes_less_often():
             repaints.append(port.clock)
             port.clock += 0.04  # 40 ms to repaint: the next one waits 0.8 s of the run
     state.subscribe(slow_view)
-    _slices_of(port, state, _TimedRun(port, [0.01] * 400))  # a 4 s run
+    state.start_recording()
+    port.spawn(tasks.train(port, state))
+    port.settle()
     gaps = [b - a for a, b in zip(repaints, repaints[1:])]
-    assert gaps and all(g >= 0.04 / tasks.REPAINT_SHARE for g in gaps[:-1])  # the last is the final one
-    assert state.training.repaint_seconds == pytest.approx(0.04 * len(repaints))
+    assert len(gaps) >= 2 and all(g >= 0.04 / tasks.REPAINT_SHARE for g in gaps[1:-1])  # (the first steps and the end come at once)
+    assert state.training.repaint_seconds == pytest.approx(0.04 * len(repaints), abs=0.002 * len(repaints))  # (+ a tick per look)
+
+
+def test_a_worker_that_dies_ends_the_run_with_one_message_and_the_next_run_works():
+    port = FakePort()
+    state = AppState(Corpus(SEED0, "word_counts"), TrainSpec("bpe", "num_merges", 8))
+    port.compute_crash = lambda request: True
+    state.start_recording()
+    port.spawn(tasks.train(port, state))
+    port.settle()
+    assert port.errors == [] and state.recording is None and state.training.phase == "failed"
+    assert "out of memory" in state.training.message and "kept" in state.training.message
+    port.compute_crash = lambda request: False
+    state.start_recording()
+    port.spawn(tasks.train(port, state))
+    port.settle()
+    assert state.training.phase == "done" and len(state.steps) == 8
 
 
 def test_cancelling_the_task_discards_the_run_with_a_message():
@@ -264,6 +274,7 @@ def test_cancelling_the_task_discards_the_run_with_a_message():
     port.drive(2)
     task.cancel()
     port.settle()
+    assert port.compute_terminated == 1  # cancel terminates the worker: whatever it computed stops
     assert task.cancelled and state.recording is None
     assert state.training.phase == "cancelled" and "Training cancelled after" in state.training.message
 
@@ -280,7 +291,9 @@ def test_a_core_error_during_training_is_reported_not_raised():
 
 def test_progress_view_while_preparing_and_merging():
     state = AppState(Corpus("word " * 60_000), TrainSpec("bpe", "num_merges", 3))
-    rec = state.start_recording()
+    state.start_recording()
+    assert tasks.progress_view(state.recording, state.spec) == tasks.ProgressView(None, "Preparing…")
+    rec = _record_here(state)
     assert tasks.progress_view(rec, state.spec) == tasks.ProgressView(None, "Preparing…")
     rec.advance(1)  # (the first hand-back comes as the corpus's provenance is hashed: 0% counted)
     view = tasks.progress_view(rec, state.spec)
@@ -298,7 +311,7 @@ def test_progress_view_while_preparing_and_merging():
 
 def test_progress_view_for_unigram_follows_the_shrinking_vocabulary():
     state = AppState(Corpus("lowest newer wider low new wide " * 50), TrainSpec("unigram", "vocab_size", 30))
-    rec = state.start_recording()
+    rec = _record_here(state)
     labels = []
     while not rec.done:
         rec.advance(1)
@@ -318,7 +331,7 @@ def test_progress_never_runs_backwards_under_one_label(preset, monkeypatch):
 
     monkeypatch.setattr(events.sliced, "__defaults__", (0.0, *events.sliced.__defaults__[1:]))
     state = AppState(Corpus(read("tinyshakespeare.txt")[:20_000]), TrainSpec(preset, "vocab_size", 400))
-    rec = state.start_recording()
+    rec = _record_here(state)
     shown: dict[str, float] = {}
     while not rec.done:
         rec.advance(1)

@@ -85,6 +85,7 @@ class BrowserPort:
         self._window_listeners: list[tuple[str, Any]] = []
         self._observers: list[tuple[Any, Any]] = []  # (ResizeObserver, its callback's proxy)
         self._guard: GuardWorker | None = None
+        self._compute: ComputeWorker | None = None  # the compute session's worker (compute)
         self._store: Any = None  # the open IndexedDB database of kept corpora (store_*)
         # (breathe's Promise executor: one proxy for the page's life, destroyed on teardown)
         self._breath_executor = create_proxy(lambda resolve, _reject: js.setTimeout(resolve, 0))
@@ -545,6 +546,38 @@ class BrowserPort:
             self._drop_guard()
             return None
 
+    # --- the compute session's worker (session.py) ----------------------------------------
+    async def compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
+        """Run `request` (JSON) in the compute session's worker (the one bootstrap.js started
+        with the page, or a fresh one), calling `on_reply(json_text)` for each reply, in
+        order; returns after the last. The corpus crosses once per worker (the worker keeps
+        it). Cancelling the call terminates the worker — whatever it was computing stops at
+        once — and a fresh one starts warming for the next task; so does a worker that
+        failed (an `OSError` says why)."""
+        from .pattern_guard import BOOT_TIMEOUT_SECONDS
+
+        if self._compute is None or self._compute.busy:
+            self._replace_compute()  # (one task at a time: a newer one replaces a running one)
+        worker = self._compute
+        assert worker is not None
+        try:
+            await asyncio.wait_for(worker.boot(), BOOT_TIMEOUT_SECONDS)
+            await worker.ask(request, corpus, on_reply)
+        except BaseException as exc:
+            # cancelled, timed out or failed: this worker is done for; the next task gets a warm one
+            self._replace_compute()
+            if isinstance(exc, asyncio.TimeoutError):
+                raise OSError("the compute worker did not start in time: reload the page") from None
+            raise
+
+    def _replace_compute(self) -> None:
+        if self._compute is not None:
+            self._compute.terminate()
+        first = getattr(js.window, "subwordlabFirstWorker", None)
+        if first is not None:  # the worker bootstrap.js started with the page: used once
+            js.window.subwordlabFirstWorker = None
+        self._compute = ComputeWorker(self.document.body, first if first is not None else js.window.subwordlabStartWorker())
+
     def _drop_guard(self) -> None:
         if self._guard is not None:
             self._guard.terminate()
@@ -587,6 +620,9 @@ class BrowserPort:
         for task in list(self._tasks):
             task.cancel()
         self._drop_guard()
+        if self._compute is not None:
+            self._compute.terminate()
+            self._compute = None
         self.proxies.destroy_all()
         for observer, proxy in self._observers:
             observer.disconnect()
@@ -597,6 +633,88 @@ class BrowserPort:
             proxy.destroy()
         self._window_listeners = []
         self._breath_executor.destroy()
+
+
+class ComputeWorker:
+    """One compute session worker (compute_worker.js, started by bootstrap.js's
+    `subwordlabStartWorker`, which follows its boot in `worker.booted`): one task at a time.
+    The page's <body> counts boots and terminations (data-compute-boots,
+    data-compute-terminated) and keeps the last boot time (data-compute-boot-ms)."""
+
+    def __init__(self, body: Any, worker: Any) -> None:
+        self.body = body
+        self.worker = worker
+        self.corpus: str | None = None  # the corpus the worker holds (sent once)
+        self._job: tuple[int, Callable[[str], None], asyncio.Future] | None = None
+        self._next_id = 0
+        self._on_message = create_proxy(self._message)
+        self._on_error = create_proxy(self._error)
+        self.worker.addEventListener("message", self._on_message)
+        self.worker.addEventListener("error", self._on_error)
+        _count(body, "data-compute-boots")
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    async def boot(self) -> None:
+        """Wait for the worker's Pyodide and wheels (an `OSError` if it cannot start)."""
+        try:
+            ms = await self.worker.booted
+        except Exception as exc:  # noqa: BLE001 - a JS error (the worker's boot failed)
+            raise OSError(f"the compute worker did not start: {getattr(exc, 'message', exc)}") from None
+        self.body.setAttribute("data-compute-boot-ms", f"{float(ms):.0f}")
+
+    def ask(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> asyncio.Future:
+        self._next_id += 1
+        done = asyncio.get_event_loop().create_future()
+        self._job = (self._next_id, on_reply, done)
+        send = None if corpus is self.corpus else corpus
+        self.corpus = corpus
+        self.worker.postMessage(to_js([self._next_id, request, send]))
+        return done
+
+    def _message(self, event: Any) -> None:
+        job = self._job
+        data = event.data
+        if job is None or getattr(data, "id", None) != job[0]:
+            return  # the boot message (bootstrap.js follows it), or an answer nobody waits for now
+        _id, on_reply, done = job
+        try:
+            if getattr(data, "reply", None) is not None:
+                on_reply(str(data.reply))
+            elif getattr(data, "end", None):
+                self._job = None
+                done.set_result(None)
+            elif getattr(data, "failed", None) is not None:
+                self._job = None
+                done.set_exception(OSError(f"the compute worker failed: {data.failed}"))
+        except Exception as exc:  # noqa: BLE001 - the page's handling of a reply failed: end the task with it
+            self._job = None
+            if not done.done():
+                done.set_exception(exc)
+
+    def _error(self, event: Any) -> None:
+        # an error inside the worker (it ran out of memory, say): the task ends with it
+        event.preventDefault()
+        if self._job is not None and not self._job[2].done():
+            self._job[2].set_exception(OSError(f"the compute worker stopped: {getattr(event, 'message', '') or 'it failed'}"))
+        self._job = None
+
+    def terminate(self) -> None:
+        self.worker.terminate()
+        _count(self.body, "data-compute-terminated")
+        self.worker.removeEventListener("message", self._on_message)
+        self.worker.removeEventListener("error", self._on_error)
+        self._on_message.destroy()
+        self._on_error.destroy()
+        if self._job is not None and not self._job[2].done():
+            self._job[2].cancel()
+        self._job = None
+
+
+def _count(body: Any, attribute: str) -> None:
+    body.setAttribute(attribute, str(int(body.getAttribute(attribute) or 0) + 1))
 
 
 class GuardWorker:

@@ -5,7 +5,8 @@
 - `corpus`:    the `Corpus` (its text, whether that text is running text or a word-count
                list, and where it came from);
 - `spec`:      the `TrainSpec` (algorithm = core preset, target size, options);
-- `recording`: the `subwordlab.recording.Recording` of the last training run (or None);
+- `recording`: the `subwordlab.recording.Recording` of the last training run (or None), a
+               mirror of the run the compute session makes (tasks.train);
 - `player`:    the `player.Player` over that recording; `state.step` is its position;
 - `training`:  a `TrainingStatus` (running? which phase? how fast? cancelled? error?).
 
@@ -31,6 +32,7 @@ from typing import Any, Callable, Mapping
 
 import subwordlab
 from subwordlab.options import PRESETS, Preset
+from subwordlab.presets import resolve_options
 from subwordlab.recording import Recording
 
 from .embed import embed_failure
@@ -252,9 +254,14 @@ class AppState:
         self.notify("recording")
 
     def start_recording(self) -> Recording:
-        """A new Recording of the current corpus and spec (not advanced yet). Raises the
-        core's errors (CorpusError, ValueError) with their messages for the user."""
-        rec = Recording(self.corpus.training_input(), self.spec.preset, progress=True, **self.spec.kwargs())
+        """A new Recording of the current corpus and spec: a mirror, which `tasks.train` feeds
+        from the compute session. Raises the core's errors (CorpusError, ValueError) with
+        their messages for the user, for what can be checked at once (an empty corpus, a bad
+        word-count line, an option out of range)."""
+        self.corpus.training_input()
+        options = dict(self.spec.kwargs())
+        resolve_options(self.spec.preset, options.pop("vocab_size", None), options.pop("num_merges", None), options)
+        rec = Recording.mirror(self.spec.preset)
         self.recording = rec
         self.imported, self.imported_name = None, ""  # training again makes the trained tokenizer current
         self.player.reset_recording()

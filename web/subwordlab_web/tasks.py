@@ -1,47 +1,39 @@
-"""Long work as cooperative tasks: a few milliseconds of work, then back to the browser.
+"""Long work as tasks: training in the compute session, the rest in slices.
 
-`train(port, state)` records a training run in slices of at most `SLICE_SECONDS` (each
-slice advances the core's `Recording` event by event; the core itself reports its long
-preparation in small `Progress` events), updating `state.training` and the player, and
-notifying "progress" at most every `NOTIFY_SECONDS` so the page repaints without
-re-rendering every step. Cancelling the task discards the run.
+`train(port, state)` has the compute session (session.py; a Web Worker in the browser)
+train the state's spec and mirrors the run in `state.recording` as its batches of events
+arrive, updating `state.training` and the player, and notifying "progress" at most every
+`NOTIFY_SECONDS` so the page repaints without re-rendering every step. Cancelling the task
+terminates the worker and discards the run.
 
 `progress_view(recording, spec)` says what to show in the progress bar (pure).
-`drive(port, steps)` runs any other sliced generator (stats, encodes, file loads) the same way.
+`drive(port, steps)` runs a sliced generator (stats, encodes, file loads) on the page, a few
+milliseconds at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
 
-from subwordlab.events import EmStep, PruneStep
+from subwordlab.events import Done, EmStep, PruneStep
 
+from . import session
+from .failures import failure_message
 from .state import AppState, TrainingStatus, TrainSpec
 from .wording import plural
 
-# Where a run's time goes besides the core's work (a Chromium trace of the Shakespeare
-# byte-BPE run, and the counters in the training status): each hand-back to the browser
-# costs ~1 ms (median) to ~5 ms (mean: a frame of layout and paint, timers, input events),
-# and each repaint ~5 ms of Python plus 15-25 ms of layout, paint and compositing after it.
-# So:
-# - a slice runs events until the next one would probably end past SLICE_SECONDS (the next
-#   event is expected to take as long as the longest of this slice or the last one; at least
-#   one event per slice), so a task, with its bookkeeping, stays under the 50 ms of a long
-#   task unless one event is much slower than its predecessors. Longer slices would mean
-#   fewer hand-backs, but on the shared test machine 30 ms slices showed as many tasks over
-#   50 ms (the load stretches them) and no less time between slices (15-20% of the run with
-#   20, 25 or 30 ms: each hand-back's frame and input cost the same whatever the slice).
-#   (The tests' fake clock moves 1 ms per look: with SLICE_SECONDS 0 a slice is one event.)
-# - a repaint comes at most every NOTIFY_SECONDS, and less often if it is costly: its measured
-#   cost (Python and the browser's rendering after it) stays under REPAINT_SHARE of the run.
-SLICE_SECONDS = 0.025  # work between two yields to the browser
+# A repaint costs ~5 ms of Python plus 15-25 ms of layout, paint and compositing after it
+# (a Chromium trace of the Shakespeare byte-BPE run), so a running task repaints at most every
+# NOTIFY_SECONDS, and less often if it is costly: its measured cost (Python and the browser's
+# rendering after it) stays under REPAINT_SHARE of the run. Work on the page itself (`drive`)
+# hands the browser back after SLICE_SECONDS, well under the 50 ms of a long task.
+SLICE_SECONDS = 0.025  # work between two yields to the browser (drive)
 NOTIFY_SECONDS = 0.25  # how often a running task asks the views to repaint, at most
 REPAINT_SHARE = 0.05  # the share of a run's time its repaints may take
-BREATHE_SECONDS = 0.05  # at least this often, yield through the timer queue (port.breathe)
 
 
 def repaint_interval(cost: float) -> float:
@@ -127,28 +119,6 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
     return ProgressView(fraction, f"Vocabulary {now:,} → {target:,} · {what}")
 
 
-def failure_message(exc: BaseException, what: str = "Training") -> str:
-    """What the page says when a task ends with an exception (every kind, so no panel stays
-    stuck on "training…"): the core's ValueError messages are for the user as they are;
-    the others are said in plain words, with what to change.
-
-    Example: failure_message(MemoryError()) -> 'Training ran out of memory: ...'
-    """
-    if isinstance(exc, ValueError):  # CorpusError, bad options, unknown characters...
-        return str(exc)
-    if isinstance(exc, MemoryError):
-        return (f"{what} ran out of memory: the page's Python has at most a few GB. Your corpus and settings are "
-                "kept; use a smaller corpus or vocabulary, or the command line (python -m subwordlab) for big jobs.")
-    if isinstance(exc, RecursionError):
-        return (f"{what} stopped: the input is nested too deeply to process. Your corpus and settings are kept; "
-                "simplify the input (e.g. a file or pattern with fewer nested levels).")
-    if isinstance(exc, OverflowError):
-        return (f"{what} stopped: a number is too large to compute with ({exc}). Your corpus and settings are kept; "
-                "use smaller counts or sizes.")
-    return (f"{what} stopped with an internal error ({type(exc).__name__}: {exc}). Your corpus and settings are "
-            "kept; please report this with the corpus and settings that caused it.")
-
-
 async def drive(port: Any, steps: Any, slice_seconds: float = 0.0, between: Any = None,
                 max_items: int | None = None) -> Any:
     """Run a sliced generator (the core's ``(done, total)`` style) to its end, handing the
@@ -180,78 +150,76 @@ def _repaint(port: Any, state: AppState) -> None:
     status.repaint_seconds += port.now() - t0
 
 
+def train_request(state: AppState) -> tuple[str, str]:
+    """The compute session's request (JSON) for training the state's spec, and the corpus text.
+
+    >>> from .state import Corpus
+    >>> train_request(AppState(Corpus("low 5", "word_counts")))
+    ('{"op": "train", "preset": "bpe", "kwargs": {"num_merges": 8}, "format": "word_counts"}', 'low 5')
+    """
+    spec, corpus = state.spec, state.corpus
+    request = {"op": "train", "preset": spec.preset, "kwargs": dict(spec.kwargs()), "format": corpus.format}
+    return json.dumps(request), corpus.text
+
+
 async def train(port: Any, state: AppState, rec: Any = None) -> None:
-    """Record the run `rec` (default: `state.recording`, made by `state.start_recording()`)
-    to its end, cooperatively; stop quietly if the state drops it (settings changed)."""
+    """Record the run `rec` (default: `state.recording`, a mirror made by
+    `state.start_recording()`) in the compute session (`port.compute`: the worker trains,
+    the page mirrors its batches of events); stop quietly if the state drops it (settings
+    changed). The views repaint at most every NOTIFY_SECONDS (less often if it is costly)."""
     rec = rec if rec is not None else state.recording
     if rec is None:
         raise RuntimeError("train() needs state.start_recording() first")
     status = state.training
     started = port.now()
-    merge_started: float | None = None
-    last_notify = last_breath = started
-    longest_before = 0.0  # the longest event of the last slice (seconds)
-    interval = NOTIFY_SECONDS  # until the next repaint (repaint_interval)
+    final: dict[str, Any] = {}
+    timing = {"notify": started, "interval": NOTIFY_SECONDS, "merges": None}
+
+    def on_reply(text: str) -> None:
+        if state.recording is not rec:
+            return  # discarded (the corpus or the settings changed): the task is being cancelled
+        reply = json.loads(text)
+        if "done" in reply or "error" in reply:
+            final.update(reply)  # the tokenizer is loaded once compute returns (below)
+            reply.pop("tokenizer", None)
+        session.apply(rec, reply)
+        now = port.now()
+        status.work_seconds = reply.get("work", status.work_seconds)
+        if rec.alphabet is not None and timing["merges"] is None:
+            timing["merges"] = now
+        status.phase = "training" if rec.alphabet is not None else "preparing"
+        status.elapsed = now - started
+        steps_time = now - timing["merges"] if timing["merges"] is not None else 0.0
+        status.steps_per_second = len(rec.steps) / steps_time if steps_time > 0 else 0.0
+        status.done_units = len(rec.steps)
+        status.slices += 1
+        state.player.set_recorded(len(rec.steps), False)
+        first_steps = rec.alphabet is not None and len(rec.steps) <= 1  # the readouts appear at once
+        if "done" not in final and (first_steps or now - timing["notify"] >= timing["interval"]):
+            timing["notify"] = now
+            _repaint(port, state)
+            timing["interval"] = repaint_interval(port.now() - now)
+
     try:
-        while not rec.done:
-            if state.recording is not rec:
-                return  # discarded (the corpus or the settings changed): nothing to finish
-            # one slice: at least one event, then more until SLICE_SECONDS have passed
-            t0 = last = port.now()
-            longest, expected = 0.0, longest_before
-            while True:
-                rec.advance(1)
-                now = port.now()
-                longest = max(longest, now - last)
-                last = now
-                # stop when the next event, if it takes as long as the longest of this
-                # slice or the last one, would end the slice past SLICE_SECONDS
-                if rec.done or now - t0 + max(longest, expected) >= SLICE_SECONDS:
-                    break
-            longest_before = longest
-            status.work_seconds += now - t0
-            # subtle: the run's millions of objects (words, lattices, recorded steps) would make
-            # each full pass of Python's cycle collector a pause of 50-150 ms in the middle of
-            # a slice, which no slicing can split; they are moved out of its sight as they
-            # are made (gc.freeze is O(1)), and given back when the run ends (below)
-            gc.freeze()
-            now = port.now()
-            if rec.alphabet is not None and merge_started is None:
-                merge_started = now
-            status.phase = "done" if rec.done else ("training" if rec.alphabet is not None else "preparing")
-            status.elapsed = now - started
-            steps_time = now - merge_started if merge_started is not None else 0.0
-            status.steps_per_second = len(rec.steps) / steps_time if steps_time > 0 else 0.0
-            status.done_units = len(rec.steps)
-            state.player.set_recorded(len(rec.steps), rec.done)
-            first_steps = rec.alphabet is not None and len(rec.steps) <= 1  # the readouts appear at once
-            repainted = rec.done or first_steps or now - last_notify >= interval
-            if rec.done or first_steps:
-                last_notify = now
-                _repaint(port, state)
-            elif repainted:
-                # a periodic repaint (tables at the new step) gets a browser task of its own,
-                # not the end of a slice's: the two together could pass 50 ms
-                status.slices += 1
-                await port.sleep(0)
-                if state.recording is not rec:
-                    return
-                last_notify = port.now()
-                _repaint(port, state)
-            if not rec.done:
-                status.slices += 1
-                # subtle: a zero sleep is a message-channel task in Pyodide, which the browser
-                # may run before timers and paints; every BREATHE_SECONDS go through the
-                # timer queue instead (setTimeout 0: no wait added; the sleep(0.004) it
-                # replaces idled 4 ms each time, ~50 ms of a 0.6 s run)
-                if now - last_breath >= BREATHE_SECONDS:
-                    last_breath = now
-                    status.breaths += 1
-                    await port.breathe()
-                else:
-                    await port.sleep(0)
-                if repainted:  # the repaint's cost: its Python and the rendering after it
-                    interval = repaint_interval(port.now() - last_notify)
+        request, corpus = train_request(state)
+        await port.compute(request, corpus, on_reply)
+        if state.recording is not rec:
+            return
+        if "error" in final:
+            raise session.TaskFailed(final["error"])
+        if "tokenizer" not in final:
+            raise session.TaskFailed("training ended without a tokenizer: press Run to end to train again")
+        # the trained tokenizer, from our JSON (the file loader's own code, in slices)
+        from .exports import import_steps
+
+        loaded = await drive(port, import_steps("the trained tokenizer", final["tokenizer"]), SLICE_SECONDS)
+        if state.recording is not rec:
+            return
+        rec.take(Done(loaded.tokenizer, final["done"]))
+        now = port.now()
+        status.phase, status.elapsed, status.done_units = "done", now - started, len(rec.steps)
+        state.player.set_recorded(len(rec.steps), True)
+        _repaint(port, state)
     except asyncio.CancelledError:
         if state.recording is rec:
             state.discard_recording(f"Training cancelled after {plural(len(rec.steps), 'step')}. "
@@ -261,8 +229,6 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
         if state.recording is rec:
             state.recording = None
             state.player.reset_recording()
-            state.training = TrainingStatus(phase="failed", message=failure_message(exc))
+            message = str(exc) if isinstance(exc, session.TaskFailed) else failure_message(exc)
+            state.training = TrainingStatus(phase="failed", message=message)
             state.notify("recording")
-        return
-    finally:
-        gc.unfreeze()  # the collector sees everything again (cycles made during the run included)

@@ -1,0 +1,34 @@
+// The compute session's worker (subwordlab_web/session.py says what it does, and dom.py's
+// ComputeWorker how the page uses it): its own Pyodide with the page's two wheels, training
+// (and, later, the page's other long work) off the main thread. The page terminates it to
+// cancel a task, and starts a fresh one.
+// Messages: from the page [id, requestJSON, corpus or null (the worker keeps the last one)];
+// to the page {boot: ms} once ready, {bootError: text}, then for each request
+// {id, reply: JSON} as often as there is news, and {id, end: true} or {id, failed: text}.
+// A module worker: Pyodide refuses classic workers.
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const ready = (async () => {
+  const started = performance.now();
+  const indexURL = new URL("./pyodide/", self.location.href).href;
+  // (null reaches Python as None, as on the page: bootstrap.js says why)
+  const pyodide = await loadPyodide({ indexURL, lockFileURL: indexURL + "pyodide-lock.json", convertNullToNone: true });
+  const errors = [];
+  await pyodide.loadPackage(["subwordlab", "subwordlab_web"], { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
+  if (errors.length) throw new Error(errors.join("\n"));
+  const serve = pyodide.pyimport("subwordlab_web.session").serve;
+  postMessage({ boot: performance.now() - started });
+  return serve;
+})();
+ready.catch((error) => postMessage({ bootError: String((error && error.message) || error) }));
+
+onmessage = async (event) => {
+  const [id, request, corpus] = event.data;
+  const serve = await ready;
+  try {
+    serve(request, corpus, (reply) => postMessage({ id, reply }));
+    postMessage({ id, end: true });
+  } catch (error) {
+    postMessage({ id, failed: String((error && error.message) || error) });
+  }
+};

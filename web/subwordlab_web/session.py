@@ -1,0 +1,129 @@
+"""The compute session: the page's long work behind a plain-data boundary.
+
+The page (main thread) owns the state and renders; the session does the work, in a Web
+Worker with its own Pyodide (compute_worker.js), or in-process in the tests' fake port.
+What crosses is plain data — JSON text, and the corpus as a string — never a live object:
+
+    page                                       compute worker
+    ----                                       --------------
+    {"op": "train", "preset", "kwargs",  --->  ComputeSession.replies(request, corpus)
+     "format"} + the corpus text                 trains (core: iter_train), and yields
+                                          <---   {"alphabet"?, "steps": [...], "progress"?,
+                                                  "pass", "work"}   every POST_SECONDS
+                                          <---   {"done": n, "tokenizer": our JSON, "work"}
+                                                 or {"error": one message for the user}
+
+The page mirrors the run in a ``subwordlab.recording.Recording.mirror`` (``apply``), so the
+player, the tables and Inspect read it as they would a local run. Cancel terminates the
+worker (the page starts a fresh one, warming); nothing here needs to check for it.
+
+>>> session = ComputeSession()
+>>> replies = list(session.replies({"op": "train", "preset": "bpe", "kwargs": {"num_merges": 2},
+...                                 "format": "word_counts"}, "low 5\\nlower 2"))
+>>> [s["new_token"] for r in replies for s in r.get("steps", [])], "tokenizer" in replies[-1]
+(['lo', 'low'], True)
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import time
+from typing import Any, Callable, Iterator
+
+from subwordlab.corpus import parse_word_counts
+from subwordlab.event_data import from_data, to_data
+from subwordlab.recording import Recording
+from subwordlab.serialize import to_json
+
+from .failures import failure_message
+
+POST_SECONDS = 0.1  # a batch of events at most this often (the page repaints at most every 0.25 s)
+
+
+class TaskFailed(Exception):
+    """A task the session ended with an error reply: its message is for the user as it is."""
+
+
+class ComputeSession:
+    """Answers requests (dicts) with replies (dicts). Keeps the last corpus it was sent, so
+    the page sends a big corpus once (``replies(request, None)`` reuses it)."""
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self._corpus: str | None = None
+
+    def replies(self, request: dict[str, Any], corpus: str | None = None) -> Iterator[dict[str, Any]]:
+        """The replies to ``request``; the last one ends it. Every exception becomes one
+        ``{"error": message}`` reply (the page shows it; the corpus and settings stay)."""
+        if corpus is not None:
+            self._corpus = corpus
+        try:
+            op = request.get("op")
+            if op != "train":
+                raise ValueError(f"the compute session has no request {op!r}")
+            yield from self._train(request)
+        except Exception as exc:  # noqa: BLE001 - every kind: the page must get one message
+            yield {"error": failure_message(exc)}
+
+    def _train(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        if self._corpus is None:
+            raise ValueError("the page sent no corpus to train on: train again")
+        # step 1: the corpus as the core reads it (running text, or a word-count list)
+        corpus: Any = parse_word_counts(self._corpus) if request.get("format") == "word_counts" else self._corpus
+        rec = Recording(corpus, request["preset"], progress=True, **request.get("kwargs", {}))
+        started = last_post = self.clock()
+        sent_steps, sent_alphabet = 0, False
+        try:
+            # step 2: run the trainer, posting what is new every POST_SECONDS (and at once for
+            # the alphabet and the first step, which the page shows as soon as they exist)
+            while not rec.done:
+                event = rec.next_event()
+                now = self.clock()
+                first = (rec.alphabet is not None and not sent_alphabet) or (event.kind != "progress" and len(rec.steps) == 1)
+                if rec.done or first or now - last_post >= POST_SECONDS:
+                    if not rec.done:
+                        # subtle: the run's millions of objects would make each pass of the cycle
+                        # collector slower and slower; they are moved out of its sight (O(1))
+                        gc.freeze()
+                        batch: dict[str, Any] = {"steps": [to_data(s) for s in rec.steps[sent_steps:]],
+                                                 "pass": rec.progress_pass, "work": now - started}
+                        if not sent_alphabet and rec.alphabet is not None:
+                            batch["alphabet"], sent_alphabet = to_data(rec.alphabet), True
+                        if rec.progress is not None:
+                            batch["progress"] = to_data(rec.progress)
+                        sent_steps, last_post = len(rec.steps), now
+                        yield batch
+            # step 3: the last steps, then the trained tokenizer as our JSON
+            tail: dict[str, Any] = {"steps": [to_data(s) for s in rec.steps[sent_steps:]]}
+            if not sent_alphabet and rec.alphabet is not None:
+                tail["alphabet"] = to_data(rec.alphabet)
+            tail.update({"done": len(rec.steps), "tokenizer": to_json(rec.tokenizer), "work": self.clock() - started})
+            yield tail
+        finally:
+            gc.unfreeze()
+
+
+def apply(rec: Recording, reply: dict[str, Any]) -> None:
+    """Mirror one reply of a training run into ``rec`` (a ``Recording.mirror``): its alphabet,
+    steps and progress (the ``done`` reply's tokenizer is loaded by the caller)."""
+    if "alphabet" in reply:
+        rec.take(from_data(reply["alphabet"]))
+    for step in reply.get("steps", ()):
+        rec.take(from_data(step))
+    if "progress" in reply:
+        rec.progress, rec.progress_pass = from_data(reply["progress"]), reply.get("pass", 1)
+
+
+# -- the worker's side (compute_worker.js calls `serve`) ---------------------------------------
+
+_session: ComputeSession | None = None
+
+
+def serve(request: str, corpus: str | None, post: Callable[[str], None]) -> None:
+    """Answer one JSON request, posting each reply as JSON text (the worker's entry point)."""
+    global _session
+    if _session is None:
+        _session = ComputeSession()
+    for reply in _session.replies(json.loads(request), corpus):
+        post(json.dumps(reply))
