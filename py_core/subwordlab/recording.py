@@ -36,8 +36,20 @@ class Recording:
     def __init__(self, corpus, preset="bpe", *, vocab_size=None, num_merges=None, progress=False, **options):
         # progress=True: the preparation of a big corpus comes in slices too (each a
         # ``Progress`` event, kept in ``self.progress``), so ``advance`` never runs long
-        self._events = iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges,
-                                  progress=progress, **options)
+        self._start(iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges,
+                               progress=progress, **options), preset)
+
+    @classmethod
+    def from_events(cls, events, preset):
+        """A finished recording of events made elsewhere (``AlphabetReady``, the steps,
+        ``Done``), without training: e.g. ``replay.replay`` rebuilds them from a model file.
+        Example: Recording.from_events([alphabet, *merge_steps, Done(tok, n)], "bpe")."""
+        rec = cls.__new__(cls)
+        rec._start(iter(events), preset)
+        return rec.run()
+
+    def _start(self, events, preset):
+        self._events = events
         self.preset = preset
         self.progress = None
         self.progress_pass = 1  # which pass of ``progress.phase`` since the last step (see advance)
