@@ -79,7 +79,7 @@ def test_a_counts_file_trains_the_model_the_command_line_trains_from_it(tmp_path
     c = app.state.corpus
     assert c.format == "counts" and c.name == "shard-0001.dat" and message(port) is None
     distinct = len(json.loads(counts)["counts"])
-    assert status(port).startswith(f"Loaded shard-0001.dat (") and f"{distinct:,} distinct pre-tokens" in status(port)
+    assert status(port).startswith("Loaded shard-0001.dat (") and f"{distinct:,} distinct pre-tokens" in status(port)
     assert "readonly" in port.query("#corpus-text").attrs
     assert not port.checked(port.query("#corpus-format-text")) and not port.checked(port.query("#corpus-format-counts"))
     tok = train_to_end(port, app)

@@ -220,7 +220,8 @@ class AppState:
         self.corpus_pending = ""
         self.corpus_stats = None
         self.notify("corpus")
-        self.discard_recording()
+        if not getattr(self.recording, "replayed", False):  # (a model replayed from a file needs no corpus: replay_view.py)
+            self.discard_recording()
 
     def await_corpus(self, what: str) -> None:
         """Say what corpus the page is waiting for (e.g. "Loading “UDHR: English”…"); the
