@@ -7,13 +7,15 @@ page recognises one by its content (a JSON object whose ``format`` is
 train --counts`` does: the core reads it as a ``corpus.Counted`` and refuses it, saying
 why, under a pipeline it was not counted with (``mismatch`` says so before training).
 
->>> from subwordlab.counts import to_json
+>>> from subwordlab.counts import count_texts, to_json
 >>> from subwordlab.corpus import Counted
->>> text = to_json(Counted({"Ġlow": 2, "er": 1}, {"preset": "byte_bpe"}, []))
+>>> from subwordlab.presets import counting_spec, pipeline_record
+>>> spec = counting_spec("byte_bpe", {})
+>>> text = to_json(Counted(count_texts([" low low er"], spec)[0], pipeline_record(spec), []))
 >>> is_counts_file(text), is_counts_file("low 5\\nlower 2")
 (True, False)
 >>> readable_words(read_counts(text))
-{' low': 2, 'er': 1}
+{' low': 2, ' er': 1}
 """
 
 from __future__ import annotations
