@@ -58,6 +58,16 @@ class Recording:
         rec._start(preset)
         return rec
 
+    @classmethod
+    def from_events(cls, events, preset):
+        """A finished recording of events made elsewhere (``AlphabetReady``, the steps,
+        ``Done``), without training: e.g. ``replay.replay`` rebuilds them from a model file.
+        Example: Recording.from_events([alphabet, *merge_steps, Done(tok, n)], "bpe")."""
+        rec = cls.mirror(preset)
+        for event in events:
+            rec.take(event)
+        return rec
+
     def _start(self, preset):
         self.preset = preset
         self.progress = None

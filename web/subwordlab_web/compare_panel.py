@@ -322,7 +322,12 @@ class ComparePanel(CompareResults):
         port, corpus = self.port, self.state.corpus
         if port.value(self.text_box) not in ("", self.auto_text):
             return
-        text = cm.corpus_sentence(corpus.text, corpus.format == "word_counts") if not corpus.is_empty else ""
+        if corpus.format == "counts":  # (its JSON is no sentence: its first dozen pre-tokens, read as text)
+            from .counts_corpus import first_words
+
+            text = first_words(corpus.text)
+        else:
+            text = cm.corpus_sentence(corpus.text, corpus.format == "word_counts") if not corpus.is_empty else ""
         self.auto_text = text or DEFAULT_TEXT
         port.set_value(self.text_box, self.auto_text)
         if self.run_state is not None and self.run_state.done:

@@ -1,5 +1,6 @@
 """The Corpus panel: samples, paste/edit, file upload and drag-and-drop, word-count mode,
-statistics, and clear messages for bad input that never lose the corpus already there."""
+counts files made by `subwordlab count` (counts_corpus.py), statistics, and clear messages
+for bad input that never lose the corpus already there."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, Callable
 
 import subwordlab
 
+from .counts_corpus import describe, is_counts_file, mismatch, read_counts, readable_words
 from .corpus_data import (
     MAX_CORPUS_BYTES, STATS_SLICE_CHARS, YOUR_TEXT, CorpusStats, Upload, decode_slices, detect_format,
     edited_name, format_size, join_texts, stats_in_slices, stats_of_counts,
@@ -55,6 +57,7 @@ class CorpusPanel:
         self._fill_samples()
         self._pending: list[tuple[str, bytes]] | None = None  # files waiting for "decode leniently"
         self._parse_problem = False  # the message shown is about the word-count list
+        self._counts_problem = False  # the message shown says the counts do not fit the Train tab's pipeline
         self._stats_task: Any = None
         self._load_task: Any = None
         self.last_stats: CorpusStats | None = None
@@ -286,6 +289,9 @@ class CorpusPanel:
             texts.append(upload.text)
             encodings.add(upload.encoding)
         self._pending = None
+        if any(map(is_counts_file, texts)):
+            self._use_counts(blobs, texts)
+            return
         names = tuple(name for name, _ in blobs)
         text = join_texts(texts)
         c = self.state.corpus
@@ -305,6 +311,65 @@ class CorpusPanel:
                   f"{''.join(f', decoded from {e}' for e in sorted(encodings - {'UTF-8'}))}) as "
                   f"{'a word-count list' if fmt == 'word_counts' else 'running text'}.")
 
+    def _use_counts(self, blobs: list[tuple[str, bytes]], texts: list[str]) -> None:
+        """Counts files (recognised by their content) as the corpus: one, or several merged
+        in the order given (as `subwordlab count --merge`). A file that is not a valid counts
+        file, or counts files mixed with text, get one message; the corpus stays as it was."""
+        names = tuple(name for name, _ in blobs)
+        text_files = [name for name, t in zip(names, texts) if not is_counts_file(t)]
+        if text_files:
+            self.show_message(f"“{text_files[0]}” is text, but the other files are counts files made by “subwordlab count”: "
+                              "load either text or counts files. Nothing was loaded; your corpus is unchanged.")
+            self._say(self.status_text())
+            return
+        parts = []
+        for name, t in zip(names, texts):
+            try:
+                counted = read_counts(t)
+            except subwordlab.CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
+                self.show_message(f"“{name}” is a counts file but cannot be read: {exc}. Nothing was loaded; your corpus "
+                                  "is unchanged.")
+                self._say(self.status_text())
+                return
+            if not counted.counts:
+                self.show_message(f"“{name}” is a counts file with no pre-tokens: count a text that has some words. "
+                                  "Nothing was loaded; your corpus is unchanged.")
+                self._say(self.status_text())
+                return
+            parts.append(counted)
+        text = texts[0]
+        if len(parts) > 1:
+            from subwordlab.counts import merge_counted, to_json
+
+            try:
+                text = to_json(merge_counted(parts))
+            except subwordlab.CorpusError as exc:
+                self.show_message(f"These counts files cannot be merged: {exc}. Nothing was loaded; your corpus is unchanged.")
+                self._say(self.status_text())
+                return
+        self.chosen_format, self.detect_hint = None, ""
+        self.port.set_value(self.sample, "")
+        label = names[0] if len(names) == 1 else f"{len(names)} counts files"
+        self.upload = Corpus(text, "counts", label, None, names, "")
+        self.state.set_corpus(self.upload)
+        size = sum(len(d) for _, d in blobs)
+        self._say(f"Loaded {', '.join(names)} ({format_size(size)}) as pre-token counts: "
+                  f"{describe(read_counts(text))}. Training reads them as “subwordlab train --counts” does.")
+
+    def _check_counts(self) -> None:
+        """Say (or stop saying) that a counts corpus does not fit the Train tab's pipeline."""
+        c, why = self.state.corpus, ""
+        if c.format == "counts":
+            try:
+                why = mismatch(read_counts(c.text), self.state.spec)
+            except subwordlab.CorpusError:
+                return  # (the statistics say what is wrong with the file)
+        if why:
+            self.show_message(why)
+            self._counts_problem = True
+        elif self._counts_problem:
+            self.hide_message()
+
     def _on_lenient(self, _event: Any) -> Any:
         if self._pending is None:
             return None
@@ -314,7 +379,7 @@ class CorpusPanel:
 
     # --- messages -----------------------------------------------------------------
     def show_message(self, text: str, lenient: bool = False) -> None:
-        self._parse_problem = False
+        self._parse_problem = self._counts_problem = False
         self.port.set_text(self.message_text, text)
         self.port.set_hidden(self.lenient, not lenient)
         self.port.set_hidden(self.message, False)
@@ -322,7 +387,7 @@ class CorpusPanel:
     def hide_message(self) -> None:
         self.port.set_hidden(self.message, True)
         self.port.set_hidden(self.replace_button, True)
-        self._parse_problem = False
+        self._parse_problem = self._counts_problem = False
 
     def _say(self, text: str) -> None:
         self.port.set_text(self.status, text)
@@ -331,10 +396,15 @@ class CorpusPanel:
     def _on_state(self, topic: str) -> None:
         if topic == "corpus":
             self.render()
+            self._check_counts()
+        elif topic == "spec":
+            self._check_counts()
 
     def format_note_text(self) -> str:
         """Why the text is read as it is. Example: 'Detected: running text.'"""
         c = self.state.corpus
+        if c.format == "counts":
+            return "A counts file made by “subwordlab count”: its pre-tokens and their counts, read as they are."
         what = "a word-count list" if c.format == "word_counts" else "running text"
         if self.chosen_format:
             return f"Your choice: {what}."
@@ -350,6 +420,11 @@ class CorpusPanel:
         c = self.state.corpus
         if c.is_empty:
             return "The corpus is empty: pick a sample, paste text, or drop a file."
+        if c.format == "counts":
+            try:
+                return f"In use: “{c.name}”, {describe(read_counts(c.text))}."
+            except subwordlab.CorpusError:
+                return f"In use: “{c.name}”, a counts file that cannot be read."
         what = "a word-count list" if c.format == "word_counts" else "running text"
         return f"In use: “{c.name}”, {plural(len(c.text), 'character')} of {what}."
 
@@ -364,7 +439,8 @@ class CorpusPanel:
         port.set_hidden(self.back, not back)
         if back:
             port.set_text(self.back, f"Back to your upload “{self.upload.name}”")
-        port.set_checked(self.format_counts if c.format == "word_counts" else self.format_text, True)
+        for box, fmt in ((self.format_counts, "word_counts"), (self.format_text, "text")):
+            port.set_checked(box, c.format == fmt)  # (a counts file is neither)
         port.set_text(self.format_note, self.format_note_text())
         port.set_hidden(self.format_auto, not self.chosen_format)
         if c.sample is not None:
@@ -373,7 +449,12 @@ class CorpusPanel:
         else:
             port.set_text(self.sample_desc, "Your own text: edit it freely, or pick a sample to start again.")
         if self.shown_text != c.text:
-            if len(c.text) > EDIT_LIMIT:
+            if c.format == "counts":  # (its JSON is what training reads: shown, not edited)
+                port.set_value(self.text, c.text[:PREVIEW_CHARS])
+                port.set_attr(self.text, "readonly", "")
+                port.set_text(self.text_note, "(a counts file, read-only: drop text or pick a sample to replace it)")
+                self.shown_text = None
+            elif len(c.text) > EDIT_LIMIT:
                 port.set_value(self.text, c.text[:PREVIEW_CHARS])
                 port.set_attr(self.text, "readonly", "")
                 port.set_text(self.text_note, f"(a preview of the first {PREVIEW_CHARS:,} of {len(c.text):,} "
@@ -398,6 +479,15 @@ class CorpusPanel:
         port = self.port
         if corpus.is_empty:
             self._show_stats(CorpusStats())
+            return
+        if corpus.format == "counts":
+            try:
+                words = readable_words(read_counts(corpus.text))
+            except subwordlab.CorpusError as exc:
+                self._show_stats(CorpusStats())
+                self.show_message(f"This counts file cannot be used: {exc}.")
+                return
+            self._show_stats(stats_of_counts(words))
             return
         if corpus.format == "word_counts":
             try:

@@ -8,7 +8,10 @@ port saves them with a Blob, an object URL and a temporary ``<a download>``.
 Import: a Subword Lab JSON or a tokenizer.json (e.g. a real model's). It becomes the
 current tokenizer — the one Inspect and Compare use — until the user trains again or
 presses "Use the trained tokenizer". A bad file gets one message naming the file and the
-problem, and nothing else changes.
+problem, and nothing else changes. A BPE or WordPiece model of ours (e.g. one the command
+line trained on a big corpus) can then be stepped through merge by merge on Train
+("Step through its merges", replay_view.py); of a Unigram model the page says it shows
+the final model only.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
 from .pattern_guard import PatternGuard, checking_text, tokenizer_check
+from .replay_view import ReplayError, is_replay, unigram_note, use_replay
 from .tasks import drive, failure_message
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
 
@@ -68,6 +72,10 @@ class FilesPanel:
         port.on(self.drop, "dragleave", lambda _e: port.toggle_class(self.drop, "dragging", False))
         port.on(self.drop, "drop", self._on_drop)
         port.on(self.revert, "click", lambda _e: self.use_trained())
+        self.replay_button, self.replay_note = q("#files-replay"), q("#files-replay-note")
+        self._replayable: tuple[Any, str] | None = None  # (a loaded model of ours, its file name)
+        self._unigram: Any = None  # a loaded Unigram model of ours: the note says it has no steps
+        port.on(self.replay_button, "click", lambda _e: self.step_through())
         self.well_known_box = q("#files-well-known")
         buttons = []
         for item in WELL_KNOWN:
@@ -105,12 +113,17 @@ class FilesPanel:
         tok, why = st.current_tokenizer()
         if tok is None:
             return None, why
-        return tok, (f"loaded from {st.imported_name}" if st.imported is not None else f"trained here (step {st.step:,})")
+        if st.imported is not None:
+            return tok, f"loaded from {st.imported_name}"
+        if is_replay(st.recording):
+            return tok, f"replayed from {st.recording.source} (step {st.step:,})"
+        return tok, f"trained here (step {st.step:,})"
 
     def render(self) -> None:
         port = self.port
         tok, source = self.tokenizer()
         port.set_hidden(self.revert, getattr(self.state, "imported", None) is None)
+        self._render_replay()
         if tok is None:
             port.set_text(self.current, source)
             for kind in KINDS:
@@ -271,6 +284,7 @@ class FilesPanel:
                 return None
         self.state.set_imported(imported.tokenizer, name)
         self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
+        self._offer_replay(imported, name)
         return imported.tokenizer
 
     async def parse(self, name: str, data: bytes, mine: int) -> Any:
@@ -306,6 +320,48 @@ class FilesPanel:
             return True
 
         return await drive(self.port, import_steps(name, data), LOAD_SLICE_SECONDS, between)
+
+    # --- a model of ours stepped through on Train (replay_view.py) ----------------------------
+    def _offer_replay(self, imported: Any, name: str) -> None:
+        """After a load: offer to step through a BPE or WordPiece model of ours; say what a
+        Unigram one can show."""
+        tok = imported.tokenizer
+        kind = getattr(tok.model, "type", "")
+        self._replayable = (tok, name) if imported.kind == "ours" and kind in ("BPE", "WordPiece") else None
+        self._unigram = tok if imported.kind == "ours" and kind == "Unigram" else None
+        self.port.set_text(self.replay_note, unigram_note(name) if self._unigram is not None else "")
+        self._render_replay()
+
+    def _render_replay(self) -> None:
+        port, st = self.port, self.state
+        offer = self._replayable is not None and st.imported is self._replayable[0]
+        port.set_hidden(self.replay_button, not offer)
+        port.set_hidden(self.replay_note, self._unigram is None or st.imported is not self._unigram)
+        if offer:
+            merges = getattr(self._replayable[0].model, "merges", None)  # (WordPiece keeps its tokens, not its merges)
+            port.set_text(self.replay_button, f"Step through its {len(merges):,} merges on Train" if merges is not None
+                          else "Step through its merges on Train")
+
+    def step_through(self) -> bool:
+        """The loaded model's merges become the Train tab's steps (its algorithm and options
+        with them), the tokenizer at each step the one Inspect and Compare use. False (said
+        why) if they cannot."""
+        if self._replayable is None:
+            return False
+        tok, name = self._replayable
+        try:
+            use_replay(self.state, tok, name)
+        except ReplayError as exc:
+            self.say(f"{name!r} cannot be stepped through: {exc}.", error=True)
+            return False
+        self._replayable = None
+        rec = self.state.recording
+        self.say(f"{name}: {len(rec.steps):,} steps on the Train tab, in the order they were learned. The file has no "
+                 "counts and no competing pairs (only its corpus could say them); the segmentations are of the corpus "
+                 "in use, so load a sample of the model's corpus on Corpus to see its words.")
+        if self.app is not None:
+            self.app.show_panel("train", focus=True)
+        return True
 
     def use_trained(self) -> None:
         self._loads += 1  # (a running load is dropped)

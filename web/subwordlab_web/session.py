@@ -31,12 +31,12 @@ import json
 import time
 from typing import Any, Callable, Iterator
 
-from subwordlab.corpus import parse_word_counts
 from subwordlab.event_data import from_data, to_data
 from subwordlab.recording import Recording
 from subwordlab.serialize import to_json
 
 from .failures import failure_message
+from .state import Corpus
 
 POST_SECONDS = 0.1  # a batch of events at most this often (the page repaints at most every 0.25 s)
 
@@ -69,8 +69,8 @@ class ComputeSession:
     def _train(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
         if self._corpus is None:
             raise ValueError("the page sent no corpus to train on: train again")
-        # step 1: the corpus as the core reads it (running text, or a word-count list)
-        corpus: Any = parse_word_counts(self._corpus) if request.get("format") == "word_counts" else self._corpus
+        # step 1: the corpus as the core reads it (running text, a word-count list, a counts file)
+        corpus = Corpus(self._corpus, format=request.get("format", "text")).training_input()
         rec = Recording(corpus, request["preset"], progress=True, **request.get("kwargs", {}))
         started = last_post = self.clock()
         sent_steps, sent_alphabet = 0, False

@@ -81,7 +81,7 @@ MAX_TITLE_CHARS = 200  # a corpus's or an imported file's name
 PANELS = ("corpus", "train", "inspect", "compare", "files", "share")
 SPECIAL_POLICIES = ("disallowed", "allowed", "plain")
 CORPUS_KINDS = ("inline", "sample", "file")
-CORPUS_FORMATS = ("text", "word_counts")
+CORPUS_FORMATS = ("text", "word_counts", "counts")  # (state.FORMATS)
 WELL_KNOWN_KEYS = tuple(v.key for v in WELL_KNOWN)  # what compare.well_known may name
 _NAME = re.compile(r"[\w.\- ()\[\]+,'&]{1,200}")  # a sample id or a file name
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -123,7 +123,7 @@ class CorpusRef:
 
     ``kind``: "inline" (``text`` is the corpus), "sample" (``name`` is a bundled sample's
     id) or "file" (``name`` is the file name the user must supply again). ``format``:
-    "text" or "word_counts" (``word count`` lines). ``sha256``/``chars``: the corpus's
+    "text", "word_counts" (``word count`` lines) or "counts" (a counts file's JSON). ``sha256``/``chars``: the corpus's
     SHA-256 (of its UTF-8 bytes) and length in characters, to check what the page loads.
     ``title``: the name the page shows for it (an inline corpus may also give, in ``name``,
     the bundled sample it is a copy of).

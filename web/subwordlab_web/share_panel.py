@@ -210,6 +210,9 @@ class SharePanel:
         step = st.step if st.recording is not None else None
         running = for_reload and st.training.running
         imported = (st.imported_name or "loaded tokenizer") if for_reload and st.imported is not None else ""
+        if getattr(st.recording, "replayed", False):
+            # a model replayed from its file is no run a link can repeat: a reload asks for the file again
+            step, imported = None, (st.recording.source or "model file") if for_reload else ""
         cmp = getattr(app, "panels", {}).get("compare") if app is not None else None
         configs, text, reference, heldout, current, well_known = cmp.setup() if cmp is not None else \
             ((), "", None, None, False, "")

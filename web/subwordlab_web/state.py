@@ -39,7 +39,7 @@ from .embed import embed_failure
 from .player import Player
 from .wording import plural
 
-FORMATS = ("text", "word_counts")
+FORMATS = ("text", "word_counts", "counts")
 # names for people, from the core's schema (subwordlab.options.PRESETS)
 PRESET_NAMES = {p.name: p.title for p in PRESETS.values()}
 PRESET_HELP = {p.name: p.help for p in PRESETS.values()}
@@ -48,7 +48,8 @@ PRESET_SHORT = {p.name: p.short for p in PRESETS.values()}
 
 @dataclass(frozen=True)
 class Corpus:
-    """What training reads. `format` "text": running text; "word_counts": `word count` lines.
+    """What training reads. `format` "text": running text; "word_counts": `word count` lines;
+    "counts": a counts file of `subwordlab count` (counts_corpus.py).
 
     `name` says where it came from (a sample's title, file names, "Your text"); `sample`
     is the bundled sample's id, `files` the names of uploaded files, `attribution` the
@@ -71,7 +72,7 @@ class Corpus:
         # (not `text.strip()`: that copies megabytes each time a run saves the page's address)
         return not self.text or self.text.isspace()
 
-    def training_input(self) -> str | dict[str, int]:
+    def training_input(self) -> Any:
         """The core's corpus: the text, or the parsed word counts. Raises CorpusError
         (a message for the user) when there is nothing to train on."""
         if self.is_empty:
@@ -79,6 +80,10 @@ class Corpus:
                 "the corpus is empty: pick a sample, paste some text or upload a file first")
         if self.format == "word_counts":
             return subwordlab.parse_word_counts(self.text)
+        if self.format == "counts":
+            from .counts_corpus import read_counts
+
+            return read_counts(self.text)  # (a corpus.Counted: trains as `subwordlab train --counts`)
         return self.text
 
 
@@ -217,7 +222,8 @@ class AppState:
         self.corpus_pending = ""
         self.corpus_stats = None
         self.notify("corpus")
-        self.discard_recording()
+        if not getattr(self.recording, "replayed", False):  # (a model replayed from a file needs no corpus: replay_view.py)
+            self.discard_recording()
 
     def await_corpus(self, what: str) -> None:
         """Say what corpus the page is waiting for (e.g. "Loading “UDHR: English”…"); the

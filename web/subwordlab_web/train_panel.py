@@ -14,7 +14,7 @@ from typing import Any
 
 import subwordlab
 
-from . import pattern_guard, tasks
+from . import pattern_guard, replay_view, tasks
 from .options_form import changed_options, option_field, preset_items, read_field, schema
 from .pattern_guard import PatternGuard
 from .player import SPEEDS
@@ -427,6 +427,8 @@ class TrainPanel:
         if rec is None:
             return f"{st.spec.describe()} · not trained yet" + (
                 f" · Inspect and Compare use {st.imported_name} (loaded on Files)" if st.imported is not None else "")
+        if rec.done and getattr(rec, "replayed", False):
+            return replay_view.status_text(st)
         if rec.done:
             short = subwordlab.shortfall(rec.tokenizer, merges=None if st.spec.is_unigram else len(rec.steps))
             text = (f"{st.spec.describe()} · trained: {plural(len(rec.steps), 'step')} in {status.elapsed:.2f} s"

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from subwordlab.events import MergeStep
 
-from . import charts
+from . import charts, replay_view
 from .build import el
 from .roving import RovingFocus, roving_tabindex
 from .state import AppState
@@ -184,7 +184,8 @@ class TrainSections:
         rows = []
         if tok is not None and stats is not None and stats.top_words:
             byte_text = st.spec.schema.byte_level and st.corpus.format == "text"
-            port.set_text(self.seg_help, "How the tokenizer at this step splits the corpus's most frequent words"
+            port.set_text(self.seg_help, replay_view.segmentation_help(st) if replay_view.is_replay(st.recording) else
+                          "How the tokenizer at this step splits the corpus's most frequent words"
                           + (" (byte-level: as they appear mid-sentence, after a space ·)." if byte_text else "."))
             byte_level = is_byte_level(tok)
             n_chips = 0  # every chip of the table is one group: one Tab stop, arrows inside
@@ -216,7 +217,8 @@ class TrainSections:
         if len(curve.xs) < 2:
             port.clear(self.curve_chart)
             port.set_hidden(self.curve_empty, False)
-            port.set_text(self.curve_empty, "The curve appears once training has made a few steps.")
+            port.set_text(self.curve_empty, replay_view.CURVE_UNKNOWN if replay_view.is_replay(st.recording)
+                          else "The curve appears once training has made a few steps.")
             port.set_text(self.curve_help, "")
             return
         port.set_hidden(self.curve_empty, True)

@@ -26,9 +26,22 @@ SEGMENT_WORDS = 12
 CANDIDATE_BARS = 12
 
 
-def pair_label(pair: Sequence[str], byte_level: bool) -> str:
-    """Example: ('e', 's') -> 'e + s'."""
+def pair_label(pair: Sequence[str] | None, byte_level: bool) -> str:
+    """Example: ('e', 's') -> 'e + s'; None (a WordPiece model replayed from its file, which
+    keeps the new tokens, not the pairs) -> '–'."""
+    if pair is None:
+        return "–"
     return f"{token_label(pair[0], byte_level)} + {token_label(pair[1], byte_level)}"
+
+
+def count_text(count: int | None) -> str:
+    """Example: 1234 -> '1,234'; None (a model replayed from its file: not recorded) -> '–'."""
+    return "–" if count is None else f"{count:,}"
+
+
+def counts_known(steps: Sequence[Any]) -> bool:
+    """Do the merges carry their counts? Not when replayed from a model file (replay_view.py)."""
+    return not steps or not isinstance(steps[0], MergeStep) or steps[0].count is not None
 
 
 @dataclass(frozen=True)
@@ -60,7 +73,7 @@ def merge_rows(steps: Sequence[Any], position: int, preset: str | Preset, limit:
     for k in range(position, max(0, position - limit), -1):
         e = steps[k - 1]
         if isinstance(e, MergeStep):
-            cells = [f"{k:,}", pair_label(e.pair, byte_level), f"{e.count:,}"]
+            cells = [f"{k:,}", pair_label(e.pair, byte_level), count_text(e.count)]
             if scored(preset, steps):
                 cells.append(charts.short_number(e.score) if e.score is not None else "–")
             cells.append(token_label(e.new_token, byte_level))
@@ -205,6 +218,10 @@ def candidate_bars(steps: Sequence[Any], position: int, preset: str | Preset, li
                 + (f" (the first {len(bars)} of {len(prune.dropped):,})." if more > 0 else "."), bars)
     k = max(1, position)
     e = steps[k - 1]
+    if not counts_known(steps):
+        from .replay_view import CANDIDATES_UNKNOWN
+
+        return f"Merge {k:,}: the pairs it beat", CANDIDATES_UNKNOWN, []
     before = "Before merge 1: the pairs competing" if position == 0 else f"Merge {k:,}: the winner and its competitors"
     bars = []
     if scored(preset, steps):  # scoring="frequency" ranks by count, as BPE
@@ -238,11 +255,14 @@ def now_text(recording: Any, position: int, preset: str | Preset) -> tuple[str, 
     if position == 0:
         n = recording.alphabet.vocab_size
         what = "pieces in the seed vocabulary" if preset.is_unigram else "symbols"
+        if getattr(recording, "replayed", False):
+            return "Step 0 · the starting vocabulary", f"{n:,} {what}, as the model file lists them"
         return "Step 0 · the starting vocabulary", f"{n:,} {what}, from {recording.alphabet.distinct_words:,} distinct words"
     e = recording.steps[position - 1]
     if isinstance(e, MergeStep):
-        main = f"{token_label(e.pair[0], byte_level)}  +  {token_label(e.pair[1], byte_level)}  →  {token_label(e.new_token, byte_level)}"
-        tail = f"count {e.count:,}" + (f" · score {charts.short_number(e.score)}" if e.score is not None else "")
+        new = token_label(e.new_token, byte_level)
+        main = f"{token_label(e.pair[0], byte_level)}  +  {token_label(e.pair[1], byte_level)}  →  {new}" if e.pair else f"→  {new}"
+        tail = ("count not in the file" if e.count is None else f"count {e.count:,}") + (f" · score {charts.short_number(e.score)}" if e.score is not None else "")
         return f"Merge {position:,} · {tail} · vocabulary {e.vocab_size:,}", main
     return f"Step {position:,} · vocabulary {e.vocab_size:,}", unigram_event_text(e)
 
@@ -269,6 +289,8 @@ def curve_of(steps: Sequence[Any], preset: str | Preset) -> Curve:
                      lambda i: (f"step {em[i][0]}: EM round {em[i][1].round + 1}.{em[i][1].iteration + 1}, log-likelihood "
                                 f"{charts.short_number(em[i][1].log_likelihood)}, vocabulary {em[i][1].vocab_size:,}"))
     at = list(range(1, len(steps) + 1))
+    if not counts_known(steps):  # (replayed from a model file: no counts to draw)
+        return Curve("Count of each merge", "merge", "count", [], [], [], lambda i: "")
     if scored(preset, steps) and steps:
         return Curve("Score of each merge", "merge", "score", at, [e.score or 0.0 for e in steps], at,
                      lambda i: (f"merge {i + 1}: {pair_label(steps[i].pair, False)} score "
