@@ -16,7 +16,9 @@ const ready = (async () => {
   const errors = [];
   await pyodide.loadPackage(["subwordlab", "subwordlab_web"], { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
   if (errors.length) throw new Error(errors.join("\n"));
-  const serve = pyodide.pyimport("subwordlab_web.session").serve;
+  const session = pyodide.pyimport("subwordlab_web.session");
+  session.warm_up(); // (the first run is the slowest: session.py says why)
+  const serve = session.serve;
   postMessage({ boot: performance.now() - started });
   return serve;
 })();

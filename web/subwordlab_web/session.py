@@ -115,7 +115,23 @@ def apply(rec: Recording, reply: dict[str, Any]) -> None:
         rec.progress, rec.progress_pass = from_data(reply["progress"]), reply.get("pass", 1)
 
 
-# -- the worker's side (compute_worker.js calls `serve`) ---------------------------------------
+# -- the worker's side (compute_worker.js calls `warm_up`, then `serve`) ----------------------
+
+def warm_up() -> int:
+    """Train two small tokenizers, so a fresh worker's first real run is not its slowest:
+    WebAssembly starts in a quick baseline compile and optimizes the code that runs hot (the
+    interpreter's loop, the trainers' paths); a worker that has trained once runs a run like
+    the page's Shakespeare one ~1.6x faster. Returns the steps made (~0.15 s of CPython)."""
+    # a corpus of made-up words (syllables picked by a fixed rule): many pairs to merge
+    syllables = ["lo", "we", "st", "ne", "wer", "wi", "der", "to", "ken", "ize", "ing", "a", "th", "e", " ", " ", " "]
+    picks, x = [], 1
+    for _ in range(20_000):
+        x = (x * 1103515245 + 12345) % 2**31  # (a linear congruential generator: the same text each time)
+        picks.append(syllables[(x >> 16) % len(syllables)])
+    text = "".join(picks)
+    steps = len(Recording(text, "byte_bpe", progress=True, vocab_size=256 + 600).run().steps)
+    return steps + len(Recording(text[:8000], "sentencepiece_unigram", progress=True, vocab_size=400).run().steps)
+
 
 _session: ComputeSession | None = None
 
