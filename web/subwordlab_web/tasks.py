@@ -213,6 +213,7 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
         from .exports import import_steps
 
         loaded = await drive(port, import_steps("the trained tokenizer", final["tokenizer"]), SLICE_SECONDS)
+        await port.sleep(0)  # (the load and the final repaint, each tens of ms: a browser task each)
         if state.recording is not rec:
             return
         rec.take(Done(loaded.tokenizer, final["done"]))
