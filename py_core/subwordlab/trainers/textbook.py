@@ -149,7 +149,7 @@ def seed_substrings(counts, max_len):
 def unigram_seed(counts, seed_size, max_len, split_digits):
     """The seed: ``(pieces, scores)``, every character (sorted) then the valid frequent
     substrings, most count x length first (ties by string), scored log(raw / sum of raws).
-    Example: {'▁ab': 2} -> pieces ['a', 'b', '▁', '▁a', 'ab', '▁ab']."""
+    Example: {'▁ab': 2} -> pieces ['a', 'b', '▁', '▁ab', 'ab'] ('▁a' is always followed by 'b')."""
     from .unigram import is_valid_piece
 
     char_freq = {}
@@ -167,7 +167,7 @@ def unigram_seed(counts, seed_size, max_len, split_digits):
 def expected_counts(counts, pieces, scores, alive, max_len):
     """E-step: each piece's expected count, forward-backward over every word's lattice in
     probability space (words of at most 30 characters: no product underflows).
-    Example: {'ab': 1}, pieces a, b, ab of equal probability -> a: 0.5, b: 0.5, ab: 0.5."""
+    Example: {'ab': 1}, pieces a, b, ab, each of probability 1 (score 0) -> [0.5, 0.5, 0.5]."""
     ids = {p: i for i, p in enumerate(pieces) if alive[i]}
     probs = [portable_exp(s) if a else 0.0 for s, a in zip(scores, alive)]
     expected = [0.0] * len(pieces)
@@ -202,7 +202,7 @@ def m_step(expected, scores, alive, n_chars):
 
 def best_split(text, ids, scores, max_len):
     """Viterbi: ``(piece ids of the best split, its score)``; ties go to the edge from the
-    earliest start. Example: 'ab' with a, b (-1 each) and ab (-1.5) -> ([ab], -1.5)."""
+    earliest start. Example: 'ab' with a, b (-1 each) and ab (-1.5) -> ([id of ab], -1.5)."""
     best, back = [0.0] + [-math.inf] * len(text), [None] * (len(text) + 1)
     for s, e, p in word_edges(text, ids, max_len):
         if best[s] + scores[ids[p]] > best[e]:
