@@ -12,6 +12,11 @@ at most over 1,500 random runs); the pieces, which the pruning and the finish ch
 computed from integer counts and best splits, are the same. The seed vocabulary, before any
 E-step, is equal bit for bit.
 
+Near-ties: where the textbook's run comes within 1e-9 of deciding otherwise (a piece expected
+0.5 times, two pieces' losses or scores at the pruning's or the finish's cut), the two may
+decide differently (a tie in one is a last-bit difference in the other); the property tests
+leave those runs out (``assume``, about 3% of them).
+
 Subset covered: ``character_coverage`` 1.0, no byte fallback, no user-defined symbols, words
 of at most 30 characters (the fast E-step's plain products; longer words take its rescaled
 pass) and within ``max_sentence_length``, and no reserved piece's name inside the words.
@@ -20,7 +25,7 @@ pass) and within ``max_sentence_length``, and no reserved piece's name inside th
 from collections import Counter
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
@@ -63,7 +68,10 @@ def marked(counts):
 @given(word_counts, st.integers(1, 12), options)
 def test_unigram_equals_the_textbook_loop(counts, extra, opts):
     n = len(set("".join(counts))) + 1 + len(RESERVED) + extra  # (room for every character and ▁)
-    assert_same_vocabulary(fast_preset(counts, n, **opts), textbook.unigram(marked(counts), n, RESERVED, **opts))
+    margins = []
+    book = textbook.unigram(marked(counts), n, RESERVED, margins=margins, **opts)
+    assume(min(margins, default=1.0) > TOLERANCE)  # (no near-tie: the module docstring)
+    assert_same_vocabulary(fast_preset(counts, n, **opts), book)
 
 
 # words mixing scripts and digits: the seed's validity rules (no piece mixes a letter with
@@ -78,7 +86,9 @@ def test_unigram_with_script_rules_equals_the_textbook_loop(counts, extra, split
     n = len(set("".join(counts))) + 1 + len(RESERVED) + extra
     model, _, _ = drain(unigram.train(marked(counts), vocab_size=n, special_tokens=RESERVED[1:],
                                       split_digits=split_digits, **opts))
-    book = textbook.unigram(marked(counts), n, RESERVED, split_digits=split_digits, **opts)
+    margins = []
+    book = textbook.unigram(marked(counts), n, RESERVED, split_digits=split_digits, margins=margins, **opts)
+    assume(min(margins, default=1.0) > TOLERANCE)
     assert_same_vocabulary(list(zip(model.vocab, model.scores)), book)
 
 

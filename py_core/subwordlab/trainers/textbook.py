@@ -1,10 +1,12 @@
-"""The textbook trainers: BPE and WordPiece as the papers and minbpe write them.
+"""The textbook trainers: BPE, WordPiece and Unigram as the papers and minbpe write them.
 
 Each step recounts every pair of every word from scratch, picks the best one and rewrites
 every word: a few lines each, easy to check by eye, and slow (a full pass over the corpus
 per merge). They are the *reference*: the fast trainers (``bpe.py``, ``wordpiece.py``,
 with their incremental ``PairIndex`` and heaps) are property-tested against them on
 generated corpora (tests/unit/test_textbook.py), and bench/bench_bpe.py times them.
+``unigram`` (seed -> EM -> prune -> finish) is the reference for trainers/unigram.py, its
+lattices rebuilt from scratch for every word at every step (tests/unit/test_textbook_unigram.py).
 
 Words are ``{word: count}`` in order of first appearance. Ties (``tie_break``) go to the
 pair met first scanning the words in that order, each left to right (``"first"``), or
@@ -242,10 +244,13 @@ def prune_losses(counts, pieces, scores, alive, n_chars, max_len):
 
 
 def unigram(counts, vocab_size, reserved=("<unk>",), seed_size=1_000_000, max_piece_length=16,
-            shrinking_factor=0.75, n_sub_iterations=2, split_digits=False):
+            shrinking_factor=0.75, n_sub_iterations=2, split_digits=False, margins=None):
     """Unigram, every step from scratch: ``[(piece, score), ...]``, the ``reserved`` pieces
     first (score 0), then the trained ones most probable first (ties by piece). ``counts``:
-    ``{word: count}``, words carrying their ▁, each at most 30 characters."""
+    ``{word: count}``, words carrying their ▁, each at most 30 characters. ``margins`` (a
+    list, if given) receives how close each decision came to going the other way: each
+    piece's expected count to 0.5, and the gap between the last piece kept and the first
+    dropped (in loss when pruning, in score at the finish)."""
     # step 1: seed: every character and the most frequent substrings
     pieces, scores = unigram_seed(counts, seed_size, max_piece_length, split_digits)
     n_chars = sum(len(p) == 1 for p in pieces)
@@ -254,7 +259,10 @@ def unigram(counts, vocab_size, reserved=("<unk>",), seed_size=1_000_000, max_pi
     while True:
         # step 2: EM: expected counts (E), new scores and dead pieces (M)
         for _ in range(n_sub_iterations):
-            m_step(expected_counts(counts, pieces, scores, alive, max_piece_length), scores, alive, n_chars)
+            expected = expected_counts(counts, pieces, scores, alive, max_piece_length)
+            if margins is not None:
+                margins += [abs(expected[i] - 0.5) for i in range(n_chars, len(pieces)) if alive[i]]
+            m_step(expected, scores, alive, n_chars)
         size = sum(alive)
         if size <= desired or size <= target:
             break
@@ -263,10 +271,14 @@ def unigram(counts, vocab_size, reserved=("<unk>",), seed_size=1_000_000, max_pi
         losses = prune_losses(counts, pieces, scores, alive, n_chars, max_piece_length)
         ranked = sorted((-loss, i) for i, loss in losses.items() if loss is not None)
         keep_n = max(desired, int(shrinking_factor * size))
+        if margins is not None and 0 < keep_n - n_chars < len(ranked):
+            margins.append(ranked[keep_n - n_chars][0] - ranked[keep_n - n_chars - 1][0])
         for i in [i for i, loss in losses.items() if loss is None] + [i for _, i in ranked[max(0, keep_n - n_chars):]]:
             alive[i] = False
     # step 4: finish: the characters and the most probable pieces, up to vocab_size
     live = sorted((i for i in range(n_chars, len(pieces)) if alive[i]), key=lambda i: (-scores[i], pieces[i]))
+    if margins is not None and 0 < target - n_chars < len(live):
+        margins.append(scores[live[target - n_chars - 1]] - scores[live[target - n_chars]])
     final = sorted([(pieces[i], scores[i]) for i in list(range(n_chars)) + live[:target - n_chars]],
                    key=lambda t: (-t[1], t[0]))
     return [(r, 0.0) for r in reserved] + final
