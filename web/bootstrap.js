@@ -30,7 +30,8 @@ window.subwordlabBuildInto = (parent, specs) => parent.replaceChildren(...specs.
 
 // The compute session's worker (compute_worker.js; subwordlab_web/dom.py's ComputeWorker
 // drives it): `worker.booted` settles once its own Pyodide and wheels are ready. The first one
-// starts with the page, so it warms while the interface boots; the page starts the next ones.
+// starts once the page's runtime is loaded, so it warms while the interface appears; the page
+// starts the next ones.
 window.subwordlabStartWorker = () => {
   const worker = new Worker("compute_worker.js", { type: "module" });
   worker.booted = new Promise((resolve, reject) => {
@@ -90,7 +91,6 @@ async function boot() {
   const pyodideURL = new URL("./pyodide/", document.baseURI).href;
   const lockURL = pyodideURL + "pyodide-lock.json";
 
-  window.subwordlabFirstWorker = window.subwordlabStartWorker();
   setStage("loading the Python runtime", "Loading the Python runtime…");
   // 1. every download at once: the lock file, then our wheels, while the runtime boots
   const lock = fetchOk(lockURL).then((response) => response.json());
@@ -106,6 +106,9 @@ async function boot() {
     convertNullToNone: true,
   });
   times.pyodideLoaded = performance.now();
+  // the compute worker boots now, behind the interface's last steps (booted alongside the
+  // page's runtime, the two shared the machine's cores and the interface came ~1.4x later)
+  window.subwordlabFirstWorker = window.subwordlabStartWorker();
 
   // 2. unpack the wheels into site-packages (pure Python: nothing else to install)
   setStage("installing Subword Lab", "Installing Subword Lab…");
