@@ -499,6 +499,8 @@ def test_copy_embed_snippet_gives_a_working_iframe(app_page, fresh_page, site_ur
     page = app_page
     page.click("#tab-train")
     page.locator("#train-step").click()
+    # the step is shown once the compute worker (which may still be warming) has trained it
+    expect(page.locator("#train-step-now")).to_have_text("1", timeout=30_000)
     page.click("#tab-share")
     page.select_option("#share-embed-panel", "inspect")
     page.fill("#share-embed-height", "480")
