@@ -436,7 +436,7 @@ _n = len(Recording(_st.corpus.training_input(), _st.spec.preset, progress=True, 
 RUN_COSTS = """
 import subwordlab_web
 _s = subwordlab_web._app.state.training
-(round(_s.elapsed * 1000), round(_s.work_seconds * 1000), round(_s.repaint_seconds * 1000), _s.slices, _s.breaths)
+(round(_s.elapsed * 1000), round(_s.work_seconds * 1000), round(_s.repaint_seconds * 1000), _s.slices)
 """
 
 
@@ -523,7 +523,7 @@ def measure_long_run(fresh_page, site_url, screenshots_dir, record_property, cap
         return {tasks: window.__longTasks, ms: window.__done - window.__click, gap: maxGap(during(window.__ticks)),
                 frameGap: maxGap(during(window.__frames)), frames: during(window.__frames).length,
                 inputDelay: Math.max(0, ...window.__inputDelays), inputs: window.__inputDelays.length}; }""")
-    elapsed_ms, work_ms, repaint_ms, slices, breaths = page.evaluate("(src) => window.__pyodide.runPython(src).toJs()", RUN_COSTS)
+    elapsed_ms, work_ms, repaint_ms, slices = page.evaluate("(src) => window.__pyodide.runPython(src).toJs()", RUN_COSTS)
     assert 0 < work_ms <= elapsed_ms and slices > 0
     t0 = time.perf_counter()
     rec = Recording(text, preset, vocab_size=size).run()
@@ -544,7 +544,7 @@ def measure_long_run(fresh_page, site_url, screenshots_dir, record_property, cap
         "page_unsliced_over_cpython": round(unsliced_ms / cpython_ms, 2),
         "page_run_ms": {"total": elapsed_ms, "core": work_ms, "repaints": repaint_ms,
                         "browser_between_slices": elapsed_ms - work_ms - repaint_ms},
-        "hand_backs": {"slices": slices, "timer_breaths": breaths},
+        "batches": slices,
         "longest_task_ms": round(longest),
         "long_tasks_over_50ms": len(result["tasks"]),
         "long_tasks_over_100ms": sum(1 for d in result["tasks"] if d > 100),
@@ -560,7 +560,7 @@ def measure_long_run(fresh_page, site_url, screenshots_dir, record_property, cap
         print(f"\n[long run, {case}] click to done {report['click_to_done_ms']} ms (CPython {report['cpython_same_run_ms']} ms, "
               f"page unsliced {unsliced_ms} ms: page/CPython {report['page_over_cpython']}x sliced, "
               f"{report['page_unsliced_over_cpython']}x unsliced); the page's run {elapsed_ms} ms: core {work_ms}, "
-              f"repaints {repaint_ms}, browser between {slices} slices ({breaths} timer breaths) "
+              f"repaints {repaint_ms}, browser between {slices} batches "
               f"{elapsed_ms - work_ms - repaint_ms}; "
               f"longest task {report['longest_task_ms']} ms; {report['long_tasks_over_50ms']} tasks > 50 ms, "
               f"{report['long_tasks_over_100ms']} > 100 ms; longest gaps: frames "

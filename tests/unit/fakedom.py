@@ -300,7 +300,6 @@ class FakePort:
         # work takes time in a real page: each `now()` finds the clock this much later, so a
         # task that slices its work by elapsed time (tasks.train) hands back here too
         self.work_tick = 0.001
-        self.breaths = 0  # how many times a task went through the timer queue (`breathe`)
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
         self.guard_requests: list[tuple[str, float]] = []  # what `run_guarded` was asked
         self.guard_hangs: Callable[[str], bool] = lambda request: False
@@ -502,10 +501,6 @@ class FakePort:
 
     async def sleep(self, seconds: float) -> None:
         self.clock += seconds
-        await _Suspend()
-
-    async def breathe(self) -> None:
-        self.breaths += 1
         await _Suspend()
 
     def now(self) -> float:

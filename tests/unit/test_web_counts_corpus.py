@@ -20,6 +20,7 @@ from subwordlab_web.state import TrainSpec
 from fakedom import FakeFile, FakePort
 
 from corpora import read
+from test_web_corpus import message, upload
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 TEXT = read("udhr/udhr_eng.txt")[:6000]
@@ -33,18 +34,6 @@ def started():
     port.settle()
     app.show_panel("corpus")
     return port, app
-
-
-def upload(port, *files):
-    field = port.query("#corpus-file")
-    field.files = list(files)
-    port.dispatch(field, "change")
-    port.settle()
-
-
-def message(port):
-    box = port.query("#corpus-message")
-    return None if box.hidden else port.text(port.query("#corpus-message-text"))
 
 
 def status(port):

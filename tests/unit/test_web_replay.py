@@ -5,7 +5,6 @@ says it cannot show without the model's corpus."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -14,23 +13,14 @@ from subwordlab import cli
 from subwordlab.recording import Recording
 from subwordlab.registry import dump_component
 from subwordlab_web import replay_view
-from subwordlab_web.app import App
 from subwordlab_web.state import TrainSpec
 from subwordlab_web.train_views import vocabulary_at
-from fakedom import FakeFile, FakePort
+from fakedom import FakeFile
 
 from corpora import read
+from test_web_train import started
 
-INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 BIG = read("udhr/udhr_eng.txt")[:8000]  # "the big corpus" the command line trained on
-
-
-def started(sample="seed000"):
-    port = FakePort.from_html(INDEX_HTML)
-    app = App(port, warm=False)
-    app.start(sample=sample)
-    port.settle()
-    return port, app
 
 
 def cli_model(tmp_path, *args):

@@ -87,8 +87,6 @@ class BrowserPort:
         self._guard: GuardWorker | None = None
         self._compute: ComputeWorker | None = None  # the compute session's worker (compute)
         self._store: Any = None  # the open IndexedDB database of kept corpora (store_*)
-        # (breathe's Promise executor: one proxy for the page's life, destroyed on teardown)
-        self._breath_executor = create_proxy(lambda resolve, _reject: js.setTimeout(resolve, 0))
 
     # --- finding and making elements ------------------------------------------------
     def query(self, selector: str, root: Any = None) -> Any:
@@ -245,13 +243,6 @@ class BrowserPort:
     async def sleep(self, seconds: float) -> None:
         """Hand control back to the browser (0: just long enough to paint and take input)."""
         await asyncio.sleep(seconds)
-
-    async def breathe(self) -> None:
-        """Hand control back through the browser's timer queue (``setTimeout(resolve, 0)``):
-        timers already due and a due paint run first, and no wait is added. (``sleep``
-        below 4 ms is a message-channel task, which the browser may run before timers and
-        paints; ``sleep(0.004)``, the timer it takes to get one, idled 4 ms each time.)"""
-        await js.Promise.new(self._breath_executor)
 
     def now(self) -> float:
         """Seconds on a monotonic clock."""
@@ -632,7 +623,6 @@ class BrowserPort:
             js.window.removeEventListener(event, proxy)
             proxy.destroy()
         self._window_listeners = []
-        self._breath_executor.destroy()
 
 
 class ComputeWorker:

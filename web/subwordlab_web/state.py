@@ -154,8 +154,7 @@ class TrainingStatus:
     # work, the views' repaints, and how often the browser got the page back
     work_seconds: float = 0.0
     repaint_seconds: float = 0.0
-    slices: int = 0  # hand-backs to the browser
-    breaths: int = 0  # of which through the timer queue (port.breathe)
+    slices: int = 0  # batches of the compute session received
 
     @property
     def running(self) -> bool:
