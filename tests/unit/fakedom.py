@@ -307,6 +307,7 @@ class FakePort:
         self.compute_requests: list[dict[str, Any]] = []  # what `compute` was asked
         self.compute_terminated = 0
         self.compute_crash: Callable[[str], bool] = lambda request: False
+        self.computing = False  # a `compute` call holds the session (the others wait their turn)
         self.focused: FakeElement | None = None
         self.scrolled_into_view: list[FakeElement] = []  # every `scroll_into_view`, in order
         self.default_width = 640.0  # what `width` reports (a test can set data-fake-width)
@@ -665,6 +666,15 @@ class FakePort:
         handed to `on_reply` in a browser turn of its own, as the worker's messages come.
         A cancelled task stands for a terminated worker (`compute_terminated` counts them);
         `compute_crash(request)` true stands for a worker that died (an `OSError`)."""
+        while self.computing:  # one task at a time, as in the browser (its turn lock)
+            await _Suspend()
+        self.computing = True
+        try:
+            await self._compute(request, corpus, on_reply)
+        finally:
+            self.computing = False
+
+    async def _compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
         import json
 
         from subwordlab_web.session import ComputeSession

@@ -30,12 +30,14 @@ from subwordlab_web.compare import (
     stats_rows,
 )
 
-def drive(work, budget_s=None):
-    """Run a CompareRun's work to its end on tasks.drive (as the panel does); True when done."""
+def train(run, corpus=None):
+    """Train a CompareRun's columns in the fake port's compute session (as the panel does);
+    returns the port (its compute requests, the columns seen between batches)."""
     port = FakePort()
-    task = port.spawn(tasks.drive(port, work, 0.012, max_items=64))
+    port.between = []
+    port.spawn(run.train(port, corpus if corpus is not None else CORPUS, "text", between=port.between.append))
     port.settle()
-    return task.done()
+    return port
 
 
 CORPUS = ("All human beings are born free and equal in dignity and rights. They are endowed with reason "
@@ -240,48 +242,61 @@ def test_curve_points_come_from_the_recording_without_retraining():
 
 # -- the run --------------------------------------------------------------------------------
 
-def test_compare_run_trains_every_column_round_robin():
-    run = CompareRun(CORPUS, [("BPE", "bpe", {"vocab_size": 90}), ("WordPiece", "wordpiece", {"vocab_size": 90}),
-                              ("Unigram", "unigram", {"vocab_size": 90})], Recording, events_per_slice=2)
-    order = []
-    work = run.work()
-    for i in work:
-        order.append(i)
-        if len(order) == 3:
-            assert order == [0, 1, 2]  # each column gets a slice in turn
-    assert run.done and all(c.tokenizer is not None for c in run.columns)
-    assert [c.tokenizer.vocab_size for c in run.columns] == [90, 90, 90]
+def test_compare_run_trains_every_column_in_the_compute_session():
+    run = CompareRun([("BPE", "bpe", {"vocab_size": 90}), ("WordPiece", "wordpiece", {"vocab_size": 90}),
+                      ("Unigram", "unigram", {"vocab_size": 90})])
+    port = train(run)
+    assert [r["preset"] for r in port.compute_requests] == ["bpe", "wordpiece", "unigram"]
+    assert port.between == sorted(port.between) and set(port.between) == {0, 1, 2}  # one column after another
+    assert run.done and [c.tokenizer.vocab_size for c in run.columns] == [90, 90, 90]
     assert all(c.fraction == 1.0 and c.status.startswith("done") for c in run.columns)
+    # each column is the tokenizer the core trains, step for step
+    for c in run.columns:
+        local = Recording(CORPUS, c.preset, vocab_size=90).run()
+        assert c.tokenizer.to_json() == local.tokenizer.to_json()
+        assert len(c.recording.steps) == len(local.steps)
 
 
 def test_progress_grows_and_cancel_stops():
-    run = CompareRun(CORPUS, [("a", "bpe", {"num_merges": 40}), ("b", "wordpiece", {"num_merges": 40})], Recording,
-                     events_per_slice=1)
-    work = run.work()
+    run = CompareRun([("a", "bpe", {"num_merges": 40}), ("b", "wordpiece", {"num_merges": 40})])
+    port = FakePort()
     seen = []
-    for _ in range(20):
-        next(work)
-        seen.append(run.columns[0].fraction)
+    task = port.spawn(run.train(port, CORPUS * 20, "text", between=lambda i: seen.append(run.columns[0].fraction)))
+    while len(seen) < 2 and not task.done():
+        port.drive()
     assert seen == sorted(seen) and 0 < seen[-1] < 1
     run.cancel()
-    assert run.done and list(work) == []
+    task.cancel()
+    port.settle()
+    assert run.done and port.compute_terminated == 1  # the worker stopped at once
     assert [c.status for c in run.columns] == ["cancelled", "cancelled"]
+    assert len(port.compute_requests) == 1  # the second column never started
 
 
 def test_a_failing_column_shows_the_core_message_and_the_others_finish():
-    run = CompareRun(CORPUS, [("small", "wordpiece", {"vocab_size": 3}), ("ok", "bpe", {"num_merges": 5})], Recording)
-    assert drive(run.work(), budget_s=60)
+    run = CompareRun([("small", "wordpiece", {"vocab_size": 3}), ("ok", "bpe", {"num_merges": 5})])
+    train(run)
     bad, ok = run.columns
     assert bad.status == "failed" and "vocab_size=3 is smaller than the starting vocabulary" in bad.error
     assert ok.tokenizer is not None
 
 
+def test_a_dead_worker_fails_its_column_and_the_next_one_trains():
+    run = CompareRun([("a", "bpe", {"num_merges": 5}), ("b", "wordpiece", {"num_merges": 5})])
+    port = FakePort()
+    port.compute_crash = lambda request: '"bpe"' in request
+    port.spawn(run.train(port, CORPUS, "text"))
+    port.settle()
+    assert run.columns[0].status == "failed" and "out of memory" in run.columns[0].error
+    assert run.columns[1].tokenizer is not None
+
+
 def test_fixed_columns_are_ready_at_once():
     tok = Recording(CORPUS, "bpe", num_merges=5).run().tokenizer
-    run = CompareRun(CORPUS, [("b", "bpe", {"num_merges": 5})], Recording, fixed=[("Imported", tok)])
+    run = CompareRun([("b", "bpe", {"num_merges": 5})], fixed=[("Imported", tok)])
     assert run.columns[1].done and run.columns[1].status == "ready"
-    drive(run.work(), budget_s=60)
-    assert run.done
+    port = train(run)
+    assert run.done and len(port.compute_requests) == 1  # (the fixed column needs no training)
 
 
 def test_tasks_drive_hands_back_after_its_budget_or_max_items():

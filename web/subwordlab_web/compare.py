@@ -361,25 +361,16 @@ def progress_fraction(recording: Any, target: int | None) -> float:
 
 
 class CompareRun:
-    """Trains ``configs`` (``(label, preset, options)``) on one corpus, in slices.
-
-    ``make_recording(corpus, preset, **options)`` builds a recording (``Recording`` from
-    the core in the page; a stub in tests). ``fixed`` adds columns whose tokenizer is
+    """Trains ``configs`` (``(label, preset, options)``) on one corpus in the compute
+    session, one column after another (``train``). ``fixed`` adds columns whose tokenizer is
     already there (the current or an imported tokenizer).
 
-    >>> from subwordlab.recording import Recording
-    >>> run = CompareRun({"low": 5, "lower": 2, "newest": 6}, [("BPE", "bpe", {"num_merges": 3}),
-    ...                   ("WordPiece", "wordpiece", {"num_merges": 3})], Recording)
-    >>> for _ in run.work(): pass
-    >>> [c.status for c in run.columns]
-    ['done: 3 steps', 'done: 3 steps']
+    >>> run = CompareRun([("BPE", "bpe", {"num_merges": 3}), ("WordPiece", "wordpiece", {"num_merges": 3})])
+    >>> [c.status for c in run.columns], run.done
+    (['waiting', 'waiting'], False)
     """
 
-    def __init__(self, corpus: Any, configs: Sequence[tuple[str, str, dict]], make_recording: Callable[..., Any],
-                 fixed: Sequence[tuple[str, Any]] = (), events_per_slice: int = 8) -> None:
-        self.corpus = corpus
-        self.make_recording = make_recording
-        self.events_per_slice = events_per_slice
+    def __init__(self, configs: Sequence[tuple[str, str, dict]], fixed: Sequence[tuple[str, Any]] = ()) -> None:
         self.columns = [ColumnState(label, preset, dict(opts)) for label, preset, opts in configs]
         self.columns += [ColumnState(label, tokenizer=tok, fraction=1.0, status="ready") for label, tok in fixed]
         self.cancelled = False
@@ -401,30 +392,42 @@ class CompareRun:
             return c.recording.alphabet.vocab_size + c.options["num_merges"]
         return None
 
-    def _slice(self, c: ColumnState) -> None:
-        try:
-            if not c.started:
-                c.started = True
-                c.status = "preparing"
-                c.recording = self.make_recording(self.corpus, c.preset, **c.options)
-                return
-            c.recording.advance(self.events_per_slice)
-            c.fraction = progress_fraction(c.recording, self._target(c))
-            if c.recording.tokenizer is not None:
-                c.tokenizer = c.recording.tokenizer
-                c.status = f"done: {plural(len(c.recording.steps), 'step')}"
-            else:
-                c.status = f"step {len(c.recording.steps):,}" if c.recording.alphabet is not None else "preparing"
-        except Exception as exc:  # noqa: BLE001 - the core's message is shown in the column
-            c.error = str(exc) or type(exc).__name__
-            c.status = "failed"
+    def _follow(self, c: ColumnState) -> None:
+        """A column's bar and status after a batch of its run's events."""
+        c.fraction = progress_fraction(c.recording, self._target(c))
+        c.status = f"step {len(c.recording.steps):,}" if c.recording.alphabet is not None else "preparing"
 
-    def work(self) -> Iterator[int]:
-        """One slice per ``next``: round robin over unfinished columns; yields the column."""
-        while not self.done:
-            for i, c in enumerate(self.columns):
-                if self.cancelled:
-                    return
-                if not c.done:
-                    self._slice(c)
-                    yield i
+    async def train(self, port: Any, corpus: str, corpus_format: str, between: Callable[[int], Any] | None = None) -> None:
+        """Train every column still waiting, in turn, in the compute session (`port.compute`),
+        on ``corpus`` (the corpus text, read as ``corpus_format``); ``between(column)`` after
+        each batch of events (e.g. to repaint). A column whose run fails shows the message;
+        the others go on. Cancelling the task stops the column in training at once."""
+        import json
+
+        from subwordlab.recording import Recording
+
+        from .session import TaskFailed
+        from .tasks import record_in_session
+
+        for i, c in enumerate(self.columns):
+            if c.done or self.cancelled:
+                continue
+            # step 1: a mirror of the run, fed by the session's replies
+            c.started, c.status = True, "preparing"
+            c.recording = Recording.mirror(c.preset)
+            request = json.dumps({"op": "train", "preset": c.preset, "kwargs": c.options, "format": corpus_format})
+
+            def on_batch(_reply: dict[str, Any], c: ColumnState = c, i: int = i) -> None:
+                self._follow(c)
+                if between is not None:
+                    between(i)
+
+            # step 2: the run; a failed column says why, the next one trains
+            try:
+                c.tokenizer = await record_in_session(port, c.recording, request, corpus, on_batch,
+                                                      lambda: not self.cancelled)
+            except (TaskFailed, OSError) as exc:
+                c.error, c.status = str(exc) or type(exc).__name__, "failed"
+                continue
+            if c.tokenizer is not None:
+                c.fraction, c.status = 1.0, f"done: {plural(len(c.recording.steps), 'step')}"

@@ -41,9 +41,7 @@ DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"})
 DEFAULT_VOCAB = 1000
 DEFAULT_TEXT = ("Everyone has the right to education. Unbelievably, tokenizers disagree about "
                 "words like “untokenizable” and “counterrevolutionaries”.")
-SLICE_SECONDS = 0.012  # training slices between two hand-backs to the browser (tasks.drive)
 PAINT_SECONDS = 0.1  # the progress cards are redrawn at most this often
-MAX_ITEMS_PER_SLICE = 64
 OPTION_SKIP = frozenset(TARGETS) | {"top_k"}
 
 
@@ -398,11 +396,11 @@ class ComparePanel(CompareResults):
 
     async def run(self) -> bool:
         """Train the configurations and show the results; False if it could not start or
-        was cancelled. Cooperative: yields to the browser every ~12 ms."""
+        was cancelled. The columns train in the compute session, one after another."""
         port, st = self.port, self.state
         try:
             size = self.vocab_size()
-            corpus = st.corpus.training_input()
+            st.corpus.training_input()  # (an empty or unreadable corpus is refused here, with its message)
         except ValueError as exc:
             self.say(f"Cannot compare: {exc}.", error=True)
             return False
@@ -434,13 +432,8 @@ class ComparePanel(CompareResults):
             self.say(f"Cannot compare: {refusal}", error=True)
             return False
         self.labels = column_labels(configs) + [label for label, _ in fixed]
-        from subwordlab.recording import Recording
-
-        def make_recording(corpus: Any, preset: str, **options: Any) -> Any:
-            return Recording(corpus, preset, progress=True, **options)
-
-        run = cm.CompareRun(corpus, [(label, p, {**o, "vocab_size": size}) for label, (p, o) in zip(self.labels, configs)],
-                            make_recording, fixed=fixed, events_per_slice=4)
+        run = cm.CompareRun([(label, p, {**o, "vocab_size": size}) for label, (p, o) in zip(self.labels, configs)],
+                            fixed=fixed)
         self.run_state = run
         self.parity_counts, self.parity_unknown, self.curves, self.encodings = [], [], [], []
         self.say(f"Training {plural(len(configs), 'configuration')} on “{st.corpus.name}” "
@@ -457,7 +450,7 @@ class ComparePanel(CompareResults):
 
         try:
             self._render_progress()
-            await tasks.drive(port, run.work(), SLICE_SECONDS, between=paint, max_items=MAX_ITEMS_PER_SLICE)
+            await run.train(port, st.corpus.text, st.corpus.format, between=paint)
             self._render_progress()
             if run.cancelled:
                 return False

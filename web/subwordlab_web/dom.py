@@ -86,6 +86,7 @@ class BrowserPort:
         self._observers: list[tuple[Any, Any]] = []  # (ResizeObserver, its callback's proxy)
         self._guard: GuardWorker | None = None
         self._compute: ComputeWorker | None = None  # the compute session's worker (compute)
+        self._compute_turn: asyncio.Lock | None = None  # held by the task computing (compute)
         self._store: Any = None  # the open IndexedDB database of kept corpora (store_*)
 
     # --- finding and making elements ------------------------------------------------
@@ -547,19 +548,22 @@ class BrowserPort:
         failed (an `OSError` says why)."""
         from .pattern_guard import BOOT_TIMEOUT_SECONDS
 
-        if self._compute is None or self._compute.busy:
-            self._replace_compute()  # (one task at a time: a newer one replaces a running one)
-        worker = self._compute
-        assert worker is not None
-        try:
-            await asyncio.wait_for(worker.boot(), BOOT_TIMEOUT_SECONDS)
-            await worker.ask(request, corpus, on_reply)
-        except BaseException as exc:
-            # cancelled, timed out or failed: this worker is done for; the next task gets a warm one
-            self._replace_compute()
-            if isinstance(exc, asyncio.TimeoutError):
-                raise OSError("the compute worker did not start in time: reload the page") from None
-            raise
+        if self._compute_turn is None:
+            self._compute_turn = asyncio.Lock()
+        async with self._compute_turn:  # one task at a time: Compare's waits for Train's run to end
+            if self._compute is None or self._compute.busy:
+                self._replace_compute()
+            worker = self._compute
+            assert worker is not None
+            try:
+                await asyncio.wait_for(worker.boot(), BOOT_TIMEOUT_SECONDS)
+                await worker.ask(request, corpus, on_reply)
+            except BaseException as exc:
+                # cancelled, timed out or failed: this worker is done for; the next task gets a warm one
+                self._replace_compute()
+                if isinstance(exc, asyncio.TimeoutError):
+                    raise OSError("the compute worker did not start in time: reload the page") from None
+                raise
 
     def _replace_compute(self) -> None:
         if self._compute is not None:

@@ -162,27 +162,59 @@ def train_request(state: AppState) -> tuple[str, str]:
     return json.dumps(request), corpus.text
 
 
-async def train(port: Any, state: AppState, rec: Any = None) -> None:
-    """Record the run `rec` (default: `state.recording`, a mirror made by
-    `state.start_recording()`) in the compute session (`port.compute`: the worker trains,
-    the page mirrors its batches of events); stop quietly if the state drops it (settings
-    changed). The views repaint at most every NOTIFY_SECONDS (less often if it is costly)."""
-    rec = rec if rec is not None else state.recording
-    if rec is None:
-        raise RuntimeError("train() needs state.start_recording() first")
-    status = state.training
-    started = port.now()
+async def record_in_session(port: Any, rec: Any, request: str, corpus: str,
+                            on_batch: Any = None, wanted: Any = None) -> Any:
+    """Have the compute session (`port.compute`) train `request` (JSON) on `corpus`,
+    mirroring its events into `rec` (a `Recording.mirror`); `on_batch(reply)` after each
+    batch is mirrored. Returns the trained tokenizer (also recorded as `rec`'s Done), or None
+    as soon as `wanted()` says the run was dropped. A failure in the session raises
+    `session.TaskFailed` with the message for the user."""
+    from .exports import import_steps
+
+    still = wanted if wanted is not None else (lambda: True)
     final: dict[str, Any] = {}
-    timing = {"notify": started, "interval": NOTIFY_SECONDS, "merges": None}
 
     def on_reply(text: str) -> None:
-        if state.recording is not rec:
-            return  # discarded (the corpus or the settings changed): the task is being cancelled
+        if not still():
+            return  # dropped (the corpus or the settings changed): the task is being cancelled
         reply = json.loads(text)
         if "done" in reply or "error" in reply:
             final.update(reply)  # the tokenizer is loaded once compute returns (below)
             reply.pop("tokenizer", None)
         session.apply(rec, reply)
+        if on_batch is not None:
+            on_batch(reply)
+
+    await port.compute(request, corpus, on_reply)
+    if not still():
+        return None
+    if "error" in final:
+        raise session.TaskFailed(final["error"])
+    if "tokenizer" not in final:
+        raise session.TaskFailed("training ended without a tokenizer: train again")
+    # the trained tokenizer, from our JSON (the file loader's own code, in slices)
+    loaded = await drive(port, import_steps("the trained tokenizer", final["tokenizer"]), SLICE_SECONDS)
+    await port.sleep(0)  # (the load and the final repaint, each tens of ms: a browser task each)
+    if not still():
+        return None
+    rec.take(Done(loaded.tokenizer, final["done"]))
+    return loaded.tokenizer
+
+
+async def train(port: Any, state: AppState, rec: Any = None) -> None:
+    """Record the run `rec` (default: `state.recording`, a mirror made by
+    `state.start_recording()`) in the compute session (`record_in_session`: the worker
+    trains, the page mirrors its batches of events); stop quietly if the state drops it
+    (settings changed). The views repaint at most every NOTIFY_SECONDS (less often if it is
+    costly)."""
+    rec = rec if rec is not None else state.recording
+    if rec is None:
+        raise RuntimeError("train() needs state.start_recording() first")
+    status = state.training
+    started = port.now()
+    timing = {"notify": started, "interval": NOTIFY_SECONDS, "merges": None}
+
+    def on_batch(reply: dict[str, Any]) -> None:
         now = port.now()
         status.work_seconds = reply.get("work", status.work_seconds)
         if rec.alphabet is not None and timing["merges"] is None:
@@ -195,28 +227,16 @@ async def train(port: Any, state: AppState, rec: Any = None) -> None:
         status.slices += 1
         state.player.set_recorded(len(rec.steps), False)
         first_steps = rec.alphabet is not None and len(rec.steps) <= 1  # the readouts appear at once
-        if "done" not in final and (first_steps or now - timing["notify"] >= timing["interval"]):
+        if "done" not in reply and (first_steps or now - timing["notify"] >= timing["interval"]):
             timing["notify"] = now
             _repaint(port, state)
             timing["interval"] = repaint_interval(port.now() - now)
 
     try:
         request, corpus = train_request(state)
-        await port.compute(request, corpus, on_reply)
-        if state.recording is not rec:
+        tokenizer = await record_in_session(port, rec, request, corpus, on_batch, lambda: state.recording is rec)
+        if tokenizer is None:
             return
-        if "error" in final:
-            raise session.TaskFailed(final["error"])
-        if "tokenizer" not in final:
-            raise session.TaskFailed("training ended without a tokenizer: press Run to end to train again")
-        # the trained tokenizer, from our JSON (the file loader's own code, in slices)
-        from .exports import import_steps
-
-        loaded = await drive(port, import_steps("the trained tokenizer", final["tokenizer"]), SLICE_SECONDS)
-        await port.sleep(0)  # (the load and the final repaint, each tens of ms: a browser task each)
-        if state.recording is not rec:
-            return
-        rec.take(Done(loaded.tokenizer, final["done"]))
         now = port.now()
         status.phase, status.elapsed, status.done_units = "done", now - started, len(rec.steps)
         state.player.set_recorded(len(rec.steps), True)
