@@ -28,7 +28,6 @@ from subwordlab.options import PRESETS, TARGETS
 
 from . import pattern_guard
 from . import compare as cm
-from . import tasks
 from .compare_results import HELDOUT_CHOICES, MAX_TEXT_CHARS, CompareResults
 from .options_form import changed_options, option_field, parse_field, preset_items, value_text
 from .pattern_guard import PatternGuard
