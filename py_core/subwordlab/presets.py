@@ -17,13 +17,12 @@ of the schema in options.py (the UI and the CLI are built from that schema);
 
 import json
 from dataclasses import replace
-from itertools import islice
 from typing import Any, Dict, Tuple
 
 from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
 from .corpus import EMPTY_CORPUS, Counted, CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
 from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
-from .events import Done, drain, progress_events, sliced
+from .events import Done, Progress, drain
 from .normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
 from .options import PRESETS, check_options, preset_of
 from .registry import dump_component
@@ -215,8 +214,8 @@ def corpus_slicer(spec, pre_tokenizer):
 
 
 def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=None, allow_empty=False):
-    """``corpus_word_counts`` in slices: yields ``Progress("count", ...)`` events between
-    slices of a long raw-text corpus and returns ``(counts, provenance)``. ``unmatched``, a
+    """``corpus_word_counts`` as a generator: yields a ``Progress("count", ...)`` event per
+    chunk of a long raw-text corpus counted and returns ``(counts, provenance)``. ``unmatched``, a
     one-item list, receives how many characters a byte_bpe pattern left unmatched.
     ``allow_empty``: a text without words gives no counts instead of the error (a part of
     a corpus). A ``Counted`` corpus (counted before, ``counts.py``) gives its own counts."""
@@ -242,16 +241,10 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
             unmatched[0] += n
             return got
 
-        raw, provenance = yield from progress_events("count", iter_count_words(corpus, chunks, cut, slicer, allow_empty))
-        # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate),
-        # in slices (a hundred thousand words at once were a pause of 0.4 s in the browser)
-        counts, items = {}, iter(raw.items())
-
-        def to_byte_chars(lo, hi):
-            for w, n in islice(items, hi - lo):
-                counts[w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS)] = n
-
-        yield from progress_events("words", sliced(len(raw), to_byte_chars))
+        raw, provenance = yield from _counting(iter_count_words(corpus, chunks, cut, slicer, allow_empty))
+        # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
+        yield Progress("words", 0, len(raw))
+        counts = {w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}
         return counts, provenance
 
     def split_words(text):
@@ -272,9 +265,20 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
                     words += pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line)
             return words
 
-    counts, provenance = yield from progress_events("count", iter_count_words(corpus, split_words, cut, slicer, allow_empty))
+    counts, provenance = yield from _counting(iter_count_words(corpus, split_words, cut, slicer, allow_empty))
     check_end_of_word(counts, spec)
     return dict(counts), provenance
+
+
+def _counting(counting):
+    """The counting of a corpus (``corpus.iter_count_words``) with a ``Progress("count",
+    done, total)`` event per chunk of the corpus counted; returns its ``(counts, provenance)``."""
+    while True:
+        try:
+            done, total = next(counting)
+        except StopIteration as stop:
+            return stop.value
+        yield Progress("count", done, total)
 
 
 def check_end_of_word(counts, spec):

@@ -75,13 +75,12 @@ def test_bpe_trains_a_word_longer_than_max_sentence_length_on_its_first_bytes_an
 
 def test_a_word_cut_by_the_bound_gets_no_end_of_word_marker():
     # the first 4,192 bytes of a word are not where it ends: no </w> after them
-    from subwordlab.events import drain
     from subwordlab.trainers.bpe import symbol_runs
 
     ids = {"x": 0, "y": 1, "é": 2, "</w>": 3}
     limited = []
-    words, _ = drain(symbol_runs({"xy" * 3000: 1, "xy": 1, "é" * 2100: 1}, {"x", "y", "é"}, ids, "</w>", 4192,
-                                 limited=limited))
+    words, _ = symbol_runs({"xy" * 3000: 1, "xy": 1, "é" * 2100: 1}, {"x", "y", "é"}, ids, "</w>", 4192,
+                           limited=limited)
     # (4,192 symbols: cut into runs of MAX_WORD_SYMBOLS)
     assert [len(w) for w in words] == [MAX_WORD_SYMBOLS, 96, 3, 2096] and words[2][-1] == 3
     assert 3 not in words[0] + words[1] + words[3]
@@ -99,10 +98,9 @@ def test_a_huge_word_trains_as_runs_of_bounded_length():
     bpe = subwordlab.train("ab" * MAX_WORD_SYMBOLS, "bpe", num_merges=30, end_of_word=None, max_sentence_length=10**6)
     assert max(map(len, bpe.model.vocab)) <= MAX_WORD_SYMBOLS
     # ... and the identical runs of a repeated character are one distinct word, counts added
-    from subwordlab.events import drain
     from subwordlab.trainers.bpe import symbol_runs
 
-    words, freqs = drain(symbol_runs({"a" * (2 * MAX_WORD_SYMBOLS + 1808): 3}, {"a"}, {"a": 0}, None))
+    words, freqs = symbol_runs({"a" * (2 * MAX_WORD_SYMBOLS + 1808): 3}, {"a"}, {"a": 0}, None)
     assert [len(w) for w in words] == [MAX_WORD_SYMBOLS, 1808] and freqs == [6, 3]
 
 

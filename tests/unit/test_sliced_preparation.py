@@ -1,5 +1,6 @@
-"""Training prepared in slices (iter_train(..., progress=True)): the same words, the same
-events, with Progress events between slices so a browser page can breathe."""
+"""Training with progress (iter_train(..., progress=True)): the corpus counted in chunks
+finds the same words, and the events are the same, with Progress events at the natural
+boundaries (a chunk of the corpus counted, a phase started)."""
 
 from unittest import mock
 
@@ -14,7 +15,6 @@ from subwordlab import presets
 from subwordlab.corpus import slices_at_spaces
 from subwordlab.events import Done, Progress
 from subwordlab.recording import Recording
-from subwordlab.trainers.pairs import PairIndex
 
 from corpora import UDHR, read
 
@@ -67,7 +67,7 @@ def test_sliced_counting_finds_the_same_words_in_the_same_order(preset, options,
         return
     sliced = counts_of(text, preset, options, 3)
     assert sliced[:2] == whole[:2]
-    assert whole[2] == []  # one slice: no progress at all
+    assert [e for e in whole[2] if e.phase == "count"] == []  # one chunk: no counting progress
 
 
 def test_sentencepiece_with_a_dummy_prefix_but_no_collapsing_is_never_cut():
@@ -90,24 +90,7 @@ def test_slices_example():
     assert slices_at_spaces("漢字漢字漢字", 2) == ["漢字漢字漢字"]
 
 
-def test_pair_index_in_slices_is_the_same_index():
-    words = [[0, 1, 2], [0, 1], [2, 2, 2], [1, 0, 1], [2, 0]] * 40
-    freqs = list(range(1, 201))
-    whole = PairIndex(words, freqs, [1, 1, 1])
-    ticks = iter(range(1000))  # a clock that moves one second per look: a slice per look
-    steps = PairIndex.in_slices(words, freqs, [1, 1, 1], seconds=1, clock=lambda: next(ticks))
-    seen = []
-    while True:
-        try:
-            seen.append(next(steps))
-        except StopIteration as stop:
-            sliced = stop.value
-            break
-    assert seen == [(64, 200), (128, 200), (192, 200)]
-    assert (sliced.counts, sliced.where, sliced.first) == (whole.counts, whole.where, whole.first)
-
-
-def test_a_big_corpus_trains_to_the_same_events_with_progress_between_slices():
+def test_a_big_corpus_trains_to_the_same_events_with_progress_at_phases():
     text = read("tinyshakespeare.txt")[:300_000]
     plain = list(subwordlab.iter_train(text, "byte_bpe", num_merges=40))
     with_progress = list(subwordlab.iter_train(text, "byte_bpe", num_merges=40, progress=True))
@@ -151,16 +134,6 @@ def test_recording_keeps_progress_out_of_the_steps():
     rec.run()
     assert [s.kind for s in rec.steps] == ["merge"] * 5
     assert rec.tokenizer.merges == subwordlab.train(text, "bpe", num_merges=5).merges
-
-
-def test_releasing_an_index_empties_it_step_by_step():
-    words = [(0, 1, 2, 1, 2), (2, 1), (0, 1)] * 50
-    index = PairIndex(words, [3, 1, 2] * 50, [1, 1, 1])
-    total = len(index.counts) + len(index.first) + len(index.where)
-    seen = list(index.release())
-    assert seen[0] == (0, total) and seen[-1] == (total, total)
-    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
-    assert (index.counts, index.first, index.where) == ({}, {}, {})
 
 
 def test_a_unigram_model_built_in_slices_is_the_one_built_at_once():

@@ -8,8 +8,8 @@
 3. the pair index: every adjacent pair, its count and where it occurs (``PairIndex``);
 4. the merge loop (``merge_steps``): merge the most frequent pair everywhere, repeat.
 
-It is a generator of events (``AlphabetReady``, one ``MergeStep`` per merge; ``Progress``
-while steps 2-3 work through a big corpus) and returns the model. The preset
+It is a generator of events (``AlphabetReady``, one ``MergeStep`` per merge; a
+``Progress`` as steps 2 and 3 and the final model start) and returns the model. The preset
 (``presets.py``) only builds the pipeline around it and counts the corpus's words.
 The merge loop reads like the textbook one (``textbook.py``, which the tests check it
 against), but pair counts come from a ``PairIndex`` (updated incrementally) and the best
@@ -35,7 +35,7 @@ import heapq
 
 from ..bytes_map import BYTE_TO_CHAR, text_to_bytes
 from ..corpus import MAX_SENTENCE_LENGTH, MAX_WORD_SYMBOLS, check_max_sentence_length, cut_long, head_bytes, long_words_note
-from ..events import AlphabetReady, MergeStep, progress_events, sliced
+from ..events import AlphabetReady, MergeStep, Progress
 from ..models.bpe import BPE
 from .alphabet import covered_characters
 from .pairs import PairIndex
@@ -90,12 +90,13 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
     # step 2: every word as base-symbol ids (uncovered characters split a word: they never merge;
     # a word longer than max_sentence_length bytes trains on its first max_sentence_length bytes)
     limited = []
-    words, freqs = yield from progress_events("words", symbol_runs(
-        counts, alphabet, token_to_id, end_of_word, max_sentence_length, byte_level, limited))
+    yield Progress("words", 0, len(counts))
+    words, freqs = symbol_runs(counts, alphabet, token_to_id, end_of_word, max_sentence_length, byte_level, limited)
     notes = (long_words_note(len(limited), max(limited), max_sentence_length),) if limited else ()
 
     # step 3: the pair index: every adjacent pair, its count and where it occurs
-    index = yield from progress_events("index", PairIndex.in_slices(words, freqs, [1] * len(vocab)))
+    yield Progress("index", 0, len(words))
+    index = PairIndex(words, freqs, [1] * len(vocab))
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts), notes=notes)
 
     # step 4: the merge loop (byte-level ties compare the tokens' bytes)
@@ -103,19 +104,15 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
         index, vocab, token_to_id, num_merges=num_merges, vocab_size=vocab_size, min_frequency=min_frequency,
         tie_break=tie_break, top_k=top_k, token_key=text_to_bytes if byte_level else None,
         max_token_length=max_token_length, reserved=reserved)
-    # step 5: the index's tables let go in slices (hundreds of thousands of entries freed at
-    # once, as the generator returns, were one pause of 0.2 s in the browser); the model
-    # built in slices
-    yield from progress_events("model", index.release())
-    del words, freqs
-    model = yield from progress_events("model", BPE.in_slices(
-        vocab, merges, unk_token=unk, end_of_word=end_of_word, byte_level=byte_level, byte_fallback=byte_fallback))
+    # step 5: the model: the vocabulary and the merges in rank order
+    yield Progress("model", 0, 0)
+    del index, words, freqs
+    model = BPE(vocab, merges, unk_token=unk, end_of_word=end_of_word, byte_level=byte_level, byte_fallback=byte_fallback)
     return model, specials, merges
 
 
 def symbol_runs(counts, alphabet, token_to_id, eow, max_bytes=None, byte_level=False, limited=None):
-    """The words of ``counts`` as runs of base-symbol ids, with their counts: a generator
-    that yields ``(words_done, words_total)`` every few milliseconds and returns ``(runs, freqs)``.
+    """The words of ``counts`` as runs of base-symbol ids, with their counts: ``(runs, freqs)``.
 
     Example (alphabet a-z, eow '</w>'): {'low': 5} -> ([[l, o, w, </w>]], [5]); an uncovered
     character ends a run: 'lo?w' -> [l, o], [w, </w>]. A word longer than ``max_bytes`` UTF-8
@@ -125,9 +122,7 @@ def symbol_runs(counts, alphabet, token_to_id, eow, max_bytes=None, byte_level=F
     """
     words, freqs = [], []
     at = {}  # a cut-up word's part -> its index in words
-
-    def add(item):
-        word, n = item
+    for word, n in counts.items():
         ends = True  # (the word ends here, so it gets the end-of-word marker)
         if max_bytes is not None and len(word) * (1 if byte_level else 4) > max_bytes:  # (a character: up to 4 bytes)
             size = len(word) if byte_level else len(word.encode("utf-8"))
@@ -139,7 +134,7 @@ def symbol_runs(counts, alphabet, token_to_id, eow, max_bytes=None, byte_level=F
             # speed (measured: 0.21 -> 0.15 s for udhr_many's 107k words)
             ids = tuple(map(token_to_id.__getitem__, word))
             words.append(ids + (token_to_id[eow],) if eow else ids), freqs.append(n)
-            return
+            continue
         runs, run = [], []
         for ch in word:
             if ch in alphabet:
@@ -166,14 +161,6 @@ def symbol_runs(counts, alphabet, token_to_id, eow, max_bytes=None, byte_level=F
                     words.append(part), freqs.append(n)
                 else:
                     freqs[k] += n
-
-    items = list(counts.items())
-
-    def add_words(lo, hi):
-        for item in items[lo:hi]:
-            add(item)
-
-    yield from sliced(len(items), add_words)
     return words, freqs
 
 
@@ -181,8 +168,7 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
                 min_frequency=1, tie_break="first", top_k=10, token_key=None, max_token_length=None,
                 reserved=None):
     """Run the merge loop on ``index``, appending new tokens to ``vocab`` (a list, grown in
-    place) and yielding one ``MergeStep`` per merge (and ``Progress`` events as the ranking
-    is let go at the end). Stops after ``num_merges`` merges, when
+    place) and yielding one ``MergeStep`` per merge. Stops after ``num_merges`` merges, when
     ``vocab`` reaches ``vocab_size`` entries, or when no pair reaches ``min_frequency``.
     The merges, as ``(left_id, right_id)`` in rank order, are the generator's return value.
     ``reserved`` maps the ids of special tokens to their text: a merge that builds one of
@@ -230,9 +216,6 @@ def merge_steps(index, vocab, token_to_id=None, *, num_merges=None, vocab_size=N
             candidates=[((vocab[p[0]], vocab[p[1]]), c) for p, c in top],
             vocab_size=len(vocab),
         )
-    # the ranking's heap and table (hundreds of thousands of entries) let go in slices:
-    # freed at once as the generator returns, they were a pause of 0.1 s in a browser
-    yield from progress_events("model", ranking.release())
     return merges
 
 
@@ -300,25 +283,6 @@ class Ranking:
         self.floor = 1 << self.shift if self.unit else _power_below(max(index.counts.values(), default=0) // 2)
         self.update(index.counts)
         heapq.heapify(self.heap)
-
-    def release(self):
-        """Empty the heap and the table of live keys in slices (yields ``(done, total)``)."""
-        heap, current = self.heap, self.current
-        self.held, self.dirty, self.parked = [], set(), {}
-        total = len(heap) + len(current)
-        n = len(heap)
-
-        def drop_entries(lo, hi):
-            del heap[n - hi:n - lo]
-
-        def drop_keys(lo, hi):
-            for _ in range(lo, hi):
-                current.popitem()
-
-        yield from sliced(n, drop_entries, every=1024)
-        for done, _ in sliced(len(current), drop_keys, every=256):
-            yield n + done, total
-        yield total, total
 
     def _token_key(self, tok):
         key = self.token_key(tok)

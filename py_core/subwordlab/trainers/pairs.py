@@ -21,8 +21,6 @@ unlinks the right one: no word is rebuilt, no word is searched for the pair.
 from array import array
 from collections import defaultdict
 
-from ..events import sliced
-
 
 class PairIndex:
     """``freqs[w]``: the count of distinct word ``w`` (in order of first appearance);
@@ -53,31 +51,17 @@ class PairIndex:
         self.sym, self.nxt, self.prv = array("i", (-1,)), array("i", (1,)), array("i", (-1,))
         self.freq_at, self.starts = array("q", (0,)), []
         self.counts, self.where, self.first = {}, {}, {}
-        self._words = words
-        self._add_words(0, len(words))
+        self._add_words(words)
 
-    @classmethod
-    def in_slices(cls, words, freqs, sym_len, **slicing):
-        """``PairIndex(words, freqs, sym_len)`` built in slices (``events.sliced``): a
-        generator that yields ``(words_done, words_total)`` every few milliseconds and returns
-        the index (the same index, so a caller can yield to a browser while a big corpus is
-        indexed). ``slicing``: ``seconds`` and ``clock`` for ``sliced``."""
-        index = cls([], [], sym_len)
-        index._words, index.freqs = words, freqs
-        yield from sliced(len(words), index._add_words, **slicing)
-        return index
-
-    def _add_words(self, lo, hi):
-        """Lay out words ``lo..hi-1`` in slots and count their pairs (in order: first
-        occurrences stay first)."""
-        words, freqs, starts = self._words, self.freqs, self.starts
+    def _add_words(self, words):
+        """Lay out the words in slots and count their pairs (in order: first occurrences
+        stay first)."""
+        freqs, starts = self.freqs, self.starts
         counts, where, first = self.counts, self.where, self.first
         get = counts.get
-        syms_here, freqs_here = [], []  # (lists while the slice is laid out: faster to grow)
+        syms_here, freqs_here = [], []  # (lists while the words are laid out: faster to grow)
         base = len(self.sym)
-        for w in range(lo, hi):
-            syms = words[w]
-            f = freqs[w]
+        for syms, f in zip(words, freqs):
             at = base + len(syms_here)  # the word's first slot
             starts.append(at)
             syms_here += syms
@@ -92,7 +76,7 @@ class PairIndex:
                     first[p] = i
                 else:
                     ws.append(i)
-        # the slice's slots join the arrays; each slot's neighbours are the slots next to it
+        # the new slots join the arrays; each slot's neighbours are the slots next to it
         # (a word's ends: its separators)
         n = base + len(syms_here)
         self.sym.fromlist(syms_here)
@@ -125,23 +109,6 @@ class PairIndex:
     def slot_bound(self):
         """Every slot is below this number (so ``first`` values are too)."""
         return len(self.sym)
-
-    def release(self):
-        """Empty the index in slices (yields ``(done, total)``): its tables of pairs, hundreds
-        of thousands of entries, freed at once would be one long pause in a browser."""
-        tables = (self.counts, self.first, self.where)
-        total, done = sum(map(len, tables)), 0
-        yield 0, total
-        for table in tables:
-            def drop_pairs(lo, hi, table=table):
-                for _ in range(lo, hi):
-                    table.popitem()
-
-            n = len(table)
-            for k, _ in sliced(n, drop_pairs, every=256):
-                yield done + k, total
-            done += n
-        yield total, total
 
     def first_occurrence(self, pair):
         """The slot where the textbook scan meets ``pair`` first (see ``first``).

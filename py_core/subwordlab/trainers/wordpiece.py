@@ -50,7 +50,7 @@ included. (The float ``count / den`` is only shown, in the events.) Equal scores
 
 
 from ..corpus import CorpusError
-from ..events import AlphabetReady, MergeStep, progress_events
+from ..events import AlphabetReady, MergeStep, Progress
 from ..models.wordpiece import WordPiece
 from .bpe import TIE_BREAKS, Ranking
 from .pairs import PairIndex
@@ -124,7 +124,8 @@ def train(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", continuing_su
     words = [(token_to_id[w[0]],) + tuple(map(cont.__getitem__, w[1:])) for w, _ in kept]
 
     # step 3: the pair index: every adjacent pair, its count and where it occurs
-    index = yield from progress_events("index", PairIndex.in_slices(words, [n for _, n in kept], [1] * len(vocab)))
+    yield Progress("index", 0, len(words))
+    index = PairIndex(words, [n for _, n in kept], [1] * len(vocab))
     left_out = len(counts) - len(kept)
     notes = (long_words_left_out_note(left_out, max(map(len, counts)), max_chars, unk),) if left_out else ()
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts), notes=notes)
