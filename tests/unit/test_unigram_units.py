@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
-from subwordlab.events import drain
 from test_pathological_corpora import _reference_log_space, corpora
 from subwordlab.trainers.unigram import _Lattices, _e_step, _units, _viterbi, unigram_steps
 
@@ -61,7 +60,7 @@ def built_units(words, extra, rng=None):
     words = list(dict.fromkeys(words))
     freqs = [rng.randint(1, 5) if rng else 1 for _ in words]
     lat = _Lattices(5)
-    drain(lat.build(pieces, words, freqs))
+    lat.build(pieces, words, freqs)
     return pieces, words, freqs, lat
 
 
@@ -78,7 +77,7 @@ def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra
     assert all(_units(e, n) == [(0, n, 0, len(e))] for e, n in zip(lat.edges, lat.lengths))
     # E-step: the same expected counts and log-likelihood as the whole words
     scores = [math.log(p) for p in probs]
-    got, got_loglik = drain(_e_step(lat.edges, lat.lengths, lat.freqs, scores, [True] * len(pieces)))
+    got, got_loglik = _e_step(lat.edges, lat.lengths, lat.freqs, scores, [True] * len(pieces))
     want, want_loglik = whole_word_e_step(words, freqs, pieces, probs)
     # (abs_tol: the product of the Z is kept as mantissa and exponent, and its log is
     # log(mantissa) + exponent x log 2, with portable_math's 40 bits: near 0 in all, as
@@ -91,10 +90,10 @@ def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra
     assert math.isclose(best, whole, rel_tol=1e-9)
     # pieces die: the filtered units are the units of the filtered whole words
     alive = [k < 3 or rng.random() < 0.5 for k in range(len(pieces))]
-    drain(lat.filter(alive))
+    lat.filter(alive)
     live = [p if a else "\0" for p, a in zip(pieces, alive)]  # (a dead piece matches nothing)
     again = _Lattices(5)
-    drain(again.build(live, words, freqs))
+    again.build(live, words, freqs)
     # (an entry that fell apart is left empty, text '' and weight 0, until many are)
     assert all(t or (f == 0 and not e) for t, f, e in zip(lat.texts, lat.freqs, lat.edges))
     assert (sorted(u for u in zip(lat.texts, lat.freqs, lat.edges) if u[0])
@@ -162,7 +161,7 @@ def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_latt
             if i < 3 or not alive[i]:
                 continue
             want = _Lattices(5)
-            drain(want.build(pieces, [], []))
+            want.build(pieces, [], [])
             assert (lat.alternatives(i, pieces[i], alive, (unit, s))
                     == want.alternatives(i, pieces[i], alive) == tuple(t for t in lattice(pieces[i], pieces)
                                                                       if t[2] != i and alive[t[2]]))

@@ -1,6 +1,6 @@
 """Unigram training (Kudo 2018, as SentencePiece does it): start big, prune.
 
-(Why one module of ~760 lines: the seed, the lattices, EM and pruning are one algorithm
+(Why one module of ~850 lines: the seed, the lattices, EM and pruning are one algorithm
 whose steps share the lattices; ``train`` at the bottom reads top to bottom as the whole.)
 
 1. Seed vocabulary: every character plus the most frequent substrings of the words (at most
@@ -36,10 +36,9 @@ tokens per character within 0.5%); on small texts in other scripts ours is marke
 
 Events: ``AlphabetReady`` (the seed vocabulary), an ``EmStep`` per EM iteration and a
 ``PruneStep`` per pruning round, each with ``pieces``, the whole vocabulary at that moment
-(so a player can show the tokenizer at any step). Between them, the long phases yield
-``Progress`` events (``seed``, ``lattice``, ``em``, ``prune``; ``done``/``total`` in
-suffixes, words or pieces) every few milliseconds of work, so a web page can hand control
-back to the browser; ``iter_train`` drops them unless asked with ``progress=True``.
+(so a player can show the tokenizer at any step). Each phase starts with a ``Progress``
+event naming it (``seed``, ``lattice``, ``em``, ``prune``, ``model``), so a progress bar
+can say what runs; ``iter_train`` drops them unless asked with ``progress=True``.
 
 Determinism: the words are processed in their (first appearance) order, pieces by id,
 every sort has an explicit key and no set or dict of strings is iterated in hash order, so
@@ -52,15 +51,14 @@ probability space (products, no logs): plainly for units up to 30 characters, wh
 product can underflow, and rescaled beyond (``_forward_backward_scaled``).
 """
 
-import heapq
 import math
 from functools import reduce
-from itertools import compress, islice
+from itertools import chain, compress
 from math import frexp
-from operator import add, itemgetter, mul
+from operator import add, mul
 
 from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, cut_long, head_bytes, long_words_note
-from ..events import AlphabetReady, EmStep, Progress, PruneStep, drain, progress_events, sliced
+from ..events import AlphabetReady, EmStep, Progress, PruneStep
 from ..unicode_data import category, script
 from ..models.unigram import Unigram
 from ..portable_math import exp as portable_exp, exps as portable_exps, log as portable_log, logs as portable_logs
@@ -70,7 +68,6 @@ SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 _PROB_SPACE_MAX = 30  # longest word the E-step handles with plain products
 _SHARE_MAX = 64  # a unit up to this long shares its edge tuples with the others (see _Lattices.build)
-_RUN = 4096  # _sorted_in_slices sorts this many items at once (a few milliseconds)
 _ANY, _INHERITED = "", "Inherited"
 
 
@@ -153,19 +150,11 @@ def frequent_substrings(words, freqs, max_len, keep=None):
 
     Example: words ['▁hug', '▁pug'], freqs [1, 1] -> [('ug', 2)].
     """
-    return drain(_frequent_substrings(words, freqs, max_len, keep))
-
-
-
-
-def _frequent_substrings(words, freqs, max_len, keep=None):
-    """``frequent_substrings`` in slices (``events.sliced``): yields ``(done, total)`` every
-    few milliseconds of work."""
     # step 1: every suffix's start, in buckets by its first two characters (buckets in
-    # order, each sorted, is the whole list sorted; one big sort would be one long pause).
-    # A start is one int, word index << bits | offset: the suffix's text (cut at max_len)
-    # is cut out only when its bucket is sorted, in step 2 (every suffix's text at once
-    # would cost ~180 bytes a character of the corpus)
+    # order, each sorted, is the whole list sorted). A start is one int, word index << bits
+    # | offset: the suffix's text (cut at max_len) is cut out only when its bucket is
+    # sorted, in step 2 (every suffix's text at once would cost ~180 bytes a character of
+    # the corpus)
     bits = max(map(len, words), default=0).bit_length()
     mask = (1 << bits) - 1
     two = min(2, max_len)
@@ -175,84 +164,51 @@ def _frequent_substrings(words, freqs, max_len, keep=None):
     # buckets. On 1 MB of random bytes, U+FFFD next to letters and the like: 38% of the
     # suffixes, never sorted)
     verdicts = {}  # two characters -> whether keep takes them
-
-    def add_starts(lo, hi):
-        for k in range(lo, hi):
-            w, base = words[k], k << bits
-            for i in range(len(w)):
-                head = w[i:i + two]
-                bucket = buckets.get(head)
-                if bucket is None:
-                    if keep is not None and len(head) == 2:
-                        ok = verdicts.get(head)
-                        if ok is None:
-                            ok = verdicts[head] = keep(head)
-                        if not ok:
-                            continue
-                    bucket = buckets[head] = []
-                bucket.append(base | i)
-
-    yield from sliced(len(words), add_starts)
-    yield len(words), len(words)  # (a hand-back between two steps)
-    m = sum(map(len, buckets.values()))  # the number of suffixes
-    if not m:
+    for k, w in enumerate(words):
+        base = k << bits
+        for i in range(len(w)):
+            head = w[i:i + two]
+            bucket = buckets.get(head)
+            if bucket is None:
+                if keep is not None and len(head) == 2:
+                    ok = verdicts.get(head)
+                    if ok is None:
+                        ok = verdicts[head] = keep(head)
+                    if not ok:
+                        continue
+                bucket = buckets[head] = []
+            bucket.append(base | i)
+    if not buckets:
         return []
 
-    def in_order(bucket, depth):
-        """(suffix cut at max_len, its word's frequency) of one bucket's suffixes, which share
-        their first ``depth`` characters, in order. A big bucket is split by its next
-        character first, and the parts sorted one at a time as they are read: one sort of
-        ten thousand suffixes would be one long pause in a browser."""
-        if len(bucket) <= _RUN or depth >= max_len:
-            yield from sorted([(words[c >> bits][(c & mask):(c & mask) + max_len], freqs[c >> bits]) for c in bucket])
-            return
-        parts = {}
-        for c in bucket:
-            at = (c & mask) + depth
-            parts.setdefault(words[c >> bits][at:at + 1], []).append(c)
-        bucket.clear()
-        for head in sorted(parts):  # ('' first: the suffixes that end here, all the same string)
-            yield from in_order(parts.pop(head), depth + 1 if head else max_len)
-
     def sorted_suffixes():
-        """(suffix cut at max_len, its word's frequency), all in order, one bucket at a time
-        (a head shorter than ``two``: suffixes that end there, all the same string)."""
+        """(suffix cut at max_len, its word's frequency), all in order, one bucket at a time."""
         for head in sorted(buckets):
-            yield from in_order(buckets.pop(head), two if len(head) == two else max_len)
+            bucket = buckets.pop(head)
+            yield from sorted([(words[c >> bits][(c & mask):(c & mask) + max_len], freqs[c >> bits]) for c in bucket])
 
     # step 2: lcp intervals, bottom-up: a stack of (depth, weight of the suffixes before its
     # left bound, its suffix); an interval's weight is the running weight minus its entry's
-    # (no list of prefix sums: freeing one int per suffix at the end was a long pause)
     out = []
     stack = [(0, 0, "")]
     suffixes = sorted_suffixes()
     # the suffix before, its frequency, its lcp with the one before it, the weight before it
-    previous = [*next(suffixes), 0, 0]
-
-    def intervals(lo, hi):
-        prev_key, prev_f, prev_lcp, before = previous
-        for j in range(lo + 1, hi + 1):
-            upto = before + prev_f  # the weight of the first j suffixes
-            if j < m:
-                key, f = next(suffixes)
-                h = _lcp(prev_key, key)
-            else:
-                key, f, h = "", 0, -1
-            # a suffix that no neighbour extends and whose word occurs twice or more
-            if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and prev_f >= 2:
-                out.append((prev_key, prev_f))
-            lb_before, lb_key = before, prev_key
-            while stack and h < stack[-1][0]:
-                depth, lb_before, lb_key = stack.pop()
-                if depth >= 2:
-                    out.append((lb_key[:depth], upto - lb_before))
-            if stack and h > stack[-1][0]:
-                stack.append((h, lb_before, lb_key))
-            prev_key, prev_lcp, prev_f, before = key, h, f, upto
-        previous[:] = prev_key, prev_f, prev_lcp, before
-
-    yield from sliced(m, intervals)
-    yield m, m  # the seed's substrings are found (as each phase ends: a hand-back, however short it was)
+    prev_key, prev_f = next(suffixes)
+    prev_lcp = before = 0
+    for key, f in chain(suffixes, [(None, 0)]):  # (None: past the last suffix)
+        upto = before + prev_f  # the weight of the suffixes up to prev_key
+        h = _lcp(prev_key, key) if key is not None else -1
+        # a suffix that no neighbour extends and whose word occurs twice or more
+        if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and prev_f >= 2:
+            out.append((prev_key, prev_f))
+        lb_before, lb_key = before, prev_key
+        while stack and h < stack[-1][0]:
+            depth, lb_before, lb_key = stack.pop()
+            if depth >= 2:
+                out.append((lb_key[:depth], upto - lb_before))
+        if stack and h > stack[-1][0]:
+            stack.append((h, lb_before, lb_key))
+        prev_key, prev_lcp, prev_f, before = key, h, f, upto
     return out
 
 
@@ -295,7 +251,7 @@ class _Lattices:
     about 11 s in all instead of 15 s.
 
     >>> lat = _Lattices(4)
-    >>> drain(lat.build(["a", "b", ",", "ab"], ["ab,", "b,"], [2, 1]))
+    >>> lat.build(["a", "b", ",", "ab"], ["ab,", "b,"], [2, 1])
     >>> lat.texts, lat.freqs
     (['ab', ',', 'b'], [2, 3, 1])
     """
@@ -309,41 +265,29 @@ class _Lattices:
         self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
 
     def build(self, pieces, words, freqs):
-        """Every word's lattice over all pieces, as its units, in slices (yields ``(done, total)``)."""
+        """Every word's lattice over all pieces, as its units."""
         self.pieces = pieces
-        for _ in self._table(None):
-            yield 0, len(words)
+        self._table(None)
         # subtle: many units share an edge (the same piece at the same offset of a unit):
         # one tuple each, through a table (1 MB without spaces, whole: 270 MB at the peak,
         # 378 MB without it). Units longer than _SHARE_MAX are rare and keep their own.
         at = self._at
-
-        def add_lattices(lo, hi):
-            for k in range(lo, hi):
-                w = words[k]
-                self._add_units(w, self.piece_edges(w, None), freqs[k], at)
-
-        yield from sliced(len(words), add_lattices)
+        for w, f in zip(words, freqs):
+            self._add_units(w, self.piece_edges(w, None), f, at)
         # (the table is let go: it held 1.1 million tuples in 40 MB on 1 MB without spaces,
         # and kept the edges of dead pieces alive; later units and alternatives start a new one)
         self._shared = {}
-        yield len(words), len(words)
 
     def _table(self, alive):
         """The prefix table of the live pieces (all if ``alive`` is None): every prefix of a
-        piece -> the piece's id, or -1 if not a piece; in slices (yields ``(done, total)``)."""
+        piece -> the piece's id, or -1 if not a piece."""
         pieces, prefixes = self.pieces, {}
         self.prefixes = prefixes
-
-        def add_prefixes(lo, hi):
-            for i in range(lo, hi):
-                if alive is None or alive[i]:
-                    p = pieces[i]
-                    for k in range(1, len(p)):
-                        prefixes.setdefault(p[:k], -1)
-                    prefixes[p] = i
-
-        yield from sliced(len(pieces), add_prefixes)
+        for i, p in enumerate(pieces):
+            if alive is None or alive[i]:
+                for k in range(1, len(p)):
+                    prefixes.setdefault(p[:k], -1)
+                prefixes[p] = i
         self._in_table = len(pieces) if alive is None else sum(alive)
 
     def _add_units(self, text, edges, f, at, new=True, units=None):
@@ -416,71 +360,47 @@ class _Lattices:
                     add((s, e, i))
         return out
 
-    def release(self):
-        """Free the lattices in slices (yields ``(done, total)``): freeing millions of edges
-        at once, when training returns, would be one long pause."""
-        self._own = {}
-        yield 0, len(self.edges)
-        self.prefixes = {}
-        yield 0, len(self.edges)
-        edges = self.edges
-
-        def free(lo, hi):
-            edges[lo:hi] = [()] * (hi - lo)
-
-        yield from sliced(len(edges), free)
-        self._shared, self._at = {}, {}
-        yield from _let_go(self.lengths, self.freqs, self.texts)
-        self.edges, self.lengths, self.freqs, self.texts = [], [], [], []
-        yield len(edges), len(edges)
-
     def filter(self, alive):
-        """Drop the edges of dead pieces, in slices (yields ``(done, total)``); a unit that
-        falls apart becomes its units (each merged with an entry of equal text, if any)."""
+        """Drop the edges of dead pieces; a unit that falls apart becomes its units (each
+        merged with an entry of equal text, if any)."""
         # step 1: the prefix table again once most of its pieces died (on 1 MB without
         # spaces, 80% of the seed pieces die in the first EM iteration: its table held 80 MB)
         if 2 * sum(alive) < self._in_table:
-            yield from self._table(alive)
+            self._table(alive)
         edges, lengths, freqs, texts, at = self.edges, self.lengths, self.freqs, self.texts, self._at
-        old = len(edges)
 
         # step 2, in place: an entry that lost no edge stays as it is; one that did keeps its
         # live edges, or, if it now falls apart, is emptied and its units are merged into the
         # entries of equal text or added at the end (no second copy of the lattices while
         # filtering, and an entry that lost nothing costs one scan of its edges)
-        def keep_alive_and_cut(lo, hi):
-            for k in range(lo, hi):
-                es = edges[k]
-                kept = [t for t in es if alive[t[2]]]
-                if len(kept) == len(es):
-                    continue
-                units = _units(kept, lengths[k])
-                if len(units) == 1:
-                    edges[k] = tuple(kept)
-                    continue
-                text, f = texts[k], freqs[k]
-                del at[text]
-                edges[k], lengths[k], freqs[k], texts[k] = (), 0, 0, ""
-                self._empty += 1
-                self._add_units(text, kept, f, at, units=units)
-
-        yield from sliced(old, keep_alive_and_cut)
+        for k in range(len(edges)):  # (the entries before this filter: the units it adds come after them)
+            es = edges[k]
+            kept = [t for t in es if alive[t[2]]]
+            if len(kept) == len(es):
+                continue
+            units = _units(kept, lengths[k])
+            if len(units) == 1:
+                edges[k] = tuple(kept)
+                continue
+            text, f = texts[k], freqs[k]
+            del at[text]
+            edges[k], lengths[k], freqs[k], texts[k] = (), 0, 0, ""
+            self._empty += 1
+            self._add_units(text, kept, f, at, units=units)
         # step 3: once a quarter of the entries are empty, drop them (the order stays)
         if 4 * self._empty > len(edges):
             full = [k for k in range(len(edges)) if texts[k]]
-            yield 0, len(full)
             self.edges, self.lengths = [edges[k] for k in full], [lengths[k] for k in full]
             self.freqs, self.texts = [freqs[k] for k in full], [texts[k] for k in full]
             self._at = {t: k for k, t in enumerate(self.texts)}
             self._empty = 0
-            yield len(full), len(full)
 
 
 def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
     """``(words, freqs, char_freq)``: the words cut at characters outside ``alphabet`` (None:
-    keep all), their counts, and each character's weighted count; in slices. A word longer
-    than ``max_bytes`` bytes (None: no limit) trains on its first ``max_bytes`` bytes only
-    (its characters all count); ``limited``, a list, receives the byte length of each."""
+    keep all), their counts, and each character's weighted count. A word longer than
+    ``max_bytes`` bytes (None: no limit) trains on its first ``max_bytes`` bytes only (its
+    characters all count); ``limited``, a list, receives the byte length of each."""
     words, freqs, char_freq = [], [], {}
     at = {}  # a cut-up huge word's parts repeat: each distinct part is one word, counts added
 
@@ -493,134 +413,32 @@ def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
             else:
                 freqs[k] += f
 
-    items = iter(counts.items())
-
-    def cut_words(lo, hi):
-        for word, f in islice(items, hi - lo):
-            head = word
-            if max_bytes is not None and len(word) * 4 > max_bytes:  # (a character has at most 4 bytes)
-                size = len(word.encode("utf-8"))
-                if size > max_bytes:
-                    head = head_bytes(word, max_bytes)
-                    limited.append(size)
-                    for ch in word[len(head):]:  # (the characters past the limit: for the alphabet only)
-                        if alphabet is None or ch in alphabet:
-                            char_freq[ch] = char_freq.get(ch, 0) + f
-            run = []
-            for ch in head:
-                if alphabet is None or ch in alphabet:
-                    run.append(ch)
-                    char_freq[ch] = char_freq.get(ch, 0) + f
-                elif run:
-                    add(run, f)
-                    run = []
-            if run:
+    for word, f in counts.items():
+        head = word
+        if max_bytes is not None and len(word) * 4 > max_bytes:  # (a character has at most 4 bytes)
+            size = len(word.encode("utf-8"))
+            if size > max_bytes:
+                head = head_bytes(word, max_bytes)
+                limited.append(size)
+                for ch in word[len(head):]:  # (the characters past the limit: for the alphabet only)
+                    if alphabet is None or ch in alphabet:
+                        char_freq[ch] = char_freq.get(ch, 0) + f
+        run = []
+        for ch in head:
+            if alphabet is None or ch in alphabet:
+                run.append(ch)
+                char_freq[ch] = char_freq.get(ch, 0) + f
+            elif run:
                 add(run, f)
-
-    yield from sliced(len(counts), cut_words)
+                run = []
+        if run:
+            add(run, f)
     return words, freqs, char_freq
-
-
-def _valid_pieces(found, max_len, split_digits):
-    """The ``(substring, count)`` pairs that are valid pieces, in slices (yields ``(done, total)``)."""
-    out = []
-
-    def keep_valid(lo, hi):
-        for k in range(lo, hi):
-            pair, found[k] = found[k], None  # (let go as read: freed across the slices, not at once)
-            if is_valid_piece(pair[0], max_len, split_digits):
-                out.append(pair)
-
-    yield 0, len(found)  # (a hand-back as the phase starts: the one before ended with big frees)
-    yield from sliced(len(found), keep_valid)
-    found.clear()
-    return out
-
-
-def _mapped(fn, *lists):
-    """``list(map(fn, *lists))`` in slices (yields ``(done, total)``, and once more at the
-    end: a hand-back between two such steps). Example: ``drain(_mapped(len, ['ab', 'c']))`` -> [2, 1]."""
-    out, n = [], min(map(len, lists))
-
-    def work(lo, hi):
-        out.extend(map(fn, *[items[lo:hi] for items in lists]))
-
-    yield from sliced(n, work)
-    yield n, n
-    return out
-
-
-def _picked(ids, a, b):
-    """``[(a[i], b[i]) for i in ids]`` in slices (yields ``(done, total)``), at C speed (zip
-    and map). Example: ``drain(_picked([1, 0], ['a', 'b'], [5, 6]))`` -> [('b', 6), ('a', 5)]."""
-    out = []
-
-    def work(lo, hi):
-        part = ids[lo:hi]
-        out.extend(zip(map(a.__getitem__, part), map(b.__getitem__, part)))
-
-    yield from sliced(len(ids), work)
-    yield len(ids), len(ids)
-    return out
-
-
-def _let_go(*lists):
-    """Empty big lists in slices, last items first (yields ``(done, total)``): freeing
-    hundreds of thousands of objects at once, as a generator returns, is one long pause."""
-    for items in lists:
-        n = len(items)
-
-        def drop(lo, hi, items=items, n=n):
-            del items[n - hi:n - lo]
-
-        yield from sliced(n, drop, every=1024)
-        yield n, n
-
-
-def _sorted_in_slices(items, key):
-    """``sorted(items, key=key)`` in slices (yields ``(done, total)``): runs of ``_RUN``
-    items are sorted one at a time, then merged lazily (``heapq.merge``), a slice at a time.
-    Stable, as ``sorted``. Example: ``drain(_sorted_in_slices([3, 1, 2], None))`` -> [1, 2, 3].
-    """
-    runs = []
-
-    def sort_runs(lo, hi):
-        for r in range(lo, hi):
-            runs.append(sorted(items[r * _RUN:(r + 1) * _RUN], key=key))
-
-    yield from sliced(-(-len(items) // _RUN), sort_runs, every=1)
-    merged, out = heapq.merge(*runs, key=key), []
-
-    def take(lo, hi):
-        out.extend(islice(merged, hi - lo))
-
-    yield from sliced(len(items), take)
-    return out
-
-
-def _sorted_by_runs(items, key, reverse=False):
-    """``sorted(items, key=key, reverse=reverse)`` in slices (yields ``(done, total)``): runs
-    of ``_RUN`` items are sorted a slice at a time, then one ``sort`` merges the sorted runs
-    (Timsort finds them: a fraction of a full sort). Stable, as ``sorted``; unlike
-    ``_sorted_in_slices`` the last step is one call, but no slower overall than ``sorted``.
-    Example: ``drain(_sorted_by_runs([3, 1, 2], None, reverse=True))`` -> [3, 2, 1].
-    """
-    out = []
-
-    def sort_runs(lo, hi):
-        for r in range(lo, hi):
-            out.extend(sorted(items[r * _RUN:(r + 1) * _RUN], key=key, reverse=reverse))
-
-    yield from sliced(-(-len(items) // _RUN), sort_runs, every=1)
-    # subtle: the runs come in item order and each is stable, so ties keep their item order
-    out.sort(key=key, reverse=reverse)
-    yield len(items), len(items)
-    return out
 
 
 def _m_step(expected, scores, alive, n_chars):
     """New scores from the expected counts, in place; pieces expected less than 0.5 times
-    die (never a character). Returns how many died; yields ``(done, total)`` in slices."""
+    die (never a character). Returns how many died."""
     n = len(scores)
     # step 1: drop the rarely used pieces (score -inf: a best split never takes a dead
     # piece's edge left in the lattices)
@@ -634,12 +452,8 @@ def _m_step(expected, scores, alive, n_chars):
     # character keeps a score as if expected 0.5 times)
     kept = [max(expected[i], _EXPECTED_MIN) if i < n_chars else expected[i] for i in range(n) if alive[i]]
     log_total = digamma(math.fsum(kept))
-
-    def update(lo, hi):
-        for i in compress(range(lo, hi), alive[lo:hi]):
-            scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
-
-    yield from sliced(n, update)
+    for i in compress(range(n), alive):
+        scores[i] = digamma(max(expected[i], _EXPECTED_MIN)) - log_total
     return died
 
 
@@ -649,72 +463,55 @@ def _freq_x_length(pair):
 
 
 def _e_step(lattices, lengths, freqs, scores, alive):
-    """Expected count of every piece (frequency-weighted) and the corpus log-likelihood,
-    in slices of words (yields ``(done, total)``)."""
+    """Expected count of every piece (frequency-weighted) and the corpus log-likelihood."""
     # each live piece's probability (a dead one's is 0; compress skips them at C speed: on
     # random bytes most pieces die early, and a call per piece was 0.4 s of 10), the portable
-    # exp of a slice's at once (math.exp's last bit differs between C libraries:
+    # exp of all at once (math.exp's last bit differs between C libraries:
     # portable_math.py): ~2x faster than a call per piece, in CPython and in Pyodide
     probs = [0.0] * len(scores)
-
-    def live_probs(lo, hi):
-        live = list(compress(range(lo, hi), alive[lo:hi]))
-        for i, p in zip(live, portable_exps(list(map(scores.__getitem__, live)))):
-            probs[i] = p
-
-    yield from sliced(len(scores), live_probs)
-    yield len(scores), len(scores)
+    live = list(compress(range(len(scores)), alive))
+    for i, p in zip(live, portable_exps(list(map(scores.__getitem__, live)))):
+        probs[i] = p
     expected = [0.0] * len(scores)
     # the log-likelihood: (sum of f x log Z, product of the Z of f = 1 as mantissa and
-    # exponent), a cell the slices add to, unit by unit in order. (One log per unit was 0.6 s
-    # of 12 on 1 MB of random bytes, where nearly every unit occurs once; frexp is exact.)
-    loglik = [0.0, 1.0, 0]
-    log = portable_log
-
-    def words(lo, hi):
-        total, mant, expo = loglik
-        counts, zs = [], []  # the units of f > 1 and their Z, since the last _plus_logs
-        # (the per-edge lists as locals, not the enclosing function's cells: 7-10% less
-        # time in this loop, measured on udhr_many's lattices)
-        p_, x_ = probs, expected
-        for edges, n, f in zip(lattices[lo:hi], lengths[lo:hi], freqs[lo:hi]):
-            if not f:  # (an entry emptied when its unit fell apart)
-                continue
-            if n <= _PROB_SPACE_MAX:
-                # forward: fwd[e] = total probability of all splits of the first e characters
-                fwd = [0.0] * (n + 1)
-                fwd[0] = 1.0
-                for s, e, i in edges:
-                    fwd[e] += fwd[s] * p_[i]
-                z = fwd[n]
-                # backward, collecting each edge's posterior: fwd[s] * p * bwd[e] / Z
-                bwd = [0.0] * (n + 1)
-                bwd[n] = 1.0
-                scale = f / z
-                for s, e, i in reversed(edges):
-                    pb = p_[i] * bwd[e]
-                    bwd[s] += pb
-                    x_[i] += fwd[s] * pb * scale
-                if f == 1:
-                    m, e = frexp(z)
-                    mant *= m  # (m is in [0.5, 1): renormalized long before it could underflow)
-                    expo += e
-                    if mant < _RENORM:
-                        m, e = frexp(mant)
-                        mant, expo = m, expo + e
-                else:
-                    counts.append(f)  # (total += f * log(z), below, for the slice's units at once)
-                    zs.append(z)
+    # exponent), unit by unit in order. (One log per unit was 0.6 s of 12 on 1 MB of random
+    # bytes, where nearly every unit occurs once; frexp is exact.)
+    total, mant, expo = 0.0, 1.0, 0
+    counts, zs = [], []  # the units of f > 1 and their Z, since the last _plus_logs
+    for edges, n, f in zip(lattices, lengths, freqs):
+        if not f:  # (an entry emptied when its unit fell apart)
+            continue
+        if n <= _PROB_SPACE_MAX:
+            # forward: fwd[e] = total probability of all splits of the first e characters
+            fwd = [0.0] * (n + 1)
+            fwd[0] = 1.0
+            for s, e, i in edges:
+                fwd[e] += fwd[s] * probs[i]
+            z = fwd[n]
+            # backward, collecting each edge's posterior: fwd[s] * p * bwd[e] / Z
+            bwd = [0.0] * (n + 1)
+            bwd[n] = 1.0
+            scale = f / z
+            for s, e, i in reversed(edges):
+                pb = probs[i] * bwd[e]
+                bwd[s] += pb
+                expected[i] += fwd[s] * pb * scale
+            if f == 1:
+                m, e = frexp(z)
+                mant *= m  # (m is in [0.5, 1): renormalized long before it could underflow)
+                expo += e
+                if mant < _RENORM:
+                    m, e = frexp(mant)
+                    mant, expo = m, expo + e
             else:
-                # a long word (a cut-up huge one): its probability could underflow
-                total = _plus_logs(total, counts, zs)  # (the ones before it first: the same order)
-                total += f * _forward_backward_scaled(edges, n, p_, f, x_)
-        loglik[:] = _plus_logs(total, counts, zs), mant, expo
-
-    yield from sliced(len(lattices), words)
-    yield len(lattices), len(lattices)
-    total, mant, expo = loglik
-    return expected, total + (log(mant) + expo * _LN2)
+                counts.append(f)  # (total += f * log(z), below, for many units at once)
+                zs.append(z)
+        else:
+            # a long word (a cut-up huge one): its probability could underflow
+            total = _plus_logs(total, counts, zs)  # (the ones before it first: the same order)
+            total += f * _forward_backward_scaled(edges, n, probs, f, expected)
+    total = _plus_logs(total, counts, zs)
+    return expected, total + (portable_log(mant) + expo * _LN2)
 
 
 def _plus_logs(total, counts, zs):
@@ -836,9 +633,9 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
 
     # step 1: the words (cut at characters outside the alphabet, a too long one limited to
     # its first max_sentence_length bytes) and the characters
+    yield Progress("seed", 0, 0)
     limited = []
-    words, freqs, char_freq = yield from progress_events(
-        "seed", _words_in_alphabet(counts, alphabet, max_sentence_length, limited))
+    words, freqs, char_freq = _words_in_alphabet(counts, alphabet, max_sentence_length, limited)
     notes = (long_words_note(len(limited), max(limited), max_sentence_length),) if limited else ()
     chars = sorted(char_freq)
     if target < len(chars):
@@ -846,43 +643,41 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
                          f"{len(meta)} special pieces; use at least {len(chars) + len(meta)} (or lower character_coverage)")
 
     # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
-    found = yield from progress_events("seed", _frequent_substrings(
-        words, freqs, max_piece_length, lambda head: is_valid_piece(head, max_piece_length, split_digits)))
-    subs = yield from progress_events("seed", _valid_pieces(found, max_piece_length, split_digits))
-    subs = yield from progress_events("seed", _sorted_in_slices(subs, lambda t: (-t[1] * len(t[0]), t[0])))
-    subs = subs[:seed_size]
-    # (each list of tens of thousands of items is made in slices: at once, tens of ms in the browser)
-    pieces = chars + (yield from progress_events("seed", _mapped(itemgetter(0), subs)))
-    raw = [char_freq[c] for c in chars] + (yield from progress_events("seed", _mapped(_freq_x_length, subs)))
-    yield from progress_events("seed", _let_go(subs))
+    found = frequent_substrings(words, freqs, max_piece_length,
+                                lambda head: is_valid_piece(head, max_piece_length, split_digits))
+    subs = [pair for pair in found if is_valid_piece(pair[0], max_piece_length, split_digits)]
+    del found
+    subs = sorted(subs, key=lambda t: (-t[1] * len(t[0]), t[0]))[:seed_size]
+    pieces = chars + [piece for piece, _ in subs]
+    raw = [char_freq[c] for c in chars] + [_freq_x_length(pair) for pair in subs]
+    del subs
     logsum = portable_log(math.fsum(raw))
-    scores = yield from progress_events("seed", _mapped(lambda r: portable_log(r) - logsum, raw))
+    scores = [portable_log(r) - logsum for r in raw]
     n_chars = len(chars)  # ids below n_chars are the characters: never dropped
     alive = [True] * len(pieces)
     reserved = set(meta)
-    by_piece = yield from progress_events("seed", _sorted_in_slices(list(range(len(pieces))), pieces.__getitem__))
+    by_piece = sorted(range(len(pieces)), key=pieces.__getitem__)
     if not reserved.isdisjoint(pieces):  # (a substring of the corpus can be a special piece's name)
         by_piece = [i for i in by_piece if pieces[i] not in reserved]
 
     def snapshot():
         """The vocabulary now, as the final model would hold it: reserved pieces first
-        (score 0), then the live pieces by probability, ties by piece; in slices (yields
-        ``(done, total)``: one sort of tens of thousands of pieces is tens of ms in the browser)."""
+        (score 0), then the live pieces by probability, ties by piece."""
         # (a stable sort by score of the pieces in string order: ties stay in string order)
         live = list(compress(by_piece, map(alive.__getitem__, by_piece)))
-        yield 0, len(live)
-        live = yield from _sorted_by_runs(live, scores.__getitem__, reverse=True)
+        live.sort(key=scores.__getitem__, reverse=True)
         # ((piece, score) pairs from C-level zip and map: a lambda per piece was ~3.4 s of
         # ~80 s CPU on udhr_many, 27 snapshots of up to 94k pieces; now ~0.5 s)
-        return [(m, 0.0) for m in meta] + (yield from _picked(live, pieces, scores))
+        return [(m, 0.0) for m in meta] + list(zip(map(pieces.__getitem__, live), map(scores.__getitem__, live)))
 
-    seed_pieces = yield from progress_events("seed", snapshot())
+    seed_pieces = snapshot()
     yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts),
                         pieces=seed_pieces, notes=notes)
 
     # step 3: the words' lattices, built once
+    yield Progress("lattice", 0, 0)
     lattices = _Lattices(max_piece_length)
-    yield from progress_events("lattice", lattices.build(pieces, words, freqs))
+    lattices.build(pieces, words, freqs)
     total_freq = sum(freqs)
     desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
 
@@ -890,39 +685,36 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     while True:
         # step 4: EM (E-step forward-backward, M-step digamma update)
         for it in range(n_sub_iterations):
-            expected, loglik = yield from progress_events("em", _e_step(lattices.edges, lattices.lengths, lattices.freqs,
-                                                                        scores, alive))
-            died = yield from progress_events("em", _m_step(expected, scores, alive, n_chars))
+            yield Progress("em", 0, 0)
+            expected, loglik = _e_step(lattices.edges, lattices.lengths, lattices.freqs, scores, alive)
+            died = _m_step(expected, scores, alive, n_chars)
             # A dead piece's edges cost the E-step time but change nothing (its probability
             # is 0, its score -inf): a pass over every edge to drop them pays only when many
             # died (on 1 MB of random bytes, filtering after every M-step was 2.7 s of 27 s;
             # filtering before each pruning, 0.5 s of 10)
             if died * _FILTER_SHARE >= sum(alive):
-                yield from progress_events("em", lattices.filter(alive))
-            now = yield from progress_events("em", snapshot())
+                lattices.filter(alive)
             yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + sum(alive),
-                         pieces=now)
+                         pieces=snapshot())
         size = sum(alive)
         if size <= desired or size <= target:
             break
         # step 5: prune the least useful pieces
-        losses = yield from progress_events("prune", _prune_losses(pieces, scores, alive, n_chars, lattices,
-                                                                   total_freq))
+        yield Progress("prune", 0, 0)
+        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq)
         keep_n = max(desired, int(shrinking_factor * size))
         free = sorted(i for i, loss in losses.items() if loss is None)
-        # most useful first, ties by id: (-loss, id) pairs sorted in slices
-        ranked = yield from progress_events("prune", _sorted_by_runs(
-            [(-loss, i) for i, loss in losses.items() if loss is not None], None))
+        # most useful first, ties by id
+        ranked = sorted((-loss, i) for i, loss in losses.items() if loss is not None)
         # the characters stay; the most useful pieces fill the rest of keep_n
         dropped = sorted(((i, -neg) for neg, i in ranked[max(0, keep_n - n_chars):]),
                          key=lambda t: (t[1], t[0]))  # least useful first
         dropped = [(i, 0.0) for i in free] + dropped
         for i, _ in dropped:
             alive[i] = False
-        yield from progress_events("prune", lattices.filter(alive))
-        now = yield from progress_events("prune", snapshot())
+        lattices.filter(alive)
         yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in dropped], vocab_size=len(meta) + sum(alive),
-                        pieces=now)
+                        pieces=snapshot())
         rnd += 1
 
     # step 6: finalize: the characters, then the most probable pieces up to vocab_size
@@ -931,22 +723,16 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     final = list(range(n_chars)) + live[:target - n_chars]
     cut = live[target - n_chars:]
     if cut:
-        losses = yield from progress_events("prune", _prune_losses(pieces, scores, alive, n_chars, lattices,
-                                                                   total_freq))
+        yield Progress("prune", 0, 0)
+        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq)
         trimmed = sorted(((i, losses.get(i) or 0.0) for i in cut), key=lambda t: (t[1], t[0]))
         for i in cut:
             alive[i] = False
-        now = yield from progress_events("prune", snapshot())
         yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed], vocab_size=len(meta) + len(final),
-                        pieces=now)
-    yield from progress_events("model", lattices.release())
+                        pieces=snapshot())
     result = [(pieces[i], scores[i]) for i in final]
     result.sort(key=lambda t: (-t[1], t[0]))
-    # the run's big lists, emptied in slices before they are dropped all at once on return
-    yield from progress_events("model", _let_go(words, freqs, pieces, scores, alive, by_piece, expected))
     return result
-
-
 
 
 def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
@@ -960,56 +746,43 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
     # (the first time, where each piece is used (a unit's edges, the offset; one at offset 0
     # if any): its alternative is cut from there in step 2, not looked up piece by piece)
     record, occ = not lattices._own, {}
-    lengths, freqs = lattices.lengths, lattices.freqs
-    total_steps = len(lengths) + len(pieces)  # progress: the words, then the pieces
-
-    def best_splits(lo, hi):
-        # (``_viterbi`` inlined, with the lists as locals: ~20 % less time per round on udhr_many)
-        sc, neg = scores, -math.inf
-        for edges, n, f in zip(lattices.edges[lo:hi], lengths[lo:hi], freqs[lo:hi]):
-            best = [neg] * (n + 1)
-            best[0] = 0.0
-            back = [None] * (n + 1)
-            for t in edges:
-                s, e, i = t
-                v = best[s] + sc[i]
-                if v > best[e]:
-                    best[e] = v
-                    back[e] = t
-            while n > 0:  # each piece of the best split, from the end (as _viterbi's path)
-                s, _, i = back[n]
-                freq[i] += f
-                n = s
-                if record and (s == 0 or i not in occ):
-                    occ[i] = edges, s
-
-    for done, _ in sliced(len(lengths), best_splits):
-        yield done, total_steps
+    # (``_viterbi`` inlined: ~20 % less time per round on udhr_many)
+    neg = -math.inf
+    for edges, n, f in zip(lattices.edges, lattices.lengths, lattices.freqs):
+        best = [neg] * (n + 1)
+        best[0] = 0.0
+        back = [None] * (n + 1)
+        for t in edges:
+            s, e, i = t
+            v = best[s] + scores[i]
+            if v > best[e]:
+                best[e] = v
+                back[e] = t
+        while n > 0:  # each piece of the best split, from the end (as _viterbi's path)
+            s, _, i = back[n]
+            freq[i] += f
+            n = s
+            if record and (s == 0 or i not in occ):
+                occ[i] = edges, s
     total = math.fsum(freq)
     logsum = portable_log(total)
     # step 2: each piece's best alternative: its own best split without the piece itself
     losses = {}
     log = portable_log
-
-    def piece_losses(lo, hi):
-        for i in range(n_chars + lo, n_chars + hi):
-            if not alive[i]:
-                continue
-            p = pieces[i]
-            alt, alt_score = _viterbi(lattices.alternatives(i, p, alive, occ.get(i)), len(p), scores)
-            if freq[i] == 0 or alt_score > scores[i]:
-                losses[i] = None
-                continue
-            # step 3: the loss if every use of the piece became its alternative
-            f_i = freq[i]
-            logprob_sp = log(f_i) - logsum
-            logsum_alt = log(total + f_i * (len(alt) - 1))
-            logprob_alt = math.fsum(log(freq[j] + f_i) - logsum_alt for j in alt)
-            losses[i] = f_i / total_freq * (logprob_sp - logprob_alt)
-
-    for done, _ in sliced(len(pieces) - n_chars, piece_losses):
-        yield len(lengths) + n_chars + done, total_steps
-    yield total_steps, total_steps
+    for i in range(n_chars, len(pieces)):
+        if not alive[i]:
+            continue
+        p = pieces[i]
+        alt, alt_score = _viterbi(lattices.alternatives(i, p, alive, occ.get(i)), len(p), scores)
+        if freq[i] == 0 or alt_score > scores[i]:
+            losses[i] = None
+            continue
+        # step 3: the loss if every use of the piece became its alternative
+        f_i = freq[i]
+        logprob_sp = log(f_i) - logsum
+        logsum_alt = log(total + f_i * (len(alt) - 1))
+        logprob_alt = math.fsum(log(freq[j] + f_i) - logsum_alt for j in alt)
+        losses[i] = f_i / total_freq * (logprob_sp - logprob_alt)
     return losses
 
 
@@ -1021,6 +794,7 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
     """Train Unigram on word counts (words carry their ▁): yields the events of
     ``unigram_steps``, returns ``(model, special_ids, rounds)`` (rounds: EM + prune steps).
 
+    >>> from subwordlab.events import drain
     >>> model, specials, rounds = drain(train({"▁ab": 3, "▁a": 1}, vocab_size=5))
     >>> model.vocab[0], specials
     ('<unk>', {})
@@ -1038,12 +812,10 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
     meta += [s for s in user_defined_symbols if s not in meta]
     if byte_fallback:
         meta += [f"<0x{b:02X}>" for b in range(256) if f"<0x{b:02X}>" not in meta]
-    yield Progress("seed", 0, 0)  # (hand-backs, as the count ends and around the characters: each is ms of work)
     alphabet = covered_characters(counts, character_coverage)
     clash = sorted(alphabet & set(meta))
     if clash:
         raise ValueError(f"the special piece {clash[0]!r} is also a character of the corpus; rename it")
-    yield Progress("seed", 0, 0)
 
     # step 2: seed, EM, prune (the events pass through)
     steps = unigram_steps(counts, vocab_size=vocab_size, alphabet=alphabet, meta=meta, seed_size=seed_size,
@@ -1059,14 +831,14 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
             break
         rounds += event.kind in ("em", "prune")
         yield event
-    yield Progress("model", 0, 0)  # (a hand-back before the model is built: the run's last frees came just before)
+    yield Progress("model", 0, 0)
     reserved = set(meta)
     pieces = [(p, s) for p, s in pieces if p not in reserved]
 
     # step 3: the model: reserved pieces first (score 0), then by probability
     vocab = meta + [p for p, _ in pieces]
     ids = {p: i for i, p in enumerate(vocab)}
-    model = yield from progress_events("model", Unigram.in_slices(
-        vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
-        control_ids=[ids[s] for s in special_tokens if s != unk], user_defined_ids=[ids[s] for s in user_defined_symbols]))
+    model = Unigram(vocab, [0.0] * len(meta) + [s for _, s in pieces], unk_id=0, byte_fallback=byte_fallback,
+                    control_ids=[ids[s] for s in special_tokens if s != unk],
+                    user_defined_ids=[ids[s] for s in user_defined_symbols])
     return model, {s: ids[s] for s in special_tokens}, rounds
