@@ -27,10 +27,10 @@ def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int]
     ``corpus``: raw text (a str or an iterable of documents), a word-frequency dict, or a
     ``corpus.Counted`` (pre-token counts from ``counts.py``: trains as the text they were
     counted from, if counted with this preset's pipeline).
-    ``progress=True`` adds ``Progress`` events, one per slice of a long preparation (counting
-    a big corpus, indexing its pairs) before ``AlphabetReady``, of Unigram's rounds, and of
-    the final model's build before ``Done``, each a few milliseconds apart, so a caller can
-    yield to a browser between them. The other events are the same.
+    ``progress=True`` adds ``Progress`` events at the natural boundaries of the work: one per
+    chunk of a big corpus counted, and one as each phase starts (indexing the pairs, Unigram's
+    seed, lattices and rounds, the final model's build before ``Done``), so a progress bar
+    can say what runs. The other events are the same.
     """
     spec = resolve_options(preset, vocab_size, num_merges, options)
     events = TRAINERS[preset](corpus, spec)

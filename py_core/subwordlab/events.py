@@ -6,8 +6,9 @@ A trainer is a generator: ``AlphabetReady`` first, then one ``MergeStep`` per me
 whose ``tokenizer`` is the trained tokenizer.
 
 Asked for with ``iter_train(..., progress=True)``, a trainer also yields ``Progress``
-events between slices of its preparation (counting a big corpus, indexing its pairs), so a
-caller such as a web page can hand control back to the browser between them.
+events at the natural boundaries of its work: one as each phase starts (indexing the pairs,
+building the lattices, an EM or pruning round, the final model), and one per chunk of a
+big corpus counted, so a progress bar can say what runs and how far counting got.
 
 >>> MergeStep(rank=0, pair=("e", "s"), count=9, new_token="es", candidates=[(("e", "s"), 9)], vocab_size=12).new_token
 'es'
@@ -91,16 +92,21 @@ class Done:
 
 @dataclass(frozen=True)
 class Progress:
-    """Work in slices (only with ``iter_train(..., progress=True)``). ``phase``:
+    """A phase of training starts, or counting got further (only with
+    ``iter_train(..., progress=True)``). ``phase``:
 
-    - ``"count"``, every trainer: ``done``/``total`` in characters of the corpus (``total``
-      is 0 when the corpus is a stream of unknown length);
-    - BPE and WordPiece: ``"words"`` (distinct words turned into symbols), ``"index"``
-      (words whose pairs are counted);
+    - ``"count"``, every trainer: one event per chunk of a long corpus counted,
+      ``done``/``total`` in characters of the corpus (``total`` is 0 when the corpus is a
+      stream of unknown length);
+    - BPE (and byte_bpe's words as byte characters): ``"words"`` (distinct words turned
+      into symbols; ``total``: the distinct words); BPE and WordPiece: ``"index"`` (the
+      pair index; ``total``: the words);
     - Unigram: ``"seed"`` (the seed pieces), ``"lattice"`` (every word's lattice), ``"em"``
-      (an EM round), ``"prune"`` (a pruning round), each after its ``"count"``;
-    - BPE and Unigram: ``"model"``, after the last step, before ``Done`` (the run's data let
-      go and the final model built, in slices).
+      (each EM iteration), ``"prune"`` (each pruning round);
+    - BPE and Unigram: ``"model"``, after the last step, before ``Done`` (the final model
+      built).
+
+    Except for ``"count"``, a phase yields one event as it starts, ``done`` 0.
     """
 
     phase: str
@@ -113,10 +119,12 @@ class Progress:
 Event = Union[AlphabetReady, MergeStep, EmStep, PruneStep, Done, "Progress"]
 
 
-# -- slicing for the browser ------------------------------------------------------------
-# A long computation is a generator that yields ``(done, total)`` now and then and returns
-# its result; a browser page hands control back between two yields, a plain caller uses
-# ``drain``. ``sliced`` makes such a generator from any loop over 0..total.
+# -- slicing for the browser's main thread -----------------------------------------------
+# A long computation on the page's main thread (loading a model file: ``loaders.py`` and
+# the models' ``in_slices``) is a generator that yields ``(done, total)`` now and then and
+# returns its result; the page hands control back between two yields, a plain caller uses
+# ``drain``. ``sliced`` makes such a generator from any loop over 0..total. (Training runs
+# in a Web Worker: the trainers are plain loops.)
 
 SLICE_SECONDS = 0.008  # hand back after this much work (the page's frames stay smooth)
 _CHECK_EVERY = 64  # items between two looks at the clock
@@ -147,19 +155,6 @@ def sliced(total: int, work: Callable[[int, int], None], seconds: float = SLICE_
         if done < total and clock() >= deadline:
             yield done, total
             deadline = clock() + seconds
-
-
-def progress_events(phase, steps):
-    """Turn a sliced generator's ``(done, total)`` into ``Progress`` events; return its value.
-
-    Example: ``value = yield from progress_events("count", counting())``.
-    """
-    while True:
-        try:
-            done, total = next(steps)
-        except StopIteration as stop:
-            return stop.value
-        yield Progress(phase, done, total)
 
 
 def drain(steps: Iterator[Any]) -> Any:

@@ -36,8 +36,8 @@ class Recording:
     """
 
     def __init__(self, corpus, preset="bpe", *, vocab_size=None, num_merges=None, progress=False, **options):
-        # progress=True: the preparation of a big corpus comes in slices too (each a
-        # ``Progress`` event, kept in ``self.progress``), so ``advance`` never runs long
+        # progress=True: the trainer's ``Progress`` events (a chunk of the corpus counted, a
+        # phase started) come too, kept in ``self.progress`` for a progress bar
         self._events = iter_train(corpus, preset, vocab_size=vocab_size, num_merges=num_merges,
                                   progress=progress, **options)
         self._start(preset)
