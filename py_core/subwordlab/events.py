@@ -98,9 +98,8 @@ class Progress:
     - ``"count"``, every trainer: one event per chunk of a long corpus counted,
       ``done``/``total`` in characters of the corpus (``total`` is 0 when the corpus is a
       stream of unknown length);
-    - BPE (and byte_bpe's words as byte characters): ``"words"`` (distinct words turned
-      into symbols; ``total``: the distinct words); BPE and WordPiece: ``"index"`` (the
-      pair index; ``total``: the words);
+    - BPE: ``"words"`` (distinct words turned into symbols; ``total``: the distinct words);
+      BPE and WordPiece: ``"index"`` (the pair index; ``total``: the words);
     - Unigram: ``"seed"`` (the seed pieces), ``"lattice"`` (every word's lattice), ``"em"``
       (each EM iteration), ``"prune"`` (each pruning round);
     - BPE and Unigram: ``"model"``, after the last step, before ``Done`` (the final model

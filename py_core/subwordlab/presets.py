@@ -243,7 +243,6 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
 
         raw, provenance = yield from _counting(iter_count_words(corpus, chunks, cut, slicer, allow_empty))
         # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
-        yield Progress("words", 0, len(raw))
         counts = {w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}
         return counts, provenance
 
