@@ -16,6 +16,7 @@ import time
 
 from . import api
 from . import counts as counts_file
+from .events import PHASES
 from .corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
 from .hf_json import HFExportError, export_hf, from_hf_json
 from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
@@ -182,6 +183,21 @@ def _option_value(preset, name, raw):
     except OptionError:
         what = option.allowed().replace("a whole number", "an integer", 1)
         raise CliError(f"{option.flag} takes {what}, not {raw!r} ({option.help})") from None
+
+
+def _phase_line(event):
+    """A Progress event as a line of the progress bar: the phase in words, and how far it is
+    when the trainer says (a corpus counted chunk by chunk), else how much it works on.
+
+    >>> from subwordlab.events import Progress
+    >>> _phase_line(Progress("count", 4096, 8192)), _phase_line(Progress("index", 0, 1200))
+    ("count: counting the corpus's words, 4,096/8,192", 'index: counting adjacent pairs (1,200)')
+    """
+    words = PHASES.get(event.phase, event.phase)
+    words = words[0].lower() + words[1:] if words[1:2].islower() else words  # ("EM" stays)
+    if event.done:
+        return f"{event.phase}: {words}, {event.done:,}" + (f"/{event.total:,}" if event.total else "")
+    return f"{event.phase}: {words}" + (f" ({event.total:,})" if event.total else "")
 
 
 class _Progress:
@@ -372,8 +388,7 @@ def cmd_train(args):
     for event in events:
         kind = event.kind
         if kind == "progress":
-            total = f"/{event.total:,}" if event.total else ""
-            bar.show(f"{event.phase}: {event.done:,}{total}", force=event.phase not in phases)
+            bar.show(_phase_line(event), force=event.phase not in phases)
             phases.add(event.phase)  # (a phase's first report is always shown)
         elif kind == "alphabet":
             if args.num_merges is not None:

@@ -114,6 +114,18 @@ class Progress:
     kind: str = "progress"
 
 
+# each phase of ``Progress`` in words (the CLI's progress lines, the page's progress bar)
+PHASES = {
+    "count": "Counting the corpus's words",
+    "words": "Splitting words into symbols",
+    "index": "Counting adjacent pairs",
+    "seed": "Finding frequent substrings (the seed vocabulary)",
+    "lattice": "Building each word's lattice of pieces",
+    "em": "EM: expected piece counts",
+    "prune": "Measuring how useful each piece is",
+    "model": "Building the final model",
+}
+
 # what a trainer yields
 Event = Union[AlphabetReady, MergeStep, EmStep, PruneStep, Done, "Progress"]
 

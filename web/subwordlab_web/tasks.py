@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from subwordlab.events import Done, EmStep, PruneStep
+from subwordlab.events import PHASES, Done, EmStep, PruneStep
 
 from . import session
 from .failures import failure_message
@@ -45,16 +45,6 @@ def repaint_interval(cost: float) -> float:
     return max(NOTIFY_SECONDS, round(cost / REPAINT_SHARE, 6))
 
 
-PHASES = {
-    "count": "Counting the corpus's words",
-    "words": "Splitting words into symbols",
-    "index": "Counting adjacent pairs",
-    "seed": "Finding frequent substrings (the seed vocabulary)",
-    "lattice": "Building each word's lattice of pieces",
-    "em": "EM: expected piece counts",
-    "prune": "Measuring how useful each piece is",
-    "model": "Building the final model",
-}
 
 
 def phase_label(rec: Any) -> str:
