@@ -46,7 +46,7 @@ from .version import __version__
 
 FORMAT = "subwordlab-counts"
 VERSION = 1
-CHUNK_CHARS = 1 << 22  # characters read (and counted by one task) at a time: 4 Mi
+CHUNK_CHARS = 1 << 20  # characters read (and counted by one task) at a time: 1 Mi
 
 
 class CountsFileError(CorpusError):
