@@ -211,7 +211,7 @@ def _reference_log_space(edges, n, scores, f):
 def test_the_scaled_forward_backward_of_a_long_word_equals_the_log_space_one(scale):
     import math
 
-    from subwordlab.trainers.unigram import _forward_backward_scaled
+    from subwordlab.trainers.lattice import forward_backward_scaled
 
     rng = random.Random(5)
     pieces = ["a", "b", "ab", "ba", "aab", "abab", "bbbbbbbb"]
@@ -219,7 +219,7 @@ def test_the_scaled_forward_backward_of_a_long_word_equals_the_log_space_one(sca
     word = "".join(rng.choice("ab") for _ in range(600))
     edges = sorted((s, s + len(p), k) for s in range(len(word)) for k, p in enumerate(pieces) if word.startswith(p, s))
     expected = [0.0] * len(pieces)
-    log_z = _forward_backward_scaled(edges, len(word), probs, 3, expected)
+    log_z = forward_backward_scaled(edges, len(word), probs, 3, expected)
     want, want_z = _reference_log_space(edges, len(word), [math.log(p) for p in probs], 3)
     assert math.isclose(log_z, want_z, rel_tol=1e-9)
     assert all(math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9) for a, b in zip(expected, want))

@@ -1,5 +1,5 @@
 """Unigram training on units: every word trains as its *units*, the spans of its lattice no
-piece crosses (``_units``), repeated units (of any words) merged, and re-cut as pieces die.
+piece crosses (``unit_spans``), repeated units (of any words) merged, and re-cut as pieces die.
 The units must give the E-step the same expected counts and log-likelihood, and the pruning
 the same best splits, as the whole words' lattices."""
 
@@ -11,7 +11,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
 from test_pathological_corpora import _reference_log_space, corpora
-from subwordlab.trainers.unigram import _Lattices, _e_step, _units, _viterbi, unigram_steps
+from subwordlab.trainers.lattice import Lattices, unit_spans, viterbi
+from subwordlab.trainers.unigram import e_step, unigram_steps
 
 
 def lattice(word, pieces):
@@ -22,9 +23,9 @@ def lattice(word, pieces):
 def test_units_of_a_small_lattice():
     pieces = ["a", "b", "c", "ab"]
     edges = lattice("abc", pieces)
-    assert _units(edges, 3) == [(0, 2, 0, 3), (2, 3, 3, 4)]
-    assert _units(lattice("abab", pieces), 4) == [(0, 2, 0, 3), (2, 4, 3, 6)]
-    assert _units(lattice("abab", pieces + ["bab"]), 4) == [(0, 4, 0, 7)]
+    assert unit_spans(edges, 3) == [(0, 2, 0, 3), (2, 3, 3, 4)]
+    assert unit_spans(lattice("abab", pieces), 4) == [(0, 2, 0, 3), (2, 4, 3, 6)]
+    assert unit_spans(lattice("abab", pieces + ["bab"]), 4) == [(0, 4, 0, 7)]
 
 
 @settings(max_examples=examples(200), deadline=None)
@@ -32,7 +33,7 @@ def test_units_of_a_small_lattice():
 def test_units_cover_the_word_and_no_edge_crosses_a_cut(word, extra):
     pieces = ["a", "b", "c"] + sorted(set(extra))
     edges = lattice(word, pieces)
-    units = _units(edges, len(word))
+    units = unit_spans(edges, len(word))
     # the spans follow each other from 0 to n, and so do their edge ranges
     assert units[0][0] == 0 and units[-1][1] == len(word) and units[-1][3] == len(edges)
     for (_a, b, _first, last), (a2, _, first2, _) in zip(units, units[1:]):
@@ -53,13 +54,13 @@ def whole_word_e_step(words, freqs, pieces, probs):
     return expected, total
 
 
-def built_units(words, extra, rng=None):
+def builtunit_spans(words, extra, rng=None):
     """The pieces a, b, c plus `extra`, the distinct `words` (random counts 1-5 from `rng`,
     else 1 each) and their units. Returns (pieces, words, freqs, lattices)."""
     pieces = ["a", "b", "c"] + sorted(set(extra))
     words = list(dict.fromkeys(words))
     freqs = [rng.randint(1, 5) if rng else 1 for _ in words]
-    lat = _Lattices(5)
+    lat = Lattices(5)
     lat.build(pieces, words, freqs)
     return pieces, words, freqs, lat
 
@@ -68,16 +69,16 @@ def built_units(words, extra, rng=None):
 @given(st.lists(st.text("abc", min_size=1, max_size=200), min_size=1, max_size=5),
        st.lists(st.text("abc", min_size=2, max_size=5), max_size=8), st.randoms(use_true_random=False))
 def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra, rng):
-    pieces, words, freqs, lat = built_units(words, extra, rng)
+    pieces, words, freqs, lat = builtunit_spans(words, extra, rng)
     probs = [rng.uniform(0.05, 1.0) for _ in pieces]
     # every word is cut where nothing crosses, repeated units merged: each text once, and
     # every character of the corpus in one unit
     assert sum(f * n for f, n in zip(lat.freqs, lat.lengths)) == sum(f * len(w) for f, w in zip(freqs, words))
     assert len(set(lat.texts)) == len(lat.texts)
-    assert all(_units(e, n) == [(0, n, 0, len(e))] for e, n in zip(lat.edges, lat.lengths))
+    assert all(unit_spans(e, n) == [(0, n, 0, len(e))] for e, n in zip(lat.edges, lat.lengths))
     # E-step: the same expected counts and log-likelihood as the whole words
     scores = [math.log(p) for p in probs]
-    got, got_loglik = _e_step(lat.edges, lat.lengths, lat.freqs, scores, [True] * len(pieces))
+    got, got_loglik = e_step(lat, scores, [True] * len(pieces))
     want, want_loglik = whole_word_e_step(words, freqs, pieces, probs)
     # (abs_tol: the product of the Z is kept as mantissa and exponent, and its log is
     # log(mantissa) + exponent x log 2, with portable_math's 40 bits: near 0 in all, as
@@ -85,14 +86,14 @@ def test_units_give_the_whole_words_expected_counts_and_best_splits(words, extra
     assert math.isclose(got_loglik, want_loglik, rel_tol=1e-9, abs_tol=1e-9)
     assert all(math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9) for a, b in zip(got, want))
     # best splits: the units' best paths, put together, score as the whole word's best path
-    best = sum(f * _viterbi(e, n, scores)[1] for e, n, f in zip(lat.edges, lat.lengths, lat.freqs))
-    whole = sum(f * _viterbi(lattice(w, pieces), len(w), scores)[1] for w, f in zip(words, freqs))
+    best = sum(f * viterbi(e, n, scores)[1] for e, n, f in zip(lat.edges, lat.lengths, lat.freqs))
+    whole = sum(f * viterbi(lattice(w, pieces), len(w), scores)[1] for w, f in zip(words, freqs))
     assert math.isclose(best, whole, rel_tol=1e-9)
     # pieces die: the filtered units are the units of the filtered whole words
     alive = [k < 3 or rng.random() < 0.5 for k in range(len(pieces))]
     lat.filter(alive)
     live = [p if a else "\0" for p, a in zip(pieces, alive)]  # (a dead piece matches nothing)
-    again = _Lattices(5)
+    again = Lattices(5)
     again.build(live, words, freqs)
     # (an entry that fell apart is left empty, text '' and weight 0, until many are)
     assert all(t or (f == 0 and not e) for t, f, e in zip(lat.texts, lat.freqs, lat.edges))
@@ -154,13 +155,13 @@ def test_each_unigram_preset_trains_a_whole_pathological_corpus_to_its_exact_siz
        st.lists(st.text("abc", min_size=2, max_size=5), max_size=8), st.randoms(use_true_random=False))
 def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_lattice(words, extra, rng):
     # (the first pruning cuts each piece's alternative from a unit where a best split used it)
-    pieces, words, _, lat = built_units(words, extra)
+    pieces, words, _, lat = builtunit_spans(words, extra)
     alive = [k < 3 or rng.random() < 0.7 for k in range(len(pieces))]
     for unit in lat.edges:
         for s, _, i in unit:
             if i < 3 or not alive[i]:
                 continue
-            want = _Lattices(5)
+            want = Lattices(5)
             want.build(pieces, [], [])
             assert (lat.alternatives(i, pieces[i], alive, (unit, s))
                     == want.alternatives(i, pieces[i], alive) == tuple(t for t in lattice(pieces[i], pieces)
@@ -173,7 +174,7 @@ def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_latt
                                       max_size=40))
 def test_plus_logs_adds_in_the_order_of_a_loop_with_the_same_bits(total, items):
     from subwordlab.portable_math import log
-    from subwordlab.trainers.unigram import _plus_logs
+    from subwordlab.trainers.lattice import _plus_logs
     want = total
     for f, z in items:
         want += f * log(z)

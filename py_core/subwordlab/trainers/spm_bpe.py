@@ -6,7 +6,7 @@ What it does differently from the textbook trainer (``bpe.py``):
 - the alphabet is the *required characters*: by count (highest first, ties by code point)
   until ``character_coverage`` of all character occurrences is covered (the share compared
   as a float32, as spm does); any other character is unknown and never merges;
-- a pair's merged piece must be a valid SentencePiece piece (``unigram.is_valid_piece``:
+- a pair's merged piece must be a valid SentencePiece piece (``unigram_seed.is_valid_piece``:
   not longer than ``max_piece_length``, ▁ only first, one script, digits alone with
   ``split_digits``) or the pair is never a candidate;
 - the best pair: the highest count, then the **shorter** piece, then the smaller string;
@@ -36,7 +36,7 @@ import heapq
 import struct
 
 from ..events import AlphabetReady, MergeStep
-from .unigram import is_valid_piece
+from .unigram_seed import is_valid_piece
 
 UNK_CHAR = "\u2585"  # kUNKChar: what a character outside the required ones becomes
 

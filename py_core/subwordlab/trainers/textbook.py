@@ -152,7 +152,7 @@ def unigram_seed(counts, seed_size, max_len, split_digits):
     """The seed: ``(pieces, scores)``, every character (sorted) then the valid frequent
     substrings, most count x length first (ties by string), scored log(raw / sum of raws).
     Example: {'▁ab': 2} -> pieces ['a', 'b', '▁', '▁ab', 'ab'] ('▁a' is always followed by 'b')."""
-    from .unigram import is_valid_piece
+    from .unigram_seed import is_valid_piece
 
     char_freq = {}
     for w, f in counts.items():

@@ -45,30 +45,24 @@ every sort has an explicit key and no set or dict of strings is iterated in hash
 the same corpus gives the same pieces and scores in CPython and in Pyodide.
 
 Speed: the lattices are built once from the seed vocabulary, one per distinct *unit* (a
-span of a word no piece crosses: a word's lattice factors over them, ``_Lattices``), and
+span of a word no piece crosses: a word's lattice factors over them, ``lattice.Lattices``), and
 filtered as pieces die (units split further, equal ones merge). The E-step works in
 probability space (products, no logs): plainly for units up to 30 characters, where no
-product can underflow, and rescaled beyond (``_forward_backward_scaled``).
+product can underflow, and rescaled beyond (``lattice.forward_backward_scaled``).
 """
 
 import math
-from functools import reduce
-from itertools import chain, compress
-from math import frexp
-from operator import add, mul
+from itertools import compress
 
-from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, cut_long, head_bytes, long_words_note
+from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, long_words_note
 from ..events import AlphabetReady, EmStep, Progress, PruneStep
-from ..unicode_data import category, script
 from ..models.unigram import Unigram
-from ..portable_math import exp as portable_exp, exps as portable_exps, log as portable_log, logs as portable_logs
+from ..portable_math import exps as portable_exps, log as portable_log
 from .alphabet import covered_characters
+from .lattice import Lattices, forward_backward, viterbi
+from .unigram_seed import freq_x_length, frequent_substrings, is_valid_piece, words_in_alphabet
 
-SPACE_MARK = "\u2581"
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
-_PROB_SPACE_MAX = 30  # longest word the E-step handles with plain products
-_SHARE_MAX = 64  # a unit up to this long shares its edge tuples with the others (see _Lattices.build)
-_ANY, _INHERITED = "", "Inherited"
 
 
 def digamma(x):
@@ -82,358 +76,6 @@ def digamma(x):
     xx2 = xx * xx
     xx4 = xx2 * xx2
     return result + portable_log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
-
-
-# Scripts as SentencePiece groups them: Hiragana and Katakana count as Han (so Japanese
-# words mix them), and the unassigned "Zzzz" as Common.
-_SCRIPT_GROUPS = {"Hira": "Hani", "Kana": "Hani", "Zyyy": "Common", "Zzzz": "Common", "Zinh": "Inherited"}
-_SCRIPT_CACHE: dict = {}
-
-
-def script_of(ch):
-    """The Unicode script of a character (Scripts.txt, from the core's pinned tables) as
-    SentencePiece groups them: 'Latn', 'Cyrl', 'Hani' (also kana), 'Common' (punctuation,
-    symbols, digits, spaces) or 'Inherited' (combining marks). Example: 'é' -> 'Latn',
-    ',' -> 'Common', 'カ' -> 'Hani'."""
-    got = _SCRIPT_CACHE.get(ch)
-    if got is None:
-        s = "Hani" if ch == "\u30fc" else script(ch)  # (ー, a Common mark, counts as Han too)
-        got = _SCRIPT_CACHE[ch] = _SCRIPT_GROUPS.get(s, s)
-    return got
-
-
-def is_valid_piece(piece, max_piece_length=16, split_digits=False):
-    """SentencePiece's rules for a piece: not too long, ▁ only first, one script (marks take
-    the script before them), and with ``split_digits`` no digit in a longer piece.
-
-    Example: '▁the' -> True, 'he▁' -> False, 'd,' -> False, ',"' -> True.
-    """
-    if not piece or len(piece) > max_piece_length:
-        return False
-    prev = _ANY
-    for pos, c in enumerate(piece):
-        if c == SPACE_MARK:
-            if pos > 0:
-                return False
-            continue
-        s = script_of(c)
-        if s == _INHERITED:
-            s = prev
-        if split_digits and len(piece) > 1 and category(c) == "Nd":
-            return False
-        if s != _ANY and prev != _ANY and s != prev:
-            return False
-        prev = s
-    return True
-
-
-def _lcp(a, b):
-    """Length of the common prefix. Example: ('hear', 'heat') -> 3."""
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
-
-
-def frequent_substrings(words, freqs, max_len, keep=None):
-    """``[(substring, weighted count)]`` of every substring of length 2..max_len that is a
-    node of the words' suffix tree: it occurs at more than one place with different
-    continuations (the end of a word counts as one), or ends one word occurring twice or
-    more. Each occurrence counts with its word's frequency. ``keep`` (None: all): a test of
-    a substring's first two characters; the substrings that fail it are left out, and the
-    suffixes that start with them are never sorted.
-
-    How: a depth-limited suffix array. Every suffix of every distinct word, cut at
-    ``max_len``, is sorted; suffixes sharing a prefix form an interval, and the intervals
-    come out of one pass over the longest-common-prefix values with a stack.
-
-    Example: words ['▁hug', '▁pug'], freqs [1, 1] -> [('ug', 2)].
-    """
-    # step 1: every suffix's start, in buckets by its first two characters (buckets in
-    # order, each sorted, is the whole list sorted). A start is one int, word index << bits
-    # | offset: the suffix's text (cut at max_len) is cut out only when its bucket is
-    # sorted, in step 2 (every suffix's text at once would cost ~180 bytes a character of
-    # the corpus)
-    bits = max(map(len, words), default=0).bit_length()
-    mask = (1 << bits) - 1
-    two = min(2, max_len)
-    buckets = {}
-    # (no bucket for two characters ``keep`` rejects: every interval in it would be a
-    # substring starting with them, and no interval of 2 characters or more spans two
-    # buckets. On 1 MB of random bytes, U+FFFD next to letters and the like: 38% of the
-    # suffixes, never sorted)
-    verdicts = {}  # two characters -> whether keep takes them
-    for k, w in enumerate(words):
-        base = k << bits
-        for i in range(len(w)):
-            head = w[i:i + two]
-            bucket = buckets.get(head)
-            if bucket is None:
-                if keep is not None and len(head) == 2:
-                    ok = verdicts.get(head)
-                    if ok is None:
-                        ok = verdicts[head] = keep(head)
-                    if not ok:
-                        continue
-                bucket = buckets[head] = []
-            bucket.append(base | i)
-    if not buckets:
-        return []
-
-    def sorted_suffixes():
-        """(suffix cut at max_len, its word's frequency), all in order, one bucket at a time."""
-        for head in sorted(buckets):
-            bucket = buckets.pop(head)
-            yield from sorted([(words[c >> bits][(c & mask):(c & mask) + max_len], freqs[c >> bits]) for c in bucket])
-
-    # step 2: lcp intervals, bottom-up: a stack of (depth, weight of the suffixes before its
-    # left bound, its suffix); an interval's weight is the running weight minus its entry's
-    out = []
-    stack = [(0, 0, "")]
-    suffixes = sorted_suffixes()
-    # the suffix before, its frequency, its lcp with the one before it, the weight before it
-    prev_key, prev_f = next(suffixes)
-    prev_lcp = before = 0
-    for key, f in chain(suffixes, [(None, 0)]):  # (None: past the last suffix)
-        upto = before + prev_f  # the weight of the suffixes up to prev_key
-        h = _lcp(prev_key, key) if key is not None else -1
-        # a suffix that no neighbour extends and whose word occurs twice or more
-        if len(prev_key) > max(prev_lcp, h) and len(prev_key) >= 2 and prev_f >= 2:
-            out.append((prev_key, prev_f))
-        lb_before, lb_key = before, prev_key
-        while stack and h < stack[-1][0]:
-            depth, lb_before, lb_key = stack.pop()
-            if depth >= 2:
-                out.append((lb_key[:depth], upto - lb_before))
-        if stack and h > stack[-1][0]:
-            stack.append((h, lb_before, lb_key))
-        prev_key, prev_lcp, prev_f, before = key, h, f, upto
-    return out
-
-
-def _units(edges, n):
-    """Where a lattice falls apart: ``[(start, end, first, last)]``, consecutive spans
-    ``start..end`` of ``0..n`` that no edge crosses, and the span's edges ``edges[first:last]``
-    (every position has its one-character edge, so the spans cover the text). ``edges`` are
-    sorted by start. Splits and probabilities factor over the spans: each one is a lattice
-    of its own, with the same posteriors and the same best path.
-
-    Example: edges of 'abc' with pieces a, b, c, ab -> [(0, 2, 0, 3), (2, 3, 3, 4)].
-    """
-    out, start, first, reach = [], 0, 0, 0
-    for k, (s, e, _) in enumerate(edges):
-        if s >= reach and s > start:  # every edge so far ends at or before s: a cut
-            out.append((start, s, first, k))
-            start, first = s, k
-        if e > reach:
-            reach = e
-    out.append((start, n, first, len(edges)))
-    return out
-
-
-class _Lattices:
-    """The lattices training works on, over the seed vocabulary: one entry per distinct
-    *unit*, a span of a word that no piece crosses (``_units``), with the summed frequency
-    of its occurrences in every word. ``edges[k]`` is a tuple of ``(start, end, piece_id)``
-    sorted by start, then end; ``lengths[k]``, ``freqs[k]`` and ``texts[k]`` its text's
-    length, weight and text. Dead pieces are filtered out, and as they die units split
-    further (new cuts appear) and equal spans merge; an entry that fell apart is left
-    empty (text '', weight 0) until a quarter of them are, then dropped.
-
-    Why units: splits and probabilities factor over the spans, so the E-step and the best
-    splits are the same as over whole words, but a stretch repeated in many words is done
-    once. Ordinary words mostly stay one unit, less their punctuation (``▁said,`` is
-    ``▁said`` and ``,``: no piece mixes scripts). Random bytes and text without spaces fall
-    apart into short spans, many of them repeated, and never need the E-step's rescaled
-    pass (``_forward_backward_scaled``). Measured (CPU, 1 MB of random bytes, ``unigram``):
-    the E-steps 2.8 s instead of 5.6 s (units of words longer than 64 characters only),
-    about 11 s in all instead of 15 s.
-
-    >>> lat = _Lattices(4)
-    >>> lat.build(["a", "b", ",", "ab"], ["ab,", "b,"], [2, 1])
-    >>> lat.texts, lat.freqs
-    (['ab', ',', 'b'], [2, 3, 1])
-    """
-
-    def __init__(self, max_len):
-        self.prefixes, self.max_len = {}, max_len
-        self.edges, self.lengths, self.freqs = [], [], []
-        self.texts = []  # each entry's text
-        self._shared = {}  # (start, end, id) -> the one tuple the short units share
-        self._at, self._empty = {}, 0  # unit text -> its entry; how many entries are empty
-        self._own = {}  # piece id -> the live edges of the piece's own string, minus itself
-
-    def build(self, pieces, words, freqs):
-        """Every word's lattice over all pieces, as its units."""
-        self.pieces = pieces
-        self._table(None)
-        # subtle: many units share an edge (the same piece at the same offset of a unit):
-        # one tuple each, through a table (1 MB without spaces, whole: 270 MB at the peak,
-        # 378 MB without it). Units longer than _SHARE_MAX are rare and keep their own.
-        at = self._at
-        for w, f in zip(words, freqs):
-            self._add_units(w, self.piece_edges(w, None), f, at)
-        # (the table is let go: it held 1.1 million tuples in 40 MB on 1 MB without spaces,
-        # and kept the edges of dead pieces alive; later units and alternatives start a new one)
-        self._shared = {}
-
-    def _table(self, alive):
-        """The prefix table of the live pieces (all if ``alive`` is None): every prefix of a
-        piece -> the piece's id, or -1 if not a piece."""
-        pieces, prefixes = self.pieces, {}
-        self.prefixes = prefixes
-        for i, p in enumerate(pieces):
-            if alive is None or alive[i]:
-                for k in range(1, len(p)):
-                    prefixes.setdefault(p[:k], -1)
-                prefixes[p] = i
-        self._in_table = len(pieces) if alive is None else sum(alive)
-
-    def _add_units(self, text, edges, f, at, new=True, units=None):
-        """Add a word's (or unit's) live ``edges`` as its units (``units``: ``_units`` of
-        them, if known); ``at``: unit text -> its entry (a repeated unit adds its frequency);
-        ``new``: as in ``_add_unit``, for a text that stays one unit."""
-        if units is None:
-            units = _units(edges, len(text))
-        if len(units) == 1:
-            self._add_unit(text, edges, f, at, new)
-            return
-        for a, b, first, last in units:
-            k = at.get(text[a:b])
-            if k is not None:
-                self.freqs[k] += f
-            else:
-                self._add_unit(text[a:b], [(s - a, e - a, i) for s, e, i in edges[first:last]], f, at)
-
-    def _add_unit(self, unit, edges, f, at, new=True):
-        """Add one unit (its edges start at 0), or its frequency if it is already in ``at``;
-        ``new``: its edges are not yet a tuple of shared tuples."""
-        k = at.get(unit)
-        if k is None:
-            at[unit] = len(self.edges)
-            if new and len(unit) <= _SHARE_MAX:
-                shared = self._shared
-                edges = [shared.setdefault(t, t) for t in edges]
-            self.edges.append(tuple(edges)), self.lengths.append(len(unit)), self.freqs.append(f)
-            self.texts.append(unit)
-        else:
-            self.freqs[k] += f
-
-    def alternatives(self, i, piece, alive, at=None):
-        """The live edges of ``piece`` other than the piece itself (cached; pieces only die).
-        ``at``: ``(a unit's edges, offset)`` where the piece occurs, if known: its edges are
-        then the unit's edges inside the piece (every live piece at every place of the unit)."""
-        edges = self._own.get(i)
-        if edges is None:
-            # (edges through the table of shared tuples: cached for tens of thousands of
-            # pieces, tuples of their own cost 40 MB on 1 MB without spaces)
-            shared = self._shared
-            if at is None:
-                edges = tuple([shared.setdefault(t, t) for t in self.piece_edges(piece, alive) if t[2] != i])
-            else:
-                # (cut from the unit: no prefix-table look-ups; udhr_many's first pruning
-                # 5.5-6.1 s -> 3.7 s of CPU. At offset 0 the unit's own tuples serve as they are)
-                unit, a = at
-                b = a + len(piece)
-                if a == 0:
-                    edges = tuple([t for t in unit if t[1] <= b and t[2] != i and alive[t[2]]])
-                else:
-                    edges = tuple([shared.setdefault(t, t) for t in [
-                        (s - a, e - a, j) for s, e, j in unit if s >= a and e <= b and j != i and alive[j]]])
-        else:
-            edges = tuple([t for t in edges if alive[t[2]]])
-        self._own[i] = edges
-        return edges
-
-    def piece_edges(self, text, alive):
-        """Edges of one string over the live pieces (all pieces if ``alive`` is None)."""
-        get, max_len, n = self.prefixes.get, self.max_len, len(text)
-        out = []
-        add = out.append
-        for s in range(n):
-            for e in range(s + 1, min(n, s + max_len) + 1):
-                i = get(text[s:e])
-                if i is None:
-                    break
-                if i >= 0 and (alive is None or alive[i]):
-                    add((s, e, i))
-        return out
-
-    def filter(self, alive):
-        """Drop the edges of dead pieces; a unit that falls apart becomes its units (each
-        merged with an entry of equal text, if any)."""
-        # step 1: the prefix table again once most of its pieces died (on 1 MB without
-        # spaces, 80% of the seed pieces die in the first EM iteration: its table held 80 MB)
-        if 2 * sum(alive) < self._in_table:
-            self._table(alive)
-        edges, lengths, freqs, texts, at = self.edges, self.lengths, self.freqs, self.texts, self._at
-
-        # step 2, in place: an entry that lost no edge stays as it is; one that did keeps its
-        # live edges, or, if it now falls apart, is emptied and its units are merged into the
-        # entries of equal text or added at the end (no second copy of the lattices while
-        # filtering, and an entry that lost nothing costs one scan of its edges)
-        for k in range(len(edges)):  # (the entries before this filter: the units it adds come after them)
-            es = edges[k]
-            kept = [t for t in es if alive[t[2]]]
-            if len(kept) == len(es):
-                continue
-            units = _units(kept, lengths[k])
-            if len(units) == 1:
-                edges[k] = tuple(kept)
-                continue
-            text, f = texts[k], freqs[k]
-            del at[text]
-            edges[k], lengths[k], freqs[k], texts[k] = (), 0, 0, ""
-            self._empty += 1
-            self._add_units(text, kept, f, at, units=units)
-        # step 3: once a quarter of the entries are empty, drop them (the order stays)
-        if 4 * self._empty > len(edges):
-            full = [k for k in range(len(edges)) if texts[k]]
-            self.edges, self.lengths = [edges[k] for k in full], [lengths[k] for k in full]
-            self.freqs, self.texts = [freqs[k] for k in full], [texts[k] for k in full]
-            self._at = {t: k for k, t in enumerate(self.texts)}
-            self._empty = 0
-
-
-def _words_in_alphabet(counts, alphabet, max_bytes=None, limited=None):
-    """``(words, freqs, char_freq)``: the words cut at characters outside ``alphabet`` (None:
-    keep all), their counts, and each character's weighted count. A word longer than
-    ``max_bytes`` bytes (None: no limit) trains on its first ``max_bytes`` bytes only (its
-    characters all count); ``limited``, a list, receives the byte length of each."""
-    words, freqs, char_freq = [], [], {}
-    at = {}  # a cut-up huge word's parts repeat: each distinct part is one word, counts added
-
-    def add(run, f):
-        for part in cut_long("".join(run)):
-            k = at.get(part)
-            if k is None:
-                at[part] = len(words)
-                words.append(part), freqs.append(f)
-            else:
-                freqs[k] += f
-
-    for word, f in counts.items():
-        head = word
-        if max_bytes is not None and len(word) * 4 > max_bytes:  # (a character has at most 4 bytes)
-            size = len(word.encode("utf-8"))
-            if size > max_bytes:
-                head = head_bytes(word, max_bytes)
-                limited.append(size)
-                for ch in word[len(head):]:  # (the characters past the limit: for the alphabet only)
-                    if alphabet is None or ch in alphabet:
-                        char_freq[ch] = char_freq.get(ch, 0) + f
-        run = []
-        for ch in head:
-            if alphabet is None or ch in alphabet:
-                run.append(ch)
-                char_freq[ch] = char_freq.get(ch, 0) + f
-            elif run:
-                add(run, f)
-                run = []
-        if run:
-            add(run, f)
-    return words, freqs, char_freq
 
 
 def _m_step(expected, scores, alive, n_chars):
@@ -457,13 +99,9 @@ def _m_step(expected, scores, alive, n_chars):
     return died
 
 
-def _freq_x_length(pair):
-    """A seed substring's raw score: its count times its length. Example: ('ab', 3) -> 6."""
-    return pair[1] * len(pair[0])
-
-
-def _e_step(lattices, lengths, freqs, scores, alive):
-    """Expected count of every piece (frequency-weighted) and the corpus log-likelihood."""
+def e_step(lattices, scores, alive):
+    """The E-step: every piece's expected count (frequency-weighted) over the lattices, and
+    the corpus log-likelihood, with the live pieces' probabilities ``exp(score)``."""
     # each live piece's probability (a dead one's is 0; compress skips them at C speed: on
     # random bytes most pieces die early, and a call per piece was 0.4 s of 10), the portable
     # exp of all at once (math.exp's last bit differs between C libraries:
@@ -472,138 +110,10 @@ def _e_step(lattices, lengths, freqs, scores, alive):
     live = list(compress(range(len(scores)), alive))
     for i, p in zip(live, portable_exps(list(map(scores.__getitem__, live)))):
         probs[i] = p
-    expected = [0.0] * len(scores)
-    # the log-likelihood: (sum of f x log Z, product of the Z of f = 1 as mantissa and
-    # exponent), unit by unit in order. (One log per unit was 0.6 s of 12 on 1 MB of random
-    # bytes, where nearly every unit occurs once; frexp is exact.)
-    total, mant, expo = 0.0, 1.0, 0
-    counts, zs = [], []  # the units of f > 1 and their Z, since the last _plus_logs
-    for edges, n, f in zip(lattices, lengths, freqs):
-        if not f:  # (an entry emptied when its unit fell apart)
-            continue
-        if n <= _PROB_SPACE_MAX:
-            # forward: fwd[e] = total probability of all splits of the first e characters
-            fwd = [0.0] * (n + 1)
-            fwd[0] = 1.0
-            for s, e, i in edges:
-                fwd[e] += fwd[s] * probs[i]
-            z = fwd[n]
-            # backward, collecting each edge's posterior: fwd[s] * p * bwd[e] / Z
-            bwd = [0.0] * (n + 1)
-            bwd[n] = 1.0
-            scale = f / z
-            for s, e, i in reversed(edges):
-                pb = probs[i] * bwd[e]
-                bwd[s] += pb
-                expected[i] += fwd[s] * pb * scale
-            if f == 1:
-                m, e = frexp(z)
-                mant *= m  # (m is in [0.5, 1): renormalized long before it could underflow)
-                expo += e
-                if mant < _RENORM:
-                    m, e = frexp(mant)
-                    mant, expo = m, expo + e
-            else:
-                counts.append(f)  # (total += f * log(z), below, for many units at once)
-                zs.append(z)
-        else:
-            # a long word (a cut-up huge one): its probability could underflow
-            total = _plus_logs(total, counts, zs)  # (the ones before it first: the same order)
-            total += f * _forward_backward_scaled(edges, n, probs, f, expected)
-    total = _plus_logs(total, counts, zs)
-    return expected, total + (portable_log(mant) + expo * _LN2)
+    return forward_backward(lattices.edges, lattices.lengths, lattices.freqs, probs)
 
 
-def _plus_logs(total, counts, zs):
-    """``total + counts[0] * log(zs[0]) + counts[1] * log(zs[1]) + ...``, added in that order
-    (the same bits as a loop), with the portable log of all Z at once (a Python call per unit
-    costs more, in WebAssembly most); empties both lists. Example: _plus_logs(1.0, [2], [1.0]) == 1.0."""
-    if zs:
-        total = reduce(add, map(mul, counts, portable_logs(zs)), total)
-        counts.clear()
-        zs.clear()
-    return total
-
-
-_RENORM = 2.0 ** -500  # the log-likelihood's product of Z is renormalized below this
-_LN2 = portable_log(2.0)
 _FILTER_SHARE = 20  # filter the lattices after an M-step once 1/20 of the live pieces died
-_TINY = 1e-30  # rescale a window of forward/backward values once they fall below this (keeps
-# the stored values and the per-position factors well inside the range of floats)
-
-
-def _forward_backward_scaled(edges, n, probs, f, expected):
-    """Forward-backward over a long word's lattice in probability space with rescaling (no
-    underflow, no logs per edge): adds each edge's posterior times ``f`` to ``expected`` and
-    returns log Z. ``edges`` are sorted by start; no edge spans more than ``span`` characters,
-    so when the pass reaches a position only the next ``span`` values are still being summed:
-    those are divided by a small value together and its log is kept (``cum``).
-
-    Example: a 1-character word with one piece of probability 0.5 -> log 0.5.
-    """
-    log, exp = portable_log, portable_exp
-    # (the live edges' span: dead pieces' edges, probability 0, may still be there)
-    span = max([e - s for s, e, i in edges if probs[i]], default=1)
-    # forward: fwd[t] * exp(fcum[t]) is the total probability of the first t characters
-    fwd = [0.0] * (n + 1)
-    fwd[0] = 1.0
-    fcum = [0.0] * (n + 1)
-    cum, at = 0.0, -1
-    for s, e, i in edges:
-        if s != at:
-            # fwd[s] is final: rescale the window s..s+span if it became tiny
-            v = fwd[s]
-            if 0.0 < v < _TINY:
-                for t in range(s, min(n, s + span) + 1):
-                    fwd[t] /= v
-                cum += log(v)
-            fcum[s], at = cum, s
-        fwd[e] += fwd[s] * probs[i]
-    log_z = log(fwd[n]) + cum
-    # backward, collecting each edge's posterior fwd[s] * p * bwd[e] / Z (all rescaled)
-    bwd = [0.0] * (n + 1)
-    bwd[n] = 1.0
-    bcum, at, scale, logs = 0.0, -1, 0.0, None
-    for s, e, i in reversed(edges):
-        if s != at:
-            # the values after s are final: rescale the window s+1..s+span if it became tiny
-            # (its largest value is at least bwd[s + 1]: no need to look further unless that is tiny)
-            if bwd[s + 1] < _TINY:
-                m = max(bwd[s + 1:s + span + 1])
-                if 0.0 < m < _TINY:
-                    for t in range(s + 1, min(n, s + span) + 1):
-                        bwd[t] /= m
-                    bcum += log(m)
-            # (the same exponent as the position before gives the same scale: one exp per
-            # rescaling, not one per position: on 1 MB of random bytes the E-steps took 9.8 s, not 11.3 s)
-            if fcum[s] + bcum != logs:
-                logs = fcum[s] + bcum
-                scale = f * exp(logs - log_z)
-            at = s
-        pb = probs[i] * bwd[e]
-        bwd[s] += pb
-        expected[i] += fwd[s] * pb * scale
-    return log_z
-
-
-def _viterbi(edges, n, scores):
-    """The best path of one lattice as a list of piece ids, and its score. Ties go to the
-    edge from the earliest start (the longest piece), as in SentencePiece."""
-    best = [-math.inf] * (n + 1)
-    best[0] = 0.0
-    back = [None] * (n + 1)  # the best edge into each position (one store, not two: ~15 % faster)
-    for t in edges:
-        s, e, i = t
-        v = best[s] + scores[i]
-        if v > best[e]:
-            best[e] = v
-            back[e] = t
-    path, e = [], n
-    while e > 0:
-        s, _, i = back[e]
-        path.append(i)
-        e = s
-    return path, best[n]
 
 
 def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000_000, max_piece_length=16,
@@ -635,7 +145,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     # its first max_sentence_length bytes) and the characters
     yield Progress("seed", 0, 0)
     limited = []
-    words, freqs, char_freq = _words_in_alphabet(counts, alphabet, max_sentence_length, limited)
+    words, freqs, char_freq = words_in_alphabet(counts, alphabet, max_sentence_length, limited)
     notes = (long_words_note(len(limited), max(limited), max_sentence_length),) if limited else ()
     chars = sorted(char_freq)
     if target < len(chars):
@@ -649,7 +159,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     del found
     subs = sorted(subs, key=lambda t: (-t[1] * len(t[0]), t[0]))[:seed_size]
     pieces = chars + [piece for piece, _ in subs]
-    raw = [char_freq[c] for c in chars] + [_freq_x_length(pair) for pair in subs]
+    raw = [char_freq[c] for c in chars] + [freq_x_length(pair) for pair in subs]
     del subs
     logsum = portable_log(math.fsum(raw))
     scores = [portable_log(r) - logsum for r in raw]
@@ -676,7 +186,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
 
     # step 3: the words' lattices, built once
     yield Progress("lattice", 0, 0)
-    lattices = _Lattices(max_piece_length)
+    lattices = Lattices(max_piece_length)
     lattices.build(pieces, words, freqs)
     total_freq = sum(freqs)
     desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
@@ -686,7 +196,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
         # step 4: EM (E-step forward-backward, M-step digamma update)
         for it in range(n_sub_iterations):
             yield Progress("em", 0, 0)
-            expected, loglik = _e_step(lattices.edges, lattices.lengths, lattices.freqs, scores, alive)
+            expected, loglik = e_step(lattices, scores, alive)
             died = _m_step(expected, scores, alive, n_chars)
             # A dead piece's edges cost the E-step time but change nothing (its probability
             # is 0, its score -inf): a pass over every edge to drop them pays only when many
@@ -746,7 +256,7 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
     # (the first time, where each piece is used (a unit's edges, the offset; one at offset 0
     # if any): its alternative is cut from there in step 2, not looked up piece by piece)
     record, occ = not lattices._own, {}
-    # (``_viterbi`` inlined: ~20 % less time per round on udhr_many)
+    # (``viterbi`` inlined: ~20 % less time per round on udhr_many)
     neg = -math.inf
     for edges, n, f in zip(lattices.edges, lattices.lengths, lattices.freqs):
         best = [neg] * (n + 1)
@@ -758,7 +268,7 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
             if v > best[e]:
                 best[e] = v
                 back[e] = t
-        while n > 0:  # each piece of the best split, from the end (as _viterbi's path)
+        while n > 0:  # each piece of the best split, from the end (as viterbi's path)
             s, _, i = back[n]
             freq[i] += f
             n = s
@@ -773,7 +283,7 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
         if not alive[i]:
             continue
         p = pieces[i]
-        alt, alt_score = _viterbi(lattices.alternatives(i, p, alive, occ.get(i)), len(p), scores)
+        alt, alt_score = viterbi(lattices.alternatives(i, p, alive, occ.get(i)), len(p), scores)
         if freq[i] == 0 or alt_score > scores[i]:
             losses[i] = None
             continue
