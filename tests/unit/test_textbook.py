@@ -55,7 +55,7 @@ def _fresh_first(words, sym_len, pair):
 @given(st.lists(st.text(alphabet="abc", min_size=1, max_size=40), min_size=1, max_size=4), st.data())
 def test_the_pair_index_keeps_first_occurrences_exact_through_merges(texts, data):
     # the cached first occurrences, kept up to date merge by merge, equal a scan from scratch
-    from subwordlab.trainers.pairs import PairIndex
+    from subwordlab.trainers.pairs import PairIndex, slots_of
 
     index = PairIndex([tuple("abc".index(ch) for ch in t) for t in texts], [1] * len(texts), [1, 1, 1])
     for _ in range(data.draw(st.integers(1, 12))):
@@ -73,7 +73,7 @@ def test_the_pair_index_keeps_first_occurrences_exact_through_merges(texts, data
         index.merge((a, b), new)
         for pair, at in index.first.items():
             assert at == _fresh_first(index.words, index.sym_len, pair), (pair, at)
-        assert all(list(ws) == sorted(ws) for ws in index.where.values())  # (a reused id too)
+        assert all(list(slots_of(ws)) == sorted(slots_of(ws)) for ws in index.where.values())  # (a reused id too)
 
 
 def test_first_occurrences_stay_exact_through_overlapping_merges():
@@ -125,7 +125,7 @@ def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs
     # pair is among its slots in ``where`` (which may hold slots that lost it)
     from collections import Counter
 
-    from subwordlab.trainers.pairs import PairIndex
+    from subwordlab.trainers.pairs import PairIndex, slots_of
 
     words = [tuple("abc".index(ch) for ch in t) for t in texts]
     freqs = freqs[:len(words)]
@@ -158,9 +158,9 @@ def test_the_pair_index_keeps_words_and_counts_exact_through_merges(texts, freqs
             if x >= 0 and index.sym[index.nxt[i]] >= 0:
                 slots.setdefault((x, index.sym[index.nxt[i]]), set()).add(i)
         for p, live in slots.items():
-            assert live <= set(index.where[p]), p
+            assert live <= set(slots_of(index.where[p])), p
         # in slot order: merges and first-occurrence searches go through it left to right
-        assert all(list(ws) == sorted(ws) for ws in index.where.values())
+        assert all(list(slots_of(ws)) == sorted(slots_of(ws)) for ws in index.where.values())
 
 
 def _ranked_pairs(words, tie_break):

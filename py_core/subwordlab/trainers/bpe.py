@@ -97,6 +97,7 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
     # step 3: the pair index: every adjacent pair, its count and where it occurs
     yield Progress("index", 0, len(words))
     index = PairIndex(words, freqs, [1] * len(vocab))
+    del words  # (the index holds the words as slots now; their tuples were a tenth of a big run's memory)
     yield AlphabetReady(alphabet=list(vocab), vocab_size=len(vocab), distinct_words=len(counts), notes=notes)
 
     # step 4: the merge loop (byte-level ties compare the tokens' bytes)
@@ -106,7 +107,7 @@ def train(counts, *, special_tokens=(), unk_token=None, end_of_word=None, byte_l
         max_token_length=max_token_length, reserved=reserved)
     # step 5: the model: the vocabulary and the merges in rank order
     yield Progress("model", 0, 0)
-    del index, words, freqs
+    del index, freqs
     model = BPE(vocab, merges, unk_token=unk, end_of_word=end_of_word, byte_level=byte_level, byte_fallback=byte_fallback)
     return model, specials, merges
 

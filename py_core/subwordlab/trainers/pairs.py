@@ -22,11 +22,19 @@ from array import array
 from collections import defaultdict
 
 
+def slots_of(packed):
+    """The slots a ``PairIndex.where`` entry holds, packed as 4-byte ints, as a sequence.
+
+    >>> list(slots_of(array("i", [3, 9]).tobytes()))
+    [3, 9]
+    """
+    return memoryview(packed).cast("i")
+
+
 class PairIndex:
     """``freqs[w]``: the count of distinct word ``w`` (in order of first appearance);
     ``counts[pair]``: the pair's weighted count (only pairs that occur);
-    ``where[pair]``: the slots in order (an array while the corpus is indexed, a tuple for a
-    pair a merge made), a superset of those where the pair starts (a slot
+    ``where[pair]``: the slots in order, packed (``slots_of`` reads them), a superset of those where the pair starts (a slot
     that lost the pair stays until the pair is merged: checking it then is cheaper than
     removing it at every change); ``first[pair]``: the slot where the textbook scan (words
     in order, each left to right) meets the pair first, when known (slots are in that
@@ -52,6 +60,12 @@ class PairIndex:
         self.freq_at, self.starts = array("q", (0,)), []
         self.counts, self.where, self.first = {}, {}, {}
         self._add_words(words)
+        # each pair's slots packed as bytes (4 per slot): no int objects, no array header,
+        # and bytes are never tracked by the garbage collector (measured, byte-BPE to 32,000 on
+        # 1 GB: the index held most of the training's memory, as tuples of int objects)
+        where = self.where
+        for p, ws in where.items():
+            where[p] = ws.tobytes()
 
     def _add_words(self, words):
         """Lay out the words in slots and count their pairs (in order: first occurrences
@@ -118,7 +132,7 @@ class PairIndex:
             return got
         a, b = pair
         sym, nxt = self.sym, self.nxt
-        for i in self.where[pair]:  # (in slot order)
+        for i in slots_of(self.where[pair]):  # (in slot order)
             if sym[i] == a and sym[nxt[i]] == b:
                 self.first[pair] = i
                 return i
@@ -136,7 +150,7 @@ class PairIndex:
         counts, where, first = self.counts, self.where, self.first
         # left to right (``where`` is in slot order), so that in a, a, a the first (a, a) is
         # merged, not the second
-        occ = where.pop(pair, ())
+        occ = slots_of(where.pop(pair, b""))
         counts.pop(pair, None)
         first.pop(pair, None)
         # the merged occurrences' neighbours: symbol x -> the slots h of the (x, a) that
@@ -194,15 +208,15 @@ class PairIndex:
                 gained.append(won)
                 ws = wget(won)
                 if ws is None:
-                    # a tuple, not an array: an array stays tracked by the garbage collector
-                    # (a tuple of ints is dropped from it), and hundreds of thousands of them
-                    # made the full collections run twice as often (measured, plain BPE on 1 MB
-                    # of random bytes: 8 full collections -> 4, training 2.71 -> 2.31 s CPU,
-                    # median of four interleaved runs). A merge makes a pair's entry once:
-                    # only a token built twice (an id reused) adds slots to a pair it made.
-                    where[won] = tuple(slots)
+                    # packed bytes, not a tuple or an array: an array stays tracked by the
+                    # garbage collector (hundreds of thousands of them made the full
+                    # collections run twice as often: plain BPE on 1 MB of random bytes,
+                    # training 2.71 -> 2.31 s CPU as tuples), and a tuple holds an int object
+                    # per slot (~36 bytes, not 4). A merge makes a pair's entry once: only a
+                    # token built twice (an id reused) adds slots to a pair it made.
+                    where[won] = array("i", slots).tobytes()
                 else:
-                    where[won] = tuple(sorted((*ws, *slots)))
+                    where[won] = array("i", sorted((*slots_of(ws), *slots))).tobytes()
                     if fget(won, -1) >= at:
                         del first[won]
         # only a pair that lost occurrences can be left with none
