@@ -172,6 +172,10 @@ class Lattices:
         self._own[i] = edges
         return edges
 
+    def has_alternatives(self):
+        """Whether ``alternatives`` was asked before (its answers are then cached)."""
+        return bool(self._own)
+
     def piece_edges(self, text, alive):
         """Edges of one string over the live pieces (all pieces if ``alive`` is None)."""
         get, max_len, n = self.prefixes.get, self.max_len, len(text)

@@ -1,38 +1,30 @@
 """Unigram training (Kudo 2018, as SentencePiece does it): start big, prune.
 
-(Why one module of ~850 lines: the seed, the lattices, EM and pruning are one algorithm
-whose steps share the lattices; ``train`` at the bottom reads top to bottom as the whole.)
+``unigram_steps`` is the algorithm, a short driver over its steps, each a function below:
 
-1. Seed vocabulary: every character plus the most frequent substrings of the words (at most
+1. ``seed_pieces``: every character plus the most frequent substrings of the words (at most
    ``seed_size``, each at most ``max_piece_length`` characters), scored frequency x length.
-   They are found with a depth-limited suffix array over the distinct words: every suffix
-   (cut at ``max_piece_length``) is sorted, and the intervals of suffixes sharing a prefix
-   (the internal nodes of the suffix tree) are the substrings that occur in more than one
-   place with different continuations, with their frequency-weighted counts.
-2. EM: the E-step runs forward-backward over each distinct word's lattice (all the ways to
-   split it into current pieces) and collects each piece's expected count; the M-step turns
-   the expected counts into new log-probabilities. As SentencePiece, the M-step is the
-   Bayesian (Dirichlet-process) update ``digamma(count) - digamma(total)``, which acts as a
-   sparse prior, and pieces expected less than 0.5 times are dropped. ``n_sub_iterations``
-   EM iterations per round.
-3. Prune: for every piece, the loss in corpus log-likelihood if it were removed, assuming
-   its occurrences are re-split into its best alternative segmentation (SentencePiece's
-   ``PruneSentencePieces``); keep the most useful ``shrinking_factor`` share. Single
-   characters are never dropped, so every word can always be spelled.
-4. Repeat 2-3 until at most ``1.1 x vocab_size`` pieces are left; then keep the characters
-   and the most probable pieces up to exactly ``vocab_size`` (SentencePiece's finalize).
+   The candidates, and what a valid piece is, come from trainers/unigram_seed.py (a
+   depth-limited suffix array over the distinct words).
+2. ``em_step``: the E-step (``e_step``) runs forward-backward over each distinct word's
+   lattice (all the ways to split it into current pieces; trainers/lattice.py) and collects
+   each piece's expected count; the M-step (``m_step``) turns the expected counts into new
+   log-probabilities. As SentencePiece, the M-step is the Bayesian (Dirichlet-process)
+   update ``digamma(count) - digamma(total)``, which acts as a sparse prior, and pieces
+   expected less than 0.5 times are dropped. ``n_sub_iterations`` EM steps per round.
+3. ``prune``: for every piece, the loss in corpus log-likelihood if it were removed,
+   assuming its occurrences are re-split into its best alternative segmentation
+   (SentencePiece's ``PruneSentencePieces``, ``prune_losses``); keep the most useful
+   ``shrinking_factor`` share. Single characters are never dropped, so every word can
+   always be spelled.
+4. ``finish``: once at most ``1.1 x vocab_size`` pieces are left (2-3 repeat until then),
+   keep the characters and the most probable pieces up to exactly ``vocab_size``
+   (SentencePiece's finalize).
 
-A piece never mixes Unicode scripts (letters with punctuation or digits: ``d,`` is not a
-piece), never contains ▁ except as its first character, and with ``split_digits`` is never
-a digit next to anything (SentencePiece's ``IsValidSentencePiece``). Scripts are Unicode's
-Scripts.txt from the core's pinned tables (``subwordlab.unicode_data``).
-
-One deliberate difference from SentencePiece 0.2's seeds: it takes the right-maximal
-substrings of the running text, on UTF-8 bytes, so a frequent word that is always followed
-by a space (Hindi के, 80 times in the UDHR) is never a seed, nor is a substring that
-branches only inside a multi-byte character. We work on characters and keep a substring
-that ends a word occurring twice or more. On large English text the two agree (held-out
-tokens per character within 0.5%); on small texts in other scripts ours is markedly better.
+``train``, at the bottom, adds the reserved pieces around ``unigram_steps`` and makes the
+model. Why one module: the steps share the vocabulary in training (``Vocab``) and the
+lattices, and read top to bottom as the algorithm; the seed's candidates and the lattices
+are tools of their own, in their own modules.
 
 Events: ``AlphabetReady`` (the seed vocabulary), an ``EmStep`` per EM iteration and a
 ``PruneStep`` per pruning round, each with ``pieces``, the whole vocabulary at that moment
@@ -45,8 +37,8 @@ every sort has an explicit key and no set or dict of strings is iterated in hash
 the same corpus gives the same pieces and scores in CPython and in Pyodide.
 
 Speed: the lattices are built once from the seed vocabulary, one per distinct *unit* (a
-span of a word no piece crosses: a word's lattice factors over them, ``lattice.Lattices``), and
-filtered as pieces die (units split further, equal ones merge). The E-step works in
+span of a word no piece crosses: a word's lattice factors over them, ``lattice.Lattices``),
+and filtered as pieces die (units split further, equal ones merge). The E-step works in
 probability space (products, no logs): plainly for units up to 30 characters, where no
 product can underflow, and rescaled beyond (``lattice.forward_backward_scaled``).
 """
@@ -63,24 +55,178 @@ from .lattice import Lattices, forward_backward, viterbi
 from .unigram_seed import freq_x_length, frequent_substrings, is_valid_piece, words_in_alphabet
 
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
+_FILTER_SHARE = 20  # filter the lattices after an M-step once 1/20 of the live pieces died
 
 
-def digamma(x):
-    """The digamma function (as SentencePiece computes it). Example: digamma(1) ≈ -0.5772."""
-    result = 0.0
-    while x < 7:
-        result -= 1 / x
-        x += 1
-    x -= 0.5
-    xx = 1.0 / x
-    xx2 = xx * xx
-    xx4 = xx2 * xx2
-    return result + portable_log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
+def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000_000, max_piece_length=16,
+                  shrinking_factor=0.75, n_sub_iterations=2, split_digits=False,
+                  max_sentence_length=MAX_SENTENCE_LENGTH):
+    """Train a Unigram vocabulary on word counts, yielding ``AlphabetReady``, one ``EmStep``
+    per EM iteration and one ``PruneStep`` per pruning round (the last one trims to exactly
+    ``vocab_size``). Returns the pieces as ``[(piece, log_prob), ...]``, most probable
+    first (ties by piece).
+
+    ``counts``: ``{word: count}`` (words already carry their ▁); ``vocab_size``: the whole
+    vocabulary, ``meta`` pieces (unk, special tokens, bytes, user-defined symbols) included;
+    ``alphabet``: the characters to keep (others split words and never join a piece; None:
+    all); ``max_sentence_length``: a longer word (in UTF-8 bytes) trains on its first
+    ``max_sentence_length`` bytes (None: no limit), and ``AlphabetReady.notes`` says so.
+
+    >>> from subwordlab.events import drain
+    >>> [piece for piece, _ in drain(unigram_steps({"▁ab": 3, "▁a": 1}, vocab_size=4))]
+    ['▁ab', 'a', '▁', 'b']
+    """
+    if not 0 < shrinking_factor < 1:
+        raise ValueError(f"shrinking_factor must be between 0 and 1 (SentencePiece uses 0.75), not {shrinking_factor!r}")
+    if not isinstance(n_sub_iterations, int) or n_sub_iterations < 1:
+        raise ValueError(f"n_sub_iterations must be a positive integer, not {n_sub_iterations!r}")
+    if not isinstance(max_piece_length, int) or max_piece_length < 1:
+        raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
+    if not isinstance(seed_size, int) or seed_size < 0:
+        raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
+    check_max_sentence_length(max_sentence_length)
+    target = vocab_size - len(meta)
+
+    # step 1: the seed vocabulary, and the words it was found in
+    yield Progress("seed", 0, 0)
+    vocab, words, freqs, notes = seed_pieces(counts, vocab_size=vocab_size, alphabet=alphabet, meta=meta,
+                                             seed_size=seed_size, max_piece_length=max_piece_length,
+                                             split_digits=split_digits, max_sentence_length=max_sentence_length)
+    yield AlphabetReady(alphabet=list(meta) + vocab.pieces[:vocab.n_chars], vocab_size=len(meta) + len(vocab.pieces),
+                        distinct_words=len(counts), pieces=vocab.snapshot(), notes=notes)
+
+    # step 2: the words' lattices, built once
+    yield Progress("lattice", 0, 0)
+    lattices = Lattices(max_piece_length)
+    lattices.build(vocab.pieces, words, freqs)
+    total_freq = sum(freqs)
+    desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
+
+    rnd = 0
+    while True:
+        # step 3: EM, n_sub_iterations times
+        for it in range(n_sub_iterations):
+            yield Progress("em", 0, 0)
+            loglik = em_step(vocab, lattices)
+            yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + vocab.size(),
+                         pieces=vocab.snapshot())
+        size = vocab.size()
+        if size <= desired or size <= target:
+            break
+        # step 4: prune the least useful pieces, down to a shrinking_factor share (not below desired)
+        yield Progress("prune", 0, 0)
+        dropped = prune(vocab, lattices, total_freq, max(desired, int(shrinking_factor * size)))
+        yield PruneStep(round=rnd, dropped=dropped, vocab_size=len(meta) + vocab.size(), pieces=vocab.snapshot())
+        rnd += 1
+
+    # step 5: finish: exactly vocab_size (a last PruneStep if pieces had to go)
+    return (yield from finish(vocab, lattices, total_freq, target, rnd))
 
 
-def _m_step(expected, scores, alive, n_chars):
-    """New scores from the expected counts, in place; pieces expected less than 0.5 times
-    die (never a character). Returns how many died."""
+class Vocab:
+    """The vocabulary in training: piece ``i`` is ``pieces[i]``, its score (log-probability)
+    ``scores[i]``, and ``alive[i]`` while it is kept. Ids below ``n_chars`` are the
+    characters, never dropped; ``meta``, the reserved pieces, come first in a snapshot.
+
+    >>> Vocab(["a", "b", "ab"], [-1.0, -2.0, -1.0], 2, ["<unk>"]).snapshot()
+    [('<unk>', 0.0), ('a', -1.0), ('ab', -1.0), ('b', -2.0)]
+    """
+
+    def __init__(self, pieces, scores, n_chars, meta):
+        self.pieces, self.scores, self.n_chars, self.meta = pieces, scores, n_chars, meta
+        self.alive = [True] * len(pieces)
+        # the ids in piece order, less any piece that is also a reserved one (a substring of
+        # the corpus can be a special piece's name): the snapshot's order for equal scores
+        reserved = set(meta)
+        by_piece = sorted(range(len(pieces)), key=pieces.__getitem__)
+        if not reserved.isdisjoint(pieces):
+            by_piece = [i for i in by_piece if pieces[i] not in reserved]
+        self._by_piece = by_piece
+
+    def size(self):
+        """How many pieces are alive."""
+        return sum(self.alive)
+
+    def snapshot(self):
+        """The vocabulary now, as the final model would hold it: reserved pieces first
+        (score 0), then the live pieces by probability, ties by piece."""
+        by_piece, alive, scores, pieces = self._by_piece, self.alive, self.scores, self.pieces
+        # (a stable sort by score of the pieces in string order: ties stay in string order)
+        live = list(compress(by_piece, map(alive.__getitem__, by_piece)))
+        live.sort(key=scores.__getitem__, reverse=True)
+        # ((piece, score) pairs from C-level zip and map: a lambda per piece was ~3.4 s of
+        # ~80 s CPU on udhr_many, 27 snapshots of up to 94k pieces; now ~0.5 s)
+        return [(m, 0.0) for m in self.meta] + list(zip(map(pieces.__getitem__, live), map(scores.__getitem__, live)))
+
+
+def seed_pieces(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000_000, max_piece_length=16,
+                split_digits=False, max_sentence_length=MAX_SENTENCE_LENGTH):
+    """Step 1, the seed: ``(vocab, words, freqs, notes)``, the seed ``Vocab`` (every character,
+    sorted, then the valid frequent substrings, most count x length first, ties by string;
+    each scored log(raw / sum of raws)), the distinct words it was found in (cut at characters
+    outside ``alphabet``) and their counts, and the notes on words cut to
+    ``max_sentence_length`` bytes. The arguments are ``unigram_steps``'s.
+
+    >>> vocab, words, freqs, notes = seed_pieces({"▁ab": 2, "▁b": 1}, vocab_size=8)
+    >>> vocab.pieces, words, freqs
+    (['a', 'b', '▁', '▁ab', 'ab'], ['▁ab', '▁b'], [2, 1])
+    """
+    # the words (cut at characters outside the alphabet, a too long one limited to its
+    # first max_sentence_length bytes) and the characters
+    limited = []
+    words, freqs, char_freq = words_in_alphabet(counts, alphabet, max_sentence_length, limited)
+    notes = (long_words_note(len(limited), max(limited), max_sentence_length),) if limited else ()
+    chars = sorted(char_freq)
+    if vocab_size - len(meta) < len(chars):
+        raise ValueError(f"vocab_size={vocab_size} cannot hold the {len(chars)} characters of the corpus plus "
+                         f"{len(meta)} special pieces; use at least {len(chars) + len(meta)} (or lower character_coverage)")
+
+    # the seed vocabulary: characters + frequent substrings, scored freq x length
+    found = frequent_substrings(words, freqs, max_piece_length,
+                                lambda head: is_valid_piece(head, max_piece_length, split_digits))
+    subs = [pair for pair in found if is_valid_piece(pair[0], max_piece_length, split_digits)]
+    del found
+    subs = sorted(subs, key=lambda t: (-t[1] * len(t[0]), t[0]))[:seed_size]
+    pieces = chars + [piece for piece, _ in subs]
+    raw = [char_freq[c] for c in chars] + [freq_x_length(pair) for pair in subs]
+    del subs
+    logsum = portable_log(math.fsum(raw))
+    scores = [portable_log(r) - logsum for r in raw]
+    return Vocab(pieces, scores, len(chars), meta), words, freqs, notes
+
+
+def em_step(vocab, lattices):
+    """Step 2, one EM iteration: the E-step's expected counts become the M-step's new scores
+    (in ``vocab``); the lattices drop the dead pieces' edges once many died. Returns the
+    corpus log-likelihood before the update."""
+    expected, loglik = e_step(lattices, vocab.scores, vocab.alive)
+    died = m_step(expected, vocab.scores, vocab.alive, vocab.n_chars)
+    # A dead piece's edges cost the E-step time but change nothing (its probability
+    # is 0, its score -inf): a pass over every edge to drop them pays only when many
+    # died (on 1 MB of random bytes, filtering after every M-step was 2.7 s of 27 s;
+    # filtering before each pruning, 0.5 s of 10)
+    if died * _FILTER_SHARE >= vocab.size():
+        lattices.filter(vocab.alive)
+    return loglik
+
+
+def e_step(lattices, scores, alive):
+    """The E-step: every piece's expected count (frequency-weighted) over the lattices, and
+    the corpus log-likelihood, with the live pieces' probabilities ``exp(score)``."""
+    # each live piece's probability (a dead one's is 0; compress skips them at C speed: on
+    # random bytes most pieces die early, and a call per piece was 0.4 s of 10), the portable
+    # exp of all at once (math.exp's last bit differs between C libraries:
+    # portable_math.py): ~2x faster than a call per piece, in CPython and in Pyodide
+    probs = [0.0] * len(scores)
+    live = list(compress(range(len(scores)), alive))
+    for i, p in zip(live, portable_exps(list(map(scores.__getitem__, live)))):
+        probs[i] = p
+    return forward_backward(lattices.edges, lattices.lengths, lattices.freqs, probs)
+
+
+def m_step(expected, scores, alive, n_chars):
+    """The M-step: new scores from the expected counts, in place; pieces expected less than
+    0.5 times die (never a character). Returns how many died."""
     n = len(scores)
     # step 1: drop the rarely used pieces (score -inf: a best split never takes a dead
     # piece's edge left in the lattices)
@@ -99,163 +245,72 @@ def _m_step(expected, scores, alive, n_chars):
     return died
 
 
-def e_step(lattices, scores, alive):
-    """The E-step: every piece's expected count (frequency-weighted) over the lattices, and
-    the corpus log-likelihood, with the live pieces' probabilities ``exp(score)``."""
-    # each live piece's probability (a dead one's is 0; compress skips them at C speed: on
-    # random bytes most pieces die early, and a call per piece was 0.4 s of 10), the portable
-    # exp of all at once (math.exp's last bit differs between C libraries:
-    # portable_math.py): ~2x faster than a call per piece, in CPython and in Pyodide
-    probs = [0.0] * len(scores)
-    live = list(compress(range(len(scores)), alive))
-    for i, p in zip(live, portable_exps(list(map(scores.__getitem__, live)))):
-        probs[i] = p
-    return forward_backward(lattices.edges, lattices.lengths, lattices.freqs, probs)
+def digamma(x):
+    """The digamma function (as SentencePiece computes it). Example: digamma(1) ≈ -0.5772."""
+    result = 0.0
+    while x < 7:
+        result -= 1 / x
+        x += 1
+    x -= 0.5
+    xx = 1.0 / x
+    xx2 = xx * xx
+    xx4 = xx2 * xx2
+    return result + portable_log(x) + xx2 / 24 - 7 * xx4 / 960 + 31 * xx4 * xx2 / 8064 - 127 * xx4 * xx4 / 30720
 
 
-_FILTER_SHARE = 20  # filter the lattices after an M-step once 1/20 of the live pieces died
+def prune(vocab, lattices, total_freq, keep_n):
+    """Step 3, one pruning round: keep the characters and the most useful pieces up to
+    ``keep_n``, drop the others (and their edges). Returns the dropped pieces as
+    ``[(piece, loss), ...]``: those that go at no cost first (loss 0, by id), then the
+    least useful first (ties by id)."""
+    losses = prune_losses(vocab, lattices, total_freq)
+    free = sorted(i for i, loss in losses.items() if loss is None)
+    # most useful first, ties by id
+    ranked = sorted((-loss, i) for i, loss in losses.items() if loss is not None)
+    # the characters stay; the most useful pieces fill the rest of keep_n
+    dropped = sorted(((i, -neg) for neg, i in ranked[max(0, keep_n - vocab.n_chars):]),
+                     key=lambda t: (t[1], t[0]))  # least useful first
+    dropped = [(i, 0.0) for i in free] + dropped
+    for i, _ in dropped:
+        vocab.alive[i] = False
+    lattices.filter(vocab.alive)
+    return [(vocab.pieces[i], loss) for i, loss in dropped]
 
 
-def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000_000, max_piece_length=16,
-                  shrinking_factor=0.75, n_sub_iterations=2, split_digits=False,
-                  max_sentence_length=MAX_SENTENCE_LENGTH):
-    """Train a Unigram vocabulary on word counts, yielding ``AlphabetReady``, one ``EmStep``
-    per EM iteration and one ``PruneStep`` per pruning round (the last one trims to exactly
-    ``vocab_size``). Returns the pieces as ``[(piece, log_prob), ...]``, most probable
-    first (ties by piece).
-
-    ``counts``: ``{word: count}`` (words already carry their ▁); ``vocab_size``: the whole
-    vocabulary, ``meta`` pieces (unk, special tokens, bytes, user-defined symbols) included;
-    ``alphabet``: the characters to keep (others split words and never join a piece; None:
-    all); ``max_sentence_length``: a longer word (in UTF-8 bytes) trains on its first
-    ``max_sentence_length`` bytes (None: no limit), and ``AlphabetReady.notes`` says so.
-    """
-    if not 0 < shrinking_factor < 1:
-        raise ValueError(f"shrinking_factor must be between 0 and 1 (SentencePiece uses 0.75), not {shrinking_factor!r}")
-    if not isinstance(n_sub_iterations, int) or n_sub_iterations < 1:
-        raise ValueError(f"n_sub_iterations must be a positive integer, not {n_sub_iterations!r}")
-    if not isinstance(max_piece_length, int) or max_piece_length < 1:
-        raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
-    if not isinstance(seed_size, int) or seed_size < 0:
-        raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
-    check_max_sentence_length(max_sentence_length)
-    target = vocab_size - len(meta)
-
-    # step 1: the words (cut at characters outside the alphabet, a too long one limited to
-    # its first max_sentence_length bytes) and the characters
-    yield Progress("seed", 0, 0)
-    limited = []
-    words, freqs, char_freq = words_in_alphabet(counts, alphabet, max_sentence_length, limited)
-    notes = (long_words_note(len(limited), max(limited), max_sentence_length),) if limited else ()
-    chars = sorted(char_freq)
-    if target < len(chars):
-        raise ValueError(f"vocab_size={vocab_size} cannot hold the {len(chars)} characters of the corpus plus "
-                         f"{len(meta)} special pieces; use at least {len(chars) + len(meta)} (or lower character_coverage)")
-
-    # step 2: the seed vocabulary: characters + frequent substrings, scored freq x length
-    found = frequent_substrings(words, freqs, max_piece_length,
-                                lambda head: is_valid_piece(head, max_piece_length, split_digits))
-    subs = [pair for pair in found if is_valid_piece(pair[0], max_piece_length, split_digits)]
-    del found
-    subs = sorted(subs, key=lambda t: (-t[1] * len(t[0]), t[0]))[:seed_size]
-    pieces = chars + [piece for piece, _ in subs]
-    raw = [char_freq[c] for c in chars] + [freq_x_length(pair) for pair in subs]
-    del subs
-    logsum = portable_log(math.fsum(raw))
-    scores = [portable_log(r) - logsum for r in raw]
-    n_chars = len(chars)  # ids below n_chars are the characters: never dropped
-    alive = [True] * len(pieces)
-    reserved = set(meta)
-    by_piece = sorted(range(len(pieces)), key=pieces.__getitem__)
-    if not reserved.isdisjoint(pieces):  # (a substring of the corpus can be a special piece's name)
-        by_piece = [i for i in by_piece if pieces[i] not in reserved]
-
-    def snapshot():
-        """The vocabulary now, as the final model would hold it: reserved pieces first
-        (score 0), then the live pieces by probability, ties by piece."""
-        # (a stable sort by score of the pieces in string order: ties stay in string order)
-        live = list(compress(by_piece, map(alive.__getitem__, by_piece)))
-        live.sort(key=scores.__getitem__, reverse=True)
-        # ((piece, score) pairs from C-level zip and map: a lambda per piece was ~3.4 s of
-        # ~80 s CPU on udhr_many, 27 snapshots of up to 94k pieces; now ~0.5 s)
-        return [(m, 0.0) for m in meta] + list(zip(map(pieces.__getitem__, live), map(scores.__getitem__, live)))
-
-    seed_pieces = snapshot()
-    yield AlphabetReady(alphabet=list(meta) + chars, vocab_size=len(meta) + len(pieces), distinct_words=len(counts),
-                        pieces=seed_pieces, notes=notes)
-
-    # step 3: the words' lattices, built once
-    yield Progress("lattice", 0, 0)
-    lattices = Lattices(max_piece_length)
-    lattices.build(pieces, words, freqs)
-    total_freq = sum(freqs)
-    desired = int(vocab_size * 1.1)  # SentencePiece stops pruning at 1.1 x vocab_size
-
-    rnd = 0
-    while True:
-        # step 4: EM (E-step forward-backward, M-step digamma update)
-        for it in range(n_sub_iterations):
-            yield Progress("em", 0, 0)
-            expected, loglik = e_step(lattices, scores, alive)
-            died = _m_step(expected, scores, alive, n_chars)
-            # A dead piece's edges cost the E-step time but change nothing (its probability
-            # is 0, its score -inf): a pass over every edge to drop them pays only when many
-            # died (on 1 MB of random bytes, filtering after every M-step was 2.7 s of 27 s;
-            # filtering before each pruning, 0.5 s of 10)
-            if died * _FILTER_SHARE >= sum(alive):
-                lattices.filter(alive)
-            yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + sum(alive),
-                         pieces=snapshot())
-        size = sum(alive)
-        if size <= desired or size <= target:
-            break
-        # step 5: prune the least useful pieces
-        yield Progress("prune", 0, 0)
-        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq)
-        keep_n = max(desired, int(shrinking_factor * size))
-        free = sorted(i for i, loss in losses.items() if loss is None)
-        # most useful first, ties by id
-        ranked = sorted((-loss, i) for i, loss in losses.items() if loss is not None)
-        # the characters stay; the most useful pieces fill the rest of keep_n
-        dropped = sorted(((i, -neg) for neg, i in ranked[max(0, keep_n - n_chars):]),
-                         key=lambda t: (t[1], t[0]))  # least useful first
-        dropped = [(i, 0.0) for i in free] + dropped
-        for i, _ in dropped:
-            alive[i] = False
-        lattices.filter(alive)
-        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in dropped], vocab_size=len(meta) + sum(alive),
-                        pieces=snapshot())
-        rnd += 1
-
-    # step 6: finalize: the characters, then the most probable pieces up to vocab_size
+def finish(vocab, lattices, total_freq, target, rnd):
+    """Step 4, SentencePiece's finalize: the characters, then the most probable live pieces
+    up to ``target``; if that cut any, yields ``Progress`` and a last ``PruneStep`` (round
+    ``rnd``) for them. Returns ``[(piece, score), ...]``, most probable first (ties by piece)."""
+    pieces, scores, alive, n_chars = vocab.pieces, vocab.scores, vocab.alive, vocab.n_chars
     live = [i for i in range(n_chars, len(pieces)) if alive[i]]
     live.sort(key=lambda i: (-scores[i], pieces[i]))
     final = list(range(n_chars)) + live[:target - n_chars]
     cut = live[target - n_chars:]
     if cut:
         yield Progress("prune", 0, 0)
-        losses = _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq)
+        losses = prune_losses(vocab, lattices, total_freq)
         trimmed = sorted(((i, losses.get(i) or 0.0) for i in cut), key=lambda t: (t[1], t[0]))
         for i in cut:
             alive[i] = False
-        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed], vocab_size=len(meta) + len(final),
-                        pieces=snapshot())
+        yield PruneStep(round=rnd, dropped=[(pieces[i], loss) for i, loss in trimmed],
+                        vocab_size=len(vocab.meta) + len(final), pieces=vocab.snapshot())
     result = [(pieces[i], scores[i]) for i in final]
     result.sort(key=lambda t: (-t[1], t[0]))
     return result
 
 
-def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
+def prune_losses(vocab, lattices, total_freq):
     """``{piece id: loss}`` for every live multi-character piece: how much the corpus
     log-likelihood drops if the piece is removed and its occurrences are re-split into its
     best alternative (SentencePiece's approximation). ``None``: the piece can go at no cost
     (it is not in any best split, or it is not its own best split).
     """
+    pieces, scores, alive = vocab.pieces, vocab.scores, vocab.alive
     # step 1: the best split of every word: how often each piece is used
     freq = [0.0] * len(pieces)
     # (the first time, where each piece is used (a unit's edges, the offset; one at offset 0
     # if any): its alternative is cut from there in step 2, not looked up piece by piece)
-    record, occ = not lattices._own, {}
+    record, occ = not lattices.has_alternatives(), {}
     # (``viterbi`` inlined: ~20 % less time per round on udhr_many)
     neg = -math.inf
     for edges, n, f in zip(lattices.edges, lattices.lengths, lattices.freqs):
@@ -279,7 +334,7 @@ def _prune_losses(pieces, scores, alive, n_chars, lattices, total_freq):
     # step 2: each piece's best alternative: its own best split without the piece itself
     losses = {}
     log = portable_log
-    for i in range(n_chars, len(pieces)):
+    for i in range(vocab.n_chars, len(pieces)):
         if not alive[i]:
             continue
         p = pieces[i]
