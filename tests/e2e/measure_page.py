@@ -148,3 +148,38 @@ def test_guard(fresh_page, site_url, capsys):
     # the page's own thread never ran the pattern: no task as long as the budget
     assert max(tasks_bad, default=0) < 1000, report
     assert rss_after > 0 and boot_ms > 0
+
+
+def test_compute_worker_memory(fresh_page, site_url, capsys, record_property):
+    """The renderer's memory without the compute worker and with it booted (printed; README
+    "How the page computes"). Without: the page in a context that serves an empty
+    compute_worker.js (the interface boots as always; its worker never loads a runtime).
+    With: the page as shipped, once its first worker has booted (its warm-up included). A
+    dedicated worker is a thread of the page's renderer process, so the difference is the
+    worker's cost. Each page is measured alone (the other context closed) after 2 s of quiet."""
+
+    def measure(stub: bool) -> tuple[float, float | None]:
+        page, guard = fresh_page()
+        if stub:
+            page.route("**/compute_worker.js", lambda route: route.fulfill(
+                status=200, content_type="text/javascript", body="// no compute worker: the memory baseline\n"))
+        page.goto(site_url)
+        guard.wait_ready()
+        if not stub:
+            page.evaluate("() => window.subwordlabFirstWorker.booted")
+        page.wait_for_timeout(2000)
+        rss = _descendants_rss_mb("renderer")
+        heap = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")
+        page.context.close()
+        return rss, heap
+
+    (without, heap_without), (with_worker, heap_with) = measure(True), measure(False)
+    result = {"renderer_rss_mb_without_worker": round(without), "renderer_rss_mb_with_worker": round(with_worker),
+              "worker_mb": round(with_worker - without),
+              "page_js_heap_mb": [round(heap_without or 0), round(heap_with or 0)]}
+    record_property("compute_worker_memory", result)
+    with capsys.disabled():
+        print(f"\n[compute worker memory] renderer RSS without the worker {without:.0f} MB, with it booted "
+              f"{with_worker:.0f} MB: the worker costs {with_worker - without:.0f} MB (the page's own JS heap "
+              f"{result['page_js_heap_mb'][0]} / {result['page_js_heap_mb'][1]} MB)")
+    assert without > 0 and with_worker > 0
