@@ -1,9 +1,11 @@
 """The runtime's floor: the page's three long trainings (tests/e2e/test_playground.LONG_RUNS)
 in CPython and in Pyodide on Node, the same code, no page, no UI, in one run.
 
-Node runs the WebAssembly engine of Chromium (V8), so the Pyodide column is what the same
-Python costs in the page's compute worker with nothing else around it: the page cannot train
-faster than this, whatever its UI does. bench/bench_page.py measures the page itself.
+Node runs V8, Chromium's WebAssembly engine, so the Pyodide column is what the same Python
+costs in a JavaScript runtime with nothing else around it, with no browser needed. Node 20's
+V8 is older than a current Chromium's, whose Pyodide runs these 5-20 % faster: the floor in
+the browser itself is bench/bench_page.py's "page unsliced" figure (the page's own runtime,
+no UI), which also measures the page's compute worker against it.
 
 Run: .venv/bin/python bench/bench_runtime_floor.py [--repeat 3]
      (after python build/build_site.py: the runtime and wheels come from dist/site)
