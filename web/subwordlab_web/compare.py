@@ -27,6 +27,7 @@ shown side by side. This module computes everything the panel draws:
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -330,7 +331,6 @@ class ColumnState:
     tokenizer: Any = None  # set when done (or from the start for a fixed tokenizer)
     recording: Any = None
     error: str | None = None
-    started: bool = False
     fraction: float = 0.0
     status: str = "waiting"
 
@@ -402,8 +402,6 @@ class CompareRun:
         on ``corpus`` (the corpus text, read as ``corpus_format``); ``between(column)`` after
         each batch of events (e.g. to repaint). A column whose run fails shows the message;
         the others go on. Cancelling the task stops the column in training at once."""
-        import json
-
         from subwordlab.recording import Recording
 
         from .session import TaskFailed
@@ -413,7 +411,7 @@ class CompareRun:
             if c.done or self.cancelled:
                 continue
             # step 1: a mirror of the run, fed by the session's replies
-            c.started, c.status = True, "preparing"
+            c.status = "preparing"
             c.recording = Recording.mirror(c.preset)
             request = json.dumps({"op": "train", "preset": c.preset, "kwargs": c.options, "format": corpus_format})
 
