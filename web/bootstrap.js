@@ -29,9 +29,9 @@ window.subwordlabBuild = build;
 window.subwordlabBuildInto = (parent, specs) => parent.replaceChildren(...specs.map(build));
 
 // The compute session's worker (compute_worker.js; subwordlab_web/dom.py's ComputeWorker
-// drives it): `worker.booted` settles once its own Pyodide and wheels are ready. The first one
-// starts once the page's runtime is loaded, so it warms while the interface appears; the page
-// starts the next ones.
+// drives it): `worker.booted` settles once its own Pyodide and wheels are ready. The page
+// starts one when a corpus too big to train on the page appears (dom.py's warm_compute), so it
+// warms while the learner looks; tiny corpora (the textbook examples) never need one.
 window.subwordlabStartWorker = () => {
   const worker = new Worker("compute_worker.js", { type: "module" });
   worker.booted = new Promise((resolve, reject) => {
@@ -106,9 +106,6 @@ async function boot() {
     convertNullToNone: true,
   });
   times.pyodideLoaded = performance.now();
-  // the compute worker boots now, behind the interface's last steps (booted alongside the
-  // page's runtime, the two shared the machine's cores and the interface came ~1.4x later)
-  window.subwordlabFirstWorker = window.subwordlabStartWorker();
 
   // 2. unpack the wheels into site-packages (pure Python: nothing else to install)
   setStage("installing Subword Lab", "Installing Subword Lab…");

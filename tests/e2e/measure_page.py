@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_hostile_inputs import CATASTROPHIC, GUARD_WAIT_MS, open_page, paste_and_train, set_option, settled, state_of
-from test_playground import LONG_RUNS, measure_long_run
+from test_playground import LONG_RUNS, measure_long_run, pick_sample
 
 LOADS = 3  # page loads per measurement; the median is reported
 
@@ -152,28 +152,28 @@ def test_guard(fresh_page, site_url, capsys):
 
 def test_compute_worker_memory(fresh_page, site_url, capsys, record_property):
     """The renderer's memory without the compute worker and with it booted (printed; README
-    "How the page computes"). Without: the page in a context that serves an empty
-    compute_worker.js (the interface boots as always; its worker never loads a runtime).
-    With: the page as shipped, once its first worker has booted (its warm-up included). A
-    dedicated worker is a thread of the page's renderer process, so the difference is the
-    worker's cost. Each page is measured alone (the other context closed) after 2 s of quiet."""
+    "How the page computes"). Without: the page as it opens (its textbook example trains on
+    the page; no worker starts). With: the same page once a corpus too big for the page
+    (udhr_eng) has started the worker and it has booted (its warm-up included). A dedicated
+    worker is a thread of the page's renderer process, so the difference is the worker's
+    cost. Each page is measured alone (the other context closed) after 2 s of quiet."""
 
-    def measure(stub: bool) -> tuple[float, float | None]:
+    def measure(with_worker: bool) -> tuple[float, float | None]:
         page, guard = fresh_page()
-        if stub:
-            page.route("**/compute_worker.js", lambda route: route.fulfill(
-                status=200, content_type="text/javascript", body="// no compute worker: the memory baseline\n"))
         page.goto(site_url)
         guard.wait_ready()
-        if not stub:
-            page.evaluate("() => window.subwordlabFirstWorker.booted")
+        if with_worker:
+            pick_sample(page, "udhr_eng")
+            page.wait_for_selector("body[data-compute-boot-ms]", state="attached", timeout=60_000)
+        else:
+            assert page.get_attribute("body", "data-compute-boots") is None  # (no worker at all)
         page.wait_for_timeout(2000)
         rss = _descendants_rss_mb("renderer")
         heap = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")
         page.context.close()
         return rss, heap
 
-    (without, heap_without), (with_worker, heap_with) = measure(True), measure(False)
+    (without, heap_without), (with_worker, heap_with) = measure(False), measure(True)
     result = {"renderer_rss_mb_without_worker": round(without), "renderer_rss_mb_with_worker": round(with_worker),
               "worker_mb": round(with_worker - without),
               "page_js_heap_mb": [round(heap_without or 0), round(heap_with or 0)]}

@@ -308,6 +308,7 @@ class FakePort:
         self.compute_terminated = 0
         self.compute_crash: Callable[[str], bool] = lambda request: False
         self.computing = False  # a `compute` call holds the session (the others wait their turn)
+        self.compute_warmed = 0  # `warm_compute` calls
         self.focused: FakeElement | None = None
         self.scrolled_into_view: list[FakeElement] = []  # every `scroll_into_view`, in order
         self.default_width = 640.0  # what `width` reports (a test can set data-fake-width)
@@ -660,6 +661,10 @@ class FakePort:
             self.clock += budget
             return None
         return run_request(request)
+
+    def warm_compute(self) -> None:
+        """Counts the calls (`compute_warmed`): the browser starts its worker booting."""
+        self.compute_warmed += 1
 
     async def compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
         """The compute session, in-process (session.py, on the fake clock): each reply is

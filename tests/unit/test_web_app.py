@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import subwordlab
 from subwordlab_web import app as webapp
 from subwordlab_web.app import App, assign_colors
+from subwordlab_web.state import Corpus
 from fakedom import FakePort
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
@@ -71,6 +72,16 @@ def test_the_context_strip_follows_corpus_spec_and_step():
     assert port.text(port.query("#context-step")) == "step 0 of 8"
     port.click(port.query("#train-step"))
     assert port.text(port.query("#context-step")) == "step 1 of 8"
+
+
+def test_the_worker_boots_only_when_a_corpus_too_big_for_the_page_appears():
+    # the default textbook example trains on the page: no worker starts (a lesson page never pays for one)
+    port, app = started()
+    assert port.compute_warmed == 0 and port.compute_requests == [] and len(app.state.steps) == 8
+    app.state.set_corpus(Corpus("All human beings are born free. " * 40))  # 1,280 characters
+    assert port.compute_warmed == 1  # it boots while the learner looks; the run will use it
+    port.settle()
+    assert [r["op"] for r in port.compute_requests] == ["train"]
 
 
 def test_show_panel_rejects_unknown_ids():

@@ -252,7 +252,7 @@ def test_a_costly_repaint_comes_less_often():
 
 def test_a_worker_that_dies_ends_the_run_with_one_message_and_the_next_run_works():
     port = FakePort()
-    state = AppState(Corpus(SEED0, "word_counts"), TrainSpec("bpe", "num_merges", 8))
+    state = AppState(Corpus(read("taylorswift.txt")[:5_000]), TrainSpec("bpe", "num_merges", 8))
     port.compute_crash = lambda request: True
     state.start_recording()
     port.spawn(tasks.train(port, state))
@@ -264,6 +264,24 @@ def test_a_worker_that_dies_ends_the_run_with_one_message_and_the_next_run_works
     port.spawn(tasks.train(port, state))
     port.settle()
     assert state.training.phase == "done" and len(state.steps) == 8
+
+
+def test_a_tiny_corpus_trains_on_the_page_and_a_bigger_one_in_the_worker():
+    # the textbook examples need no worker (session.in_page): nobody waits for its boot
+    port = FakePort()
+    state = AppState(Corpus(SEED0, "word_counts"), TrainSpec("bpe", "num_merges", 8))
+    state.start_recording()
+    port.spawn(tasks.train(port, state))
+    port.settle()
+    assert state.training.phase == "done" and len(state.steps) == 8 and port.compute_requests == []
+    # just over the limit: the worker trains it, to the same kind of recording
+    big = Corpus(SEED0 + "\nx" + "y" * (session.IN_PAGE_CHARS - len(SEED0)) + " 1", "word_counts")
+    assert not session.in_page(big.text)
+    state.set_corpus(big)
+    state.start_recording()
+    port.spawn(tasks.train(port, state))
+    port.settle()
+    assert state.training.phase == "done" and [r["op"] for r in port.compute_requests] == ["train"]
 
 
 def test_cancelling_the_task_discards_the_run_with_a_message():

@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 import subwordlab
 
+from . import session
 from .lesson_view import LessonCard
 from .pattern_guard import PatternGuard
 from .persist import Persist
@@ -179,6 +180,8 @@ class App:
 
     # --- the context strip ------------------------------------------------------------
     def _on_state(self, topic: str) -> None:
+        if topic == "corpus" and not session.in_page(self.state.corpus.text):
+            self.port.warm_compute()  # a corpus the worker will train: it boots while the learner looks
         if topic not in ("corpus", "spec", "recording", "progress", "step", "tokenizer", "pending"):
             return
         self.render_header()

@@ -540,8 +540,8 @@ class BrowserPort:
 
     # --- the compute session's worker (session.py) ----------------------------------------
     async def compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
-        """Run `request` (JSON) in the compute session's worker (the one bootstrap.js started
-        with the page, or a fresh one), calling `on_reply(json_text)` for each reply, in
+        """Run `request` (JSON) in the compute session's worker (the one `warm_compute`
+        started, or a fresh one), calling `on_reply(json_text)` for each reply, in
         order; returns after the last. The corpus crosses once per worker (the worker keeps
         it). Cancelling the call terminates the worker — whatever it was computing stops at
         once — and a fresh one starts warming for the next task; so does a worker that
@@ -565,13 +565,16 @@ class BrowserPort:
                     raise OSError("the compute worker did not start in time: reload the page") from None
                 raise
 
+    def warm_compute(self) -> None:
+        """Start the compute session's worker now, if none is running, so that it has booted
+        (~2 s) by the time a long task asks for it; a tiny task never needs it (session.in_page)."""
+        if self._compute is None:
+            self._compute = ComputeWorker(self.document.body, js.window.subwordlabStartWorker())
+
     def _replace_compute(self) -> None:
         if self._compute is not None:
             self._compute.terminate()
-        first = getattr(js.window, "subwordlabFirstWorker", None)
-        if first is not None:  # the worker bootstrap.js started with the page: used once
-            js.window.subwordlabFirstWorker = None
-        self._compute = ComputeWorker(self.document.body, first if first is not None else js.window.subwordlabStartWorker())
+        self._compute = ComputeWorker(self.document.body, js.window.subwordlabStartWorker())
 
     def _drop_guard(self) -> None:
         if self._guard is not None:

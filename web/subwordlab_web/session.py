@@ -39,6 +39,10 @@ from .failures import failure_message
 from .state import Corpus
 
 POST_SECONDS = 0.1  # a batch of events at most this often (the page repaints at most every 0.25 s)
+# A corpus this small (the textbook examples, a typed sentence) trains on the page itself: at
+# most ~40 ms of CPython even to the last possible merge, so nobody waits ~2 s for the worker
+# to boot, and a page that only shows lessons never starts one (~65 MB).
+IN_PAGE_CHARS = 1_000
 
 
 class TaskFailed(Exception):
@@ -102,6 +106,23 @@ class ComputeSession:
             yield tail
         finally:
             gc.unfreeze()
+
+
+def in_page(corpus: str) -> bool:
+    """Whether a task on `corpus` is small enough to run on the page (`answer_in_page`).
+
+    >>> in_page("low 5\\nlower 2"), in_page("x" * 5000)
+    (True, False)
+    """
+    return len(corpus) <= IN_PAGE_CHARS
+
+
+def answer_in_page(request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
+    """The compute session's answer to `request` (JSON), computed here and now: each reply
+    is handed to `on_reply` as JSON text, exactly as the worker posts them. For tiny corpora
+    only (`in_page`): it holds the page until it ends."""
+    for reply in ComputeSession().replies(json.loads(request), corpus):
+        on_reply(json.dumps(reply))
 
 
 def apply(rec: Recording, reply: dict[str, Any]) -> None:
