@@ -14,7 +14,6 @@ big corpus counted, so a progress bar can say what runs and how far counting got
 'es'
 """
 
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterator, List, Optional, Tuple, TypeVar, Union
 
@@ -130,49 +129,39 @@ PHASES = {
 Event = Union[AlphabetReady, MergeStep, EmStep, PruneStep, Done, "Progress"]
 
 
-# -- slicing for the browser's main thread -----------------------------------------------
-# A long computation on the page's main thread (loading a model file: ``loaders.py`` and
-# the models' ``in_slices``) is a generator that yields ``(done, total)`` now and then and
-# returns its result; the page hands control back between two yields, a plain caller uses
-# ``drain``. ``sliced`` makes such a generator from any loop over 0..total. (Training runs
-# in a Web Worker: the trainers are plain loops.)
+# -- progress while a big model loads -----------------------------------------------------
+# Building a model from a big file (``loaders.py``, the models' ``building``) is a generator
+# that yields ``(done, total)`` after each chunk of its items and returns the model: the
+# natural progress of a loop over 0..total, as counting yields one per chunk of corpus. The
+# caller decides what to do between two chunks (the page shows the progress; a plain caller
+# uses ``drain``). No clock here: when to hand the browser back is the page's business.
 
-SLICE_SECONDS = 0.008  # hand back after this much work (the page's frames stay smooth)
-_CHECK_EVERY = 64  # items between two looks at the clock
+CHUNK = 1024  # items per chunk (a few milliseconds of the loaders' loops)
 
 T = TypeVar("T")
-Sliced = Generator[Tuple[int, int], None, T]
+Progressing = Generator[Tuple[int, int], None, T]
 
 
-def sliced(total: int, work: Callable[[int, int], None], seconds: float = SLICE_SECONDS,
-           clock: Callable[[], float] = time.perf_counter, every: int = _CHECK_EVERY) -> Sliced[None]:
-    """Run ``work(lo, hi)`` over ``0..total`` in small ranges, yielding ``(done, total)``
-    each time ``seconds`` of work have passed (by the clock, not by a count of items).
-    ``every``: items per range, between two looks at the clock (1 for items of very
-    different sizes, such as buckets to sort).
+def in_chunks(total: int, work: Callable[[int, int], None], size: int = CHUNK) -> Progressing[None]:
+    """Run ``work(lo, hi)`` over ``0..total`` in ranges of ``size`` items, yielding
+    ``(done, total)`` after each range but the last.
 
     >>> seen = []
-    >>> list(sliced(3, lambda lo, hi: seen.extend(range(lo, hi)))), seen
-    ([], [0, 1, 2])
-    >>> ticks = iter(range(1000))
-    >>> list(sliced(200, lambda lo, hi: None, seconds=1, clock=lambda: next(ticks)))
-    [(64, 200), (128, 200), (192, 200)]
+    >>> list(in_chunks(5, lambda lo, hi: seen.append((lo, hi)), size=2)), seen
+    ([(2, 5), (4, 5)], [(0, 2), (2, 4), (4, 5)])
     """
-    done, deadline = 0, clock() + seconds
-    while done < total:
-        hi = min(done + every, total)
-        work(done, hi)
-        done = hi
-        if done < total and clock() >= deadline:
-            yield done, total
-            deadline = clock() + seconds
+    for lo in range(0, total, size):
+        hi = min(lo + size, total)
+        work(lo, hi)
+        if hi < total:
+            yield hi, total
 
 
 def drain(steps: Iterator[Any]) -> Any:
-    """Run a sliced generator to its end; return its value (for callers that need not yield):
-    the one run-to-end helper.
+    """Run a progress generator (``in_chunks``' kind) to its end; return its value (for
+    callers that need not watch): the one run-to-end helper.
 
-    Example: ``model = drain(BPE.in_slices(vocab, merges))``.
+    Example: ``model = drain(BPE.building(vocab, merges))``.
     """
     while True:
         try:

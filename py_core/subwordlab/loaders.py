@@ -17,7 +17,7 @@ from .bytes_map import BYTE_TO_CHAR, bytes_to_text
 from .decoders import ByteLevelDecoder
 from .models.bpe import BPE
 from .models.rank_bpe import RankBPE, derive_merges
-from .events import drain, sliced
+from .events import drain, in_chunks
 from .jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
 from .pre_tokenizers import ByteLevel
 from .tokenizer import Tokenizer
@@ -38,7 +38,7 @@ def _byte_bpe_tokenizer_steps(vocab, merges, specials, pattern, spec):
     yield 0, 1
     try:
         pre = ByteLevel(pattern)
-        model = yield from BPE.in_slices(vocab, merges, byte_level=True)
+        model = yield from BPE.building(vocab, merges, byte_level=True)
     except ValueError as exc:
         raise ModelFileError(str(exc)) from None
     return Tokenizer(model, None, pre, ByteLevelDecoder(), specials, spec)
@@ -174,7 +174,7 @@ def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
 MAX_RANK_TOKEN_BYTES = 256
 MERGES_PER_TOKEN = 16  # refused beyond: the merges derived from a file stay linear in its size
 _RANK_DIGITS = 12  # a rank is an id below the file's line count: never near 12 digits
-_LINES_PER_SLICE = 4096  # lines parsed between two looks at the clock (~2 ms in CPython)
+_LINES_PER_CHUNK = 4096  # lines parsed between two progress events (~2 ms in CPython)
 
 
 class _NotPlain(Exception):
@@ -187,7 +187,7 @@ def _parse_plain(lines):
     calls (split, join, isdigit, a2b_base64 over whole slices: o200k's 200k lines in about
     0.1 s, against 0.4 s line by line). Raises ``_NotPlain`` at the first thing it does not
     expect; ``_parse_lines`` then reads the file again and names the problem. Yields
-    ``(done, total)`` like ``events.sliced``; returns the tokens (bytes) in rank order."""
+    ``(done, total)`` like ``events.in_chunks``; returns the tokens (bytes) in rank order."""
     tokens = []
     decode = binascii.a2b_base64
 
@@ -209,7 +209,7 @@ def _parse_plain(lines):
             raise _NotPlain
         tokens.extend(data)
 
-    yield from sliced(len(lines), parse, every=_LINES_PER_SLICE)
+    yield from in_chunks(len(lines), parse, _LINES_PER_CHUNK)
     return tokens
 
 
@@ -246,7 +246,7 @@ def _parse_lines(lines):
             ranks[token] = rank
             by_rank[rank] = token
 
-    yield from sliced(len(lines), parse)
+    yield from in_chunks(len(lines), parse)
     if not ranks:
         raise ModelFileError("the rank file is empty")
     if max(by_rank) != len(by_rank) - 1:
@@ -256,9 +256,9 @@ def _parse_lines(lines):
 
 
 def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
-    """``from_tiktoken`` in slices, for a page that must keep responding while a 200,000-token
-    file loads: yields ``(done, total)`` every few milliseconds of work (``done/total`` grows
-    from 0 to 1 over the whole load) and returns the tokenizer.
+    """``from_tiktoken`` with its progress, for a page that must keep responding while a
+    200,000-token file loads: yields ``(done, total)`` after each chunk of work (``done/total``
+    grows from 0 to 1 over the whole load) and returns the tokenizer.
 
     Ids are the ranks, exactly. ``pattern``: "gpt2", "cl100k", "o200k" or a regex (tiktoken's
     ``pat_str``). ``special_tokens``: ``{str: id}`` as tiktoken gives them (ids in a gap are
@@ -312,7 +312,7 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     def as_text(lo, hi):
         vocab.extend(map(bytes_to_text, tokens[lo:hi]))
 
-    yield from _scaled(sliced(len(tokens), as_text, every=_LINES_PER_SLICE), len(lines), len(lines), total)
+    yield from _scaled(in_chunks(len(tokens), as_text, _LINES_PER_CHUNK), len(lines), len(lines), total)
     index = dict(zip(vocab, range(len(vocab))))
     yield 2 * len(lines), total
     specials = _add_specials(vocab, special_tokens, "rank file", index)
@@ -336,7 +336,7 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
 
 
 def _scaled(steps, start, width, total):
-    """Re-express a sliced generator's ``(done, total)`` as ``start + width * fraction`` of ``total``."""
+    """Re-express a progress generator's ``(done, total)`` as ``start + width * fraction`` of ``total``."""
     while True:
         try:
             done, of = next(steps)

@@ -243,7 +243,7 @@ def test_a_rank_model_encodes_as_tiktoken_on_random_rank_tables():
             assert tok.encode_full(text).ids == enc.encode_ordinary(text), (trial, text)
 
 
-def test_loading_in_slices_reports_progress_that_only_grows_to_the_end():
+def test_loading_reports_progress_that_only_grows_to_the_end():
     from subwordlab.loaders import iter_from_tiktoken
 
     ranks = byte_ranks()

@@ -136,11 +136,11 @@ def test_recording_keeps_progress_out_of_the_steps():
     assert rec.tokenizer.merges == subwordlab.train(text, "bpe", num_merges=5).merges
 
 
-def test_a_unigram_model_built_in_slices_is_the_one_built_at_once():
+def test_a_unigram_model_built_with_progress_is_the_one_built_at_once():
     from subwordlab.events import drain
     from subwordlab.models.unigram import Unigram
     vocab, scores = ["<unk>", "a", "b", "ab", "<s>"], [0.0, -1.0, -1.5, -2.0, 0.0]
     at_once = Unigram(vocab, scores, control_ids=[4])
-    sliced = drain(Unigram.in_slices(vocab, scores, control_ids=[4]))
+    sliced = drain(Unigram.building(vocab, scores, control_ids=[4]))
     assert vars(sliced) == vars(at_once)
     assert sliced.encode_piece("ab") == at_once.encode_piece("ab")

@@ -63,7 +63,7 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from subwordlab.events import Sliced, drain
+from subwordlab.events import Progressing, drain
 from subwordlab.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
 
 from .well_known import WELL_KNOWN
@@ -355,7 +355,7 @@ def decode_fragment(fragment: str) -> Experiment:
     return drain(decode_fragment_steps(fragment))
 
 
-def decode_fragment_steps(fragment: str) -> Sliced[Experiment]:
+def decode_fragment_steps(fragment: str) -> Progressing[Experiment]:
     """``decode_fragment`` in pieces: a generator that yields ``(done, total)`` between
     pieces of work (each well under a few milliseconds of CPython) and returns the
     Experiment; raises ``ShareLinkError`` as ``decode_fragment`` does.
@@ -451,7 +451,7 @@ def _payload(fragment: str) -> str:
     return payload
 
 
-def _unbase64(payload: str) -> Sliced[bytes]:
+def _unbase64(payload: str) -> Progressing[bytes]:
     """base64url-decode ``payload`` (without padding), a chunk of B64_CHUNK_CHARS at a time
     (a multiple of 4 characters decodes on its own)."""
     padded = payload + "=" * (-len(payload) % 4)
@@ -466,7 +466,7 @@ def _unbase64(payload: str) -> Sliced[bytes]:
     return b"".join(chunks)
 
 
-def _inflate_text(packed: bytes) -> Sliced[str]:
+def _inflate_text(packed: bytes) -> Progressing[str]:
     """zlib-decompress and UTF-8-decode ``packed``, yielding after each piece of at most
     INFLATE_PIECE_BYTES: never more than MAX_JSON_BYTES + 1 bytes are inflated (a
     decompression bomb is refused as soon as its output passes the limit); truncated,
@@ -512,7 +512,7 @@ def _inflate_text(packed: bytes) -> Sliced[str]:
     return "".join(pieces)
 
 
-def _count_items(text: str) -> Sliced[int]:
+def _count_items(text: str) -> Progressing[int]:
     """How many items (members and elements) the JSON ``text``'s containers hold, at most:
     one more than its commas outside strings; the count stops once it passes MAX_JSON_VALUES.
     Yields every 256 strings (a text of many short strings is many regex matches).
@@ -532,7 +532,7 @@ def _count_items(text: str) -> Sliced[int]:
     return commas + 1
 
 
-def _check_value_count(text: str) -> Sliced[None]:
+def _check_value_count(text: str) -> Progressing[None]:
     """Refuse JSON holding more values than any valid link (see MAX_JSON_VALUES)."""
     if (yield from _count_items(text)) > MAX_JSON_VALUES:
         raise ShareLinkError(f"this link is damaged: its content holds more than {MAX_JSON_VALUES:,} values, "

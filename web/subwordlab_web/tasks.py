@@ -7,7 +7,7 @@ arrive, updating `state.training` and the player, and notifying "progress" at mo
 terminates the worker and discards the run.
 
 `progress_view(recording, spec)` says what to show in the progress bar (pure).
-`drive(port, steps)` runs a sliced generator (stats, encodes, file loads) on the page, a few
+`drive(port, steps)` runs a progress generator (stats, encodes, file loads) on the page, a few
 milliseconds at a time.
 """
 
@@ -111,7 +111,7 @@ def progress_view(rec: Any, spec: TrainSpec) -> ProgressView:
 
 async def drive(port: Any, steps: Any, slice_seconds: float = 0.0, between: Any = None,
                 max_items: int | None = None) -> Any:
-    """Run a sliced generator (the core's ``(done, total)`` style) to its end, handing the
+    """Run a progress generator (the core's ``(done, total)`` style) to its end, handing the
     browser back once each ``slice_seconds`` of work (0: after every item; ``max_items``
     also ends a slice, for a clock that does not move during work, such as the fake
     port's); returns the generator's value. ``between(item)`` runs before each hand-back;

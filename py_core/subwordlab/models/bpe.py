@@ -16,7 +16,7 @@ import random
 from itertools import repeat
 
 from ..bytes_map import BYTE_TO_CHAR
-from ..events import drain, sliced
+from ..events import drain, in_chunks
 from ..registry import component
 from .merge_queue import LONG_PIECE, queue_merge, queue_merge_spans
 from .vocab import index_vocab, read_merges, read_vocab
@@ -49,8 +49,8 @@ class BPE:
         drain(self._build(vocab, merges, unk_token, end_of_word, byte_level, byte_fallback))
 
     @classmethod
-    def in_slices(cls, vocab, merges, **options):
-        """``BPE(vocab, merges, **options)`` built in slices: yields ``(done, total)`` while it
+    def building(cls, vocab, merges, **options):
+        """``BPE(vocab, merges, **options)`` with its progress: yields ``(done, total)`` while it
         indexes the merges (hundreds of thousands for an imported vocabulary); returns the model.
         """
         model = cls.__new__(cls)
@@ -85,7 +85,7 @@ class BPE:
                     raise ValueError(f"merge #{rank} {vocab[a]!r} + {vocab[b]!r}: the result {merged!r} is not in the vocabulary")
                 ranks.setdefault((a, b), (rank, token_to_id[merged]))
 
-        yield from sliced(len(merges), index_merges)
+        yield from in_chunks(len(merges), index_merges)
         # the base vocabulary (before any merge) is the prefix up to the first merge result
         yield len(merges), len(merges)
         results = {r[1] for r in self.ranks.values()}

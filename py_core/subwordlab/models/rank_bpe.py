@@ -23,7 +23,7 @@ look-ups, which made a load 7-8x tiktoken's while encoding never needed them.
 from itertools import islice, repeat
 
 from ..bytes_map import bytes_to_text
-from ..events import drain, sliced
+from ..events import drain, in_chunks
 from ..jsonio import ModelFileError
 from .bpe import BPE
 from .merge_queue import LONG_PIECE, queue_merge, queue_merge_spans
@@ -34,8 +34,8 @@ _SINGLE_BYTES = [bytes([b]) for b in range(256)]
 
 
 def derive_merges(ranks, by_rank, as_ids=False, table=None, most=None):
-    """The merges of a rank table as HF's converters derive them, in slices (``events.sliced``:
-    yields ``(done, total)`` every few milliseconds; returns the merges): every split of a
+    """The merges of a rank table as HF's converters derive them, with their progress
+    (``events.in_chunks``: yields ``(done, total)`` every 256 tokens; returns the merges): every split of a
     token into two tokens is a merge, ordered by the rank of the result, then of its parts.
 
     ``ranks``: ``{token bytes: rank}``; ``by_rank``: the tokens in rank order; ``as_ids``: the
@@ -81,7 +81,7 @@ def derive_merges(ranks, by_rank, as_ids=False, table=None, most=None):
                                      "(OpenAI's files: about 2.3 per token); it is not a BPE rank file tiktoken "
                                      "or this loader can use: check that it is the file you meant")
 
-    yield from sliced(len(by_rank), split)
+    yield from in_chunks(len(by_rank), split, 256)
     return merges
 
 

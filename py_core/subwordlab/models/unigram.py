@@ -21,7 +21,7 @@ user-defined symbol (the pre-tokenizer isolates them) is that symbol's id.
 import math
 import random
 
-from ..events import drain, sliced
+from ..events import drain, in_chunks
 from ..registry import component
 from .vocab import check_id, index_vocab, read_scored_pieces
 
@@ -45,10 +45,10 @@ class Unigram:
         drain(self._build(vocab, scores, unk_id, byte_fallback, control_ids, user_defined_ids))
 
     @classmethod
-    def in_slices(cls, vocab, scores, **options):
-        """``Unigram(vocab, scores, **options)`` built in slices: yields ``(done, total)`` while
-        it indexes the pieces (thousands of pieces are tens of ms in a browser); returns the model.
-        Example: ``model = drain(Unigram.in_slices(["<unk>", "a"], [0.0, -1.0]))``.
+    def building(cls, vocab, scores, **options):
+        """``Unigram(vocab, scores, **options)`` with its progress: yields ``(done, total)``
+        while it indexes the pieces (thousands of pieces are tens of ms in a browser); returns
+        the model. Example: ``model = drain(Unigram.building(["<unk>", "a"], [0.0, -1.0]))``.
         """
         model = cls.__new__(cls)
         yield from model._build(vocab, scores, **options)
@@ -90,7 +90,7 @@ class Unigram:
         drain(self._index_normal(normal_ids))
 
     def _index_normal(self, normal_ids):
-        """``set_normal_ids`` in slices (yields ``(done, total)``)."""
+        """``set_normal_ids`` with its progress (yields ``(done, total)``)."""
         self.normal_ids = normal_ids
         # prefix table: every prefix of a normal piece -> its id, or -1 if only a prefix
         self._prefixes = prefixes = {}
@@ -103,7 +103,7 @@ class Unigram:
                     prefixes.setdefault(tok[:k], -1)
                 prefixes[tok] = i
 
-        yield from sliced(len(normal_ids), add_prefixes)
+        yield from in_chunks(len(normal_ids), add_prefixes)
         yield len(normal_ids), len(normal_ids)
         self.max_piece_length = max((len(self.vocab[i]) for i in self.normal_ids), default=0)
         self.min_score = min((self.scores[i] for i in self.normal_ids), default=0.0)
