@@ -12,8 +12,8 @@
 #               engine journeys of tests/e2e/engines in Chromium), on both cores
 #   5. e2e-firefox    the every_engine journeys in Debian's firefox-esr (Playwright over BiDi)
 #   6. e2e-webkitgtk  the every_engine journeys in WebKitGTK's MiniBrowser (Selenium +
-#                     WebKitWebDriver); 5 and 6 run side by side, a browser on each core,
-#                     and so do 2 and 3
+#                     WebKitWebDriver); 5 and 6 run side by side, a browser on each core, and
+#                     3 follows 5 on its core (2 and 4 have both cores to themselves)
 # Every tier runs even if an earlier one fails; the exit code is non-zero if any failed, and a
 # tier that collects no test fails. The summary gives each tier's wall time and the total.
 # Property tests run Hypothesis' `ci` profile; SUBWORDLAB_HYPOTHESIS=thorough runs each test's
@@ -68,21 +68,13 @@ run_into() {
   echo "$rc $((SECONDS - t0))" > "$LOGS/$name.status"
 }
 
-# side_by_side NAME CMD... -- NAME CMD...: two tiers at once, one a core (the engine tiers each
-# drive one browser); each log is shown when both have ended
-side_by_side() {
-  local -a first=() second=(); local name1="$1" name2; shift
-  while [ "$1" != "--" ]; do first+=("$1"); shift; done; shift
-  name2="$1"; shift; second=("$@")
-  run_into "$name1" "${first[@]}" & local pid1=$!
-  run_into "$name2" "${second[@]}" & local pid2=$!
-  wait "$pid1" "$pid2" || true
-  for name in "$name1" "$name2"; do
-    printf '\n\033[1m==== tier: %s (side by side) ====\033[0m\n' "$name"
-    cat "$LOGS/$name.log"
-    read -r rc took < "$LOGS/$name.status" || { rc=1; took=0; }
-    record "$name" "$rc" "$took"
-  done
+# shown NAME: print a tier's log (run with run_into) and count it into the summary
+shown() {
+  local name="$1" rc took
+  printf '\n\033[1m==== tier: %s (side by side) ====\033[0m\n' "$name"
+  cat "$LOGS/$name.log"
+  read -r rc took < "$LOGS/$name.status" || { rc=1; took=0; }
+  record "$name" "$rc" "$took"
 }
 
 # lint: both checkers run; either one's finding fails the tier
@@ -114,12 +106,17 @@ tier lint    lint
 if [ -n "$QUICK" ]; then
   tier unit    "$PY" -m pytest -q "${CORES[@]}" tests/unit
 else
-  # the Pyodide tier is one Node process: it fills the gaps of the unit tier's two workers
-  side_by_side unit "$PY" -m pytest -q "${CORES[@]}" tests/unit -- \
-               pyodide pyodide
+  tier unit    "$PY" -m pytest -q "${CORES[@]}" tests/unit
   tier e2e     "$PY" -m pytest -q "${CORES[@]}" "${CRASHED[@]}" tests/e2e
-  side_by_side e2e-firefox   "$PY" -m pytest -q "${CRASHED[@]}" tests/e2e/engines --engine firefox -- \
-               e2e-webkitgtk "$PY" -m pytest -q "${CRASHED[@]}" tests/e2e/engines --engine webkitgtk
+  # then a core each: Firefox's journeys and after them the Pyodide tier (one Node process) on
+  # one, WebKitGTK's (the slowest engine: ~280 s against Firefox's ~150) on the other
+  { run_into e2e-firefox "$PY" -m pytest -q "${CRASHED[@]}" tests/e2e/engines --engine firefox
+    run_into pyodide pyodide; } &
+  lane1=$!
+  run_into e2e-webkitgtk "$PY" -m pytest -q "${CRASHED[@]}" tests/e2e/engines --engine webkitgtk &
+  lane2=$!
+  wait "$lane1" "$lane2" || true
+  for name in e2e-firefox pyodide e2e-webkitgtk; do shown "$name"; done
 fi
 
 printf '\n\033[1m==== summary ====\033[0m\n'
