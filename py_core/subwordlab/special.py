@@ -13,6 +13,25 @@ same position the longest match wins.
 import re
 
 
+class SpecialTokenInText(ValueError):
+    """The text holds a special token the policy refuses: ``token`` at character ``position``
+    (the message says which argument to pass; a front end can word it for its own controls).
+
+    >>> try:
+    ...     split_special("hi <|eot|>", {"<|eot|>": 9})
+    ... except SpecialTokenInText as exc:
+    ...     exc.token, exc.position
+    ('<|eot|>', 3)
+    """
+
+    def __init__(self, token, position):
+        super().__init__(
+            f"the text contains the special token {token!r} at position {position}. "
+            f"To encode it as the special token pass allowed_special={{{token!r}}} (or 'all'); "
+            "to encode it as ordinary text pass disallowed_special=()")
+        self.token, self.position = token, position
+
+
 def _policy(special_tokens, allowed_special, disallowed_special):
     """The sets of allowed and disallowed special strings."""
     names = set(special_tokens)
@@ -32,7 +51,7 @@ def alternation(strings):
 def split_special(text, special_tokens, allowed_special=(), disallowed_special="all"):
     """Cut ``text`` at allowed special tokens: ``[(ordinary_text, start) | (special_id, start)]``.
 
-    Raises ValueError when a disallowed special token occurs in the text.
+    Raises ``SpecialTokenInText`` (a ValueError) when a disallowed special token occurs in the text.
     """
     if not special_tokens:
         return [(text, 0)] if text else []
@@ -40,11 +59,7 @@ def split_special(text, special_tokens, allowed_special=(), disallowed_special="
     if disallowed:
         m = alternation(disallowed).search(text)
         if m:
-            raise ValueError(
-                f"the text contains the special token {m.group()!r} at position {m.start()}. "
-                f"To encode it as the special token pass allowed_special={{{m.group()!r}}} (or 'all'); "
-                "to encode it as ordinary text pass disallowed_special=()"
-            )
+            raise SpecialTokenInText(m.group(), m.start())
     if not allowed:
         return [(text, 0)] if text else []
     out, pos = [], 0

@@ -180,7 +180,13 @@ def test_special_token_policies():
     use(app, port, Corpus("hello world " * 30 + "<|endoftext|>"),
         TrainSpec("byte_bpe", "vocab_size", 280, {"special_tokens": ["<|endoftext|>"]}))
     typed(port, "hello <|endoftext|>")
-    assert "special token" in port.text(port.query("#inspect-error"))
+    message = port.text(port.query("#inspect-error"))
+    assert "special token" in message
+    # in a learner's words: the token, where it is, and the control beside the text that decides
+    assert "<|endoftext|> at character 7" in message and "“Special tokens”" in message
+    options = [port.text(o) for o in port.query_all("option", port.query("#inspect-special"))]
+    assert "Encode as special tokens" in options and "“Encode as special tokens”" in message
+    assert "allowed_special" not in message and "disallowed_special" not in message
     port.input(port.query("#inspect-special"), "allowed", event="change")
     port.settle()
     last = chips(port)[-1]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Generator
 
 from subwordlab.events import drain
+from subwordlab.special import SpecialTokenInText
 
 from .build import el
 from .decode_box import decode_view
@@ -88,6 +89,18 @@ def text_slices(tokenizer: Any, text: str, size: int | None = None) -> list[str]
     if preset.byte_level and not getattr(tokenizer.pre_tokenizer, "pattern_name", None):
         return [text]
     return slices_at_spaces(text, size)
+
+
+def special_token_message(exc: SpecialTokenInText) -> str:
+    """What Inspect says when its text holds a special token and the policy beside it refuses
+    them: the token, where it is, and the control that decides (not the Python arguments).
+
+    >>> special_token_message(SpecialTokenInText("<|endoftext|>", 6))[:65]
+    'The text contains the special token <|endoftext|> at character 7.'
+    """
+    return (f"The text contains the special token {exc.token} at character {exc.position + 1:,}. "
+            "“Special tokens”, beside the text, says what to do with one: choose “Encode as special "
+            "tokens” to see it as one token, or “Treat as plain text” to see it split like any text.")
 
 
 def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample: tuple[float, int] | None = None,
@@ -317,7 +330,7 @@ class InspectPanel:
         try:
             result = await drive(port, steps)
         except ValueError as exc:
-            port.set_text(self.error, str(exc))
+            port.set_text(self.error, special_token_message(exc) if isinstance(exc, SpecialTokenInText) else str(exc))
             port.set_hidden(self.error, False)
             self._show(None)
             return

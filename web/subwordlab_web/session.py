@@ -1,7 +1,8 @@
 """The compute session: the page's long work behind a plain-data boundary.
 
 The page (main thread) owns the state and renders; the session does the work, in a Web
-Worker with its own Pyodide (compute_worker.js), or in-process in the tests' fake port.
+Worker with its own Pyodide (compute_worker.js), or in-process in the tests' fake port; a
+tiny corpus (`in_page`: the textbook examples) is answered on the page (`answer_in_page`).
 What crosses is plain data — JSON text, and the corpus as a string — never a live object:
 
     page                                       compute worker
