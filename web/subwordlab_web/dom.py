@@ -569,12 +569,15 @@ class BrowserPort:
         """Start the compute session's worker now, if none is running, so that it has booted
         (~2 s) by the time a long task asks for it; a tiny task never needs it (session.in_page)."""
         if self._compute is None:
-            self._compute = ComputeWorker(self.document.body, js.window.subwordlabStartWorker())
+            self._compute = self._start_compute()
 
     def _replace_compute(self) -> None:
         if self._compute is not None:
             self._compute.terminate()
-        self._compute = ComputeWorker(self.document.body, js.window.subwordlabStartWorker())
+        self._compute = self._start_compute()
+
+    def _start_compute(self) -> "ComputeWorker":
+        return ComputeWorker(self.document.body, js.window.subwordlabStartWorker())
 
     def _drop_guard(self) -> None:
         if self._guard is not None:
