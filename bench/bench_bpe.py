@@ -12,8 +12,8 @@ from collections import Counter
 from common import CORPORA, hf_byte_bpe, peak_memory_mb, report, timed
 
 import subwordlab
-from subwordlab.patterns import PATTERNS
-from subwordlab.regex_compat import HAVE_REGEX
+from subwordlab.text.patterns import PATTERNS
+from subwordlab.text.regex_compat import HAVE_REGEX
 
 
 def ours(text, vocab_size):
@@ -22,7 +22,7 @@ def ours(text, vocab_size):
 
 def textbook(text, vocab_size):
     """The full-recount loop (subwordlab.trainers.textbook), on the same byte-level words."""
-    from subwordlab.pre_tokenizers import ByteLevel
+    from subwordlab.pipeline.pre_tokenizers import ByteLevel
     from subwordlab.trainers import textbook as book
 
     return book.bpe(Counter(ByteLevel("gpt2").words(text)), vocab_size - 256)

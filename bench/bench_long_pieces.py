@@ -15,7 +15,7 @@ import sys
 from common import CORPORA, clocked
 
 import subwordlab
-from subwordlab.patterns import PATTERNS
+from subwordlab.text.patterns import PATTERNS
 
 
 def texts(size):

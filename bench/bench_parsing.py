@@ -19,7 +19,7 @@ from common import ROOT
 sys.path.insert(0, str(ROOT / "web"))
 
 from subwordlab import CorpusError, parse_word_counts
-from subwordlab.loaders import MAX_RANK_TOKEN_BYTES, from_tiktoken
+from subwordlab.formats.openai_files import MAX_RANK_TOKEN_BYTES, from_tiktoken
 from subwordlab_web.exports import ImportFailed, import_model
 from subwordlab_web.share import ShareLinkError, decode_fragment
 

@@ -17,7 +17,7 @@ import os
 
 from common import CORPORA, ROOT, report, timed
 
-from subwordlab.loaders import from_tiktoken
+from subwordlab.formats.openai_files import from_tiktoken
 
 
 def reference_files():

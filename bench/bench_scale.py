@@ -255,7 +255,7 @@ def bench_load(table, repeat, names):
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
-    from subwordlab.loaders import from_tiktoken
+    from subwordlab.formats.openai_files import from_tiktoken
 
     folder = rank_files()
     for name in names:
@@ -277,7 +277,7 @@ def bench_load(table, repeat, names):
 def bench_encode(table, corpora, repeat, names):
     import tiktoken
 
-    from subwordlab.loaders import from_tiktoken
+    from subwordlab.formats.openai_files import from_tiktoken
 
     folder = rank_files()
     cold_min = {"r50k_base": 5.0, "o200k_base": 4.0}
@@ -330,7 +330,7 @@ def main():
     only = set(args.only.split(","))
     names = args.corpora.split(",")
     corpora = load_corpora(names, args.big_mb)
-    from subwordlab.regex_compat import HAVE_REGEX
+    from subwordlab.text.regex_compat import HAVE_REGEX
 
     sizes = ", ".join(f"{n} {len(t.encode('utf-8')) / 1e6:.1f} MB" for n, t in corpora.items())
     print(f"python {sys.version.split()[0]}, regex module: {HAVE_REGEX}; {sizes}; vocab {args.vocab}; "

@@ -7,10 +7,10 @@
 """
 
 from .api import iter_train, shortfall, train
-from .corpus import CorpusError, parse_word_counts
-from .events import AlphabetReady, Done, EmStep, MergeStep, PruneStep
-from .hf_export import HFExportError, HFExportWarning
-from .jsonio import ModelFileError
+from .text.corpus import CorpusError, parse_word_counts
+from .base.events import AlphabetReady, Done, EmStep, MergeStep, PruneStep
+from .formats.hf_export import HFExportError, HFExportWarning
+from .base.jsonio import ModelFileError
 from .presets import OPTIONS
 from .tokenizer import Encoding, Tokenizer
 from .version import __version__

@@ -9,8 +9,8 @@
 from collections import deque
 from typing import Any, Dict, Iterable, Iterator, Optional, Union
 
-from .corpus import Counted
-from .events import Done, Event
+from .text.corpus import Counted
+from .base.events import Done, Event
 from .options import PRESETS
 from .presets import TRAINERS, resolve_options
 from .tokenizer import Tokenizer

@@ -39,9 +39,9 @@ import io
 import json
 from collections import Counter, deque
 
-from .corpus import MAX_COUNT, Counted, CorpusError, _spacelike, text_encoding
+from .text.corpus import MAX_COUNT, Counted, CorpusError, _spacelike, text_encoding
 from .presets import corpus_cuts, iter_corpus_word_counts, pipeline_of, pipeline_record
-from .special import alternation
+from .text.special import alternation
 from .version import __version__
 
 FORMAT = "subwordlab-counts"

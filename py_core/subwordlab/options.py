@@ -28,8 +28,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .hf_onig import translate_regex
-from .patterns import PATTERNS
+from .text.hf_onig import translate_regex
+from .text.patterns import PATTERNS
 from .trainers.bpe import TIE_BREAKS
 from .trainers.wordpiece import SCORINGS
 

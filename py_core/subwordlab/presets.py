@@ -19,17 +19,17 @@ import json
 from dataclasses import replace
 from typing import Any, Dict, Tuple
 
-from .bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
-from .corpus import EMPTY_CORPUS, Counted, CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
-from .decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
-from .events import Done, Progress, drain
-from .normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
+from .text.bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
+from .text.corpus import EMPTY_CORPUS, Counted, CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
+from .pipeline.decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
+from .base.events import Done, Progress, drain
+from .pipeline.normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
 from .options import PRESETS, check_options, preset_of
-from .registry import dump_component
-from .pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
-from .special import alternation
+from .base.registry import dump_component
+from .pipeline.pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
+from .text.special import alternation
 from .tokenizer import Tokenizer
-from .unicode_data import UNICODE_VERSION
+from .text.unicode_data import UNICODE_VERSION
 from .trainers import bpe as bpe_trainer
 from .trainers import hf_rules, spm_bpe
 from .trainers import unigram as unigram_trainer

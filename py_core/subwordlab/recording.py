@@ -21,7 +21,7 @@ own and is fed the run's events with ``take(event)``.
 """
 
 from .api import iter_train
-from .events import AlphabetReady, Done, Progress
+from .base.events import AlphabetReady, Done, Progress
 from .models.bpe import BPE
 from .models.unigram import Unigram
 from .models.wordpiece import WordPiece

@@ -22,7 +22,7 @@ refuses it with a ``ReplayError`` saying so.
 ['n', 'e', 'w', 'est</w>']
 """
 
-from .events import AlphabetReady, Done, MergeStep
+from .base.events import AlphabetReady, Done, MergeStep
 from .models.bpe import BPE
 from .models.wordpiece import WordPiece
 from .recording import Recording

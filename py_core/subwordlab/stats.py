@@ -29,7 +29,7 @@ A ratio whose denominator is 0 is None.
 
 import bisect
 
-from .pre_tokenizers import _NON_SPACE
+from .pipeline.pre_tokenizers import _NON_SPACE
 
 
 def tokenization_stats(encode_ids, samples):
@@ -123,8 +123,8 @@ def round_trip(tok, text, ids):
     in the text the user typed ("" if nothing), e.g. 'the normalizer lower-cases'.
 
     >>> from subwordlab.models.wordpiece import WordPiece
-    >>> from subwordlab.pre_tokenizers import BertPreTokenizer
-    >>> from subwordlab.decoders import WordPieceDecoder
+    >>> from subwordlab.pipeline.pre_tokenizers import BertPreTokenizer
+    >>> from subwordlab.pipeline.decoders import WordPieceDecoder
     >>> from subwordlab.tokenizer import Tokenizer
     >>> tok = Tokenizer(WordPiece(["[UNK]", "hi", ",", "you"]), None, BertPreTokenizer(), WordPieceDecoder("##"))
     >>> trip = round_trip(tok, "hi,  you", tok.encode("hi,  you"))
@@ -210,7 +210,7 @@ def _edits(expected, promised):
 def normalizer_changes(normalizer, text):
     """What ``normalizer`` changes in ``text``, in words ("" if nothing): one phrase per
     step that changes it. Example: (Lowercase(), 'Hi') -> 'the normalizer lower-cases'."""
-    from . import normalizers as N
+    from .pipeline import normalizers as N
 
     def steps(n):
         if isinstance(n, N.Sequence):

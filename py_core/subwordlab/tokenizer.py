@@ -22,11 +22,11 @@ from itertools import chain, islice
 from dataclasses import dataclass, field
 from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
 
-from . import normalizers as N
+from .pipeline import normalizers as N
 from .models.bpe import BPE, UNKNOWN, UnknownSymbolError
-from .normalizers import identity_aligned
-from .pre_tokenizers import ByteLevel, Metaspace, WhitespaceMetaspace
-from .special import split_special
+from .pipeline.normalizers import identity_aligned
+from .pipeline.pre_tokenizers import ByteLevel, Metaspace, WhitespaceMetaspace
+from .text.special import split_special
 
 _CACHE_LIMIT = 200_000  # pieces remembered by the encode cache
 
@@ -512,43 +512,43 @@ class Tokenizer:
     # The file modules (serialize, hf_json, loaders) build Tokenizers, so they import this
     # module; importing them here, inside the methods, is what cuts that one cycle.
     def to_json(self) -> str:
-        """Our JSON document (canonical, with provenance); see ``subwordlab.serialize``."""
-        from .serialize import to_json
+        """Our JSON document (canonical, with provenance); see ``subwordlab.formats.our_json``."""
+        from .formats.our_json import to_json
 
         return to_json(self)
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Tokenizer":
         """A tokenizer from ``to_json()`` text. Raises ``ModelFileError`` naming the bad field."""
-        from .serialize import from_json
+        from .formats.our_json import from_json
 
         return from_json(text)
 
     def save(self, path: str) -> None:
         """Write ``to_json()`` to a file (atomically: nothing half-written on failure)."""
-        from .serialize import save
+        from .formats.our_json import save
 
         save(self, path)
 
     @classmethod
     def load(cls, path: str) -> "Tokenizer":
         """A tokenizer from a file written by ``save``."""
-        from .serialize import load
+        from .formats.our_json import load
 
         return load(path)
 
     def to_hf_json(self) -> str:
         """A Hugging Face ``tokenizer.json`` that ``tokenizers`` loads and that encodes the
         same; raises ``HFExportError`` when the pipeline has no exact equivalent (see
-        ``subwordlab.hf_json.export_hf`` for the warnings of near-equivalents)."""
-        from .hf_json import to_hf_json
+        ``subwordlab.formats.hf_json.export_hf`` for the warnings of near-equivalents)."""
+        from .formats.hf_json import to_hf_json
 
         return to_hf_json(self)
 
     @classmethod
     def from_hf_json(cls, text: Union[str, bytes], drop_post_processing: bool = False) -> "Tokenizer":
         """A tokenizer from a Hugging Face ``tokenizer.json`` text (BPE, WordPiece, Unigram)."""
-        from .hf_json import from_hf_json
+        from .formats.hf_json import from_hf_json
 
         return from_hf_json(text, drop_post_processing)
 
@@ -556,7 +556,7 @@ class Tokenizer:
     def from_gpt2_files(cls, vocab_json_text: str, merges_text: str, special_tokens: Optional[Dict[str, int]] = None,
                         pattern: str = "gpt2") -> "Tokenizer":
         """A byte-level BPE tokenizer from GPT-2's ``vocab.json`` and ``merges.txt`` texts."""
-        from .loaders import from_gpt2_files
+        from .formats.openai_files import from_gpt2_files
 
         return from_gpt2_files(vocab_json_text, merges_text, special_tokens, pattern)
 
@@ -565,7 +565,7 @@ class Tokenizer:
                       special_tokens: Optional[Dict[str, int]] = None) -> "Tokenizer":
         """A byte-level BPE tokenizer from a tiktoken rank file (``base64-token rank`` lines);
         OpenAI's own files (r50k/cl100k/o200k_base) need no ``pattern``: see ``loaders``."""
-        from .loaders import from_tiktoken
+        from .formats.openai_files import from_tiktoken
 
         return from_tiktoken(rank_file_text, pattern, special_tokens)
 

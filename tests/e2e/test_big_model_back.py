@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 import subwordlab
 from subwordlab import cli
-from subwordlab.serialize import load
+from subwordlab.formats.our_json import load
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 BIG = (CORPORA / "udhr" / "udhr_eng.txt").read_text(encoding="utf-8")[:8000]

@@ -101,7 +101,7 @@ async function runOne(dir) {
   }
   if (bad.length) {
     console.log("  the same spec and corpus gave another model on this runtime: find the runtime call " +
-      "the core does not pin (py_core/subwordlab/unicode_data.py, regex_compat.py, normalizers)");
+      "the core does not pin (py_core/subwordlab/text/unicode_data.py, regex_compat.py, normalizers)");
   }
   return bad.length ? 1 : 0;
 }

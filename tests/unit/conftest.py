@@ -29,7 +29,7 @@ import pytest
 
 IN_PYODIDE = sys.platform == "emscripten"
 try:
-    from subwordlab.regex_compat import HAVE_REGEX as _HAVE_REGEX
+    from subwordlab.text.regex_compat import HAVE_REGEX as _HAVE_REGEX
 except ImportError:  # pragma: no cover - the core is importable in both tiers
     _HAVE_REGEX = False
 
@@ -113,7 +113,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def engine(request, monkeypatch):
     """Run the test with each regex engine the core has here: the stdlib fallback (``regex``
     blocked, as in the browser) and, where installed, the ``regex`` module."""
-    from subwordlab import regex_compat
+    from subwordlab.text import regex_compat
 
     regex_compat.compile_pattern.cache_clear()
     if request.param == "stdlib":

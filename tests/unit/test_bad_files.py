@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.hf_json import from_hf_json, to_hf_json
-from subwordlab.serialize import MAX_FILE_BYTES, ModelFileError, from_json
+from subwordlab.formats.hf_json import from_hf_json, to_hf_json
+from subwordlab.formats.our_json import MAX_FILE_BYTES, ModelFileError, from_json
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
@@ -337,7 +337,7 @@ def test_an_unterminated_string_of_escaped_quotes_is_refused_as_invalid_json():
 
 
 def test_the_depth_scan_counts_brackets_outside_strings_only():
-    from subwordlab.jsonio import check_size_and_depth
+    from subwordlab.base.jsonio import check_size_and_depth
 
     check_size_and_depth('[' * 64 + '"]]]]{{{{\\\\\\"[[["' + ']' * 64)  # brackets inside a string do not count
     with pytest.raises(ModelFileError, match="nested more than 64 levels"):

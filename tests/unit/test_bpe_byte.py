@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.patterns import PATTERNS
+from subwordlab.text.patterns import PATTERNS
 
 from corpora import UDHR, read
 
@@ -48,7 +48,7 @@ def test_partial_character_tokens_and_replacement():
     tok = trained()
     ids = tok.encode("😀")
     assert len(ids) >= 1
-    first = ids[:1] if len(ids) > 1 else [tok.token_to_id(subwordlab.bytes_map.bytes_to_text(b"\xf0"))]
+    first = ids[:1] if len(ids) > 1 else [tok.token_to_id(subwordlab.text.bytes_map.bytes_to_text(b"\xf0"))]
     assert tok.decode(first) == "\ufffd"
     assert tok.decode_bytes(first) == b"\xf0"
 
@@ -183,7 +183,7 @@ _cut_points = st.lists(st.sampled_from(["a", "Z", " ", "\n", "\r", "\t", "\x0b",
 def test_segment_fast_path_chunks_like_the_whole_text(text, pattern):
     """The encode cache works on runs that chunk independently; prove they do (o200k: a
     combining mark before a line break, as in '\u0300\n \n', is no safe cut)."""
-    from subwordlab.pre_tokenizers import ByteLevel
+    from subwordlab.pipeline.pre_tokenizers import ByteLevel
 
     pre = ByteLevel(pattern)
     for case in (text, "\u0300\n \n", "!!\u0301\n x", "a!\n/\nb", "x\n \n  "):

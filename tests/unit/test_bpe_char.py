@@ -160,7 +160,7 @@ def test_offsets_point_into_the_original_text():
 
 
 def test_counts_up_to_the_documented_bound_train_with_every_algorithm():
-    from subwordlab.corpus import MAX_COUNT
+    from subwordlab.text.corpus import MAX_COUNT
 
     text = f"low {MAX_COUNT}\nlower 2\nnewest {MAX_COUNT - 1}\nwidest 3\n" + "".join(f"w{i}x 7\n" for i in range(30))
     counts = parse_word_counts(text)

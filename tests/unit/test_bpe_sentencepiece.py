@@ -159,6 +159,6 @@ def test_a_special_token_the_corpus_never_builds_is_kept():
 def test_collapse_on_text_alone_equals_collapse_on_units(text):
     # remove_extra_whitespaces: the C-speed text path (any script) gives what the offset
     # path keeps, character for character (U+200B is not white space: it stays)
-    from subwordlab.normalizers import Collapse, _pack, _units
+    from subwordlab.pipeline.normalizers import Collapse, _pack, _units
 
     assert Collapse().normalize_str(text) == _pack(Collapse().apply(_units(text)))[0]

@@ -54,7 +54,7 @@ def test_progress_is_whole_lines_in_a_log_and_one_redrawn_line_on_a_terminal(tmp
     lines = p.stderr.splitlines()
     assert lines[-1].startswith("wrote ") and any(line.startswith("done: 300 tokens") for line in lines)
     assert {line.split(":")[0] for line in lines} >= {"alphabet", "em", "prune", "done"}
-    from subwordlab.cli_commands import _Progress
+    from subwordlab.cli.commands import _Progress
 
     bar = _Progress(True, tty=True)
     bar.show("count: 1", force=True)
@@ -262,7 +262,7 @@ def test_files_are_read_as_the_page_reads_them(model, tmp_path):
     one_error_line(run("encode", "-m", model, "--file", "-", input=program.read_bytes().decode("latin-1")),
                    "standard input looks like a binary file, not text")
     # the position is the file's, across blocks and a character cut by a block's end
-    from subwordlab.cli_commands import _first_bad_byte
+    from subwordlab.cli.commands import _first_bad_byte
 
     cut = tmp_path / "cut.txt"
     cut.write_bytes("aé".encode() + b"\xffz")

@@ -10,9 +10,10 @@ import sys
 import pytest
 
 from corpora import CORPORA, ROOT, UDHR
-from subwordlab import counts, parallel
+from subwordlab import counts
+from subwordlab.base import parallel
 from subwordlab.cli import main
-from subwordlab.cli_commands import _Progress
+from subwordlab.cli.commands import _Progress
 
 pytestmark = pytest.mark.cpython_only  # worker processes
 
@@ -106,7 +107,7 @@ def test_a_worker_error_is_one_line_and_workers_must_be_positive(tmp_path, capsy
 
 
 def test_the_core_imports_no_multiprocessing_and_no_dask():
-    code = ("import sys, subwordlab, subwordlab.cli, subwordlab.counts, subwordlab.parallel, subwordlab.dask_counts; "
+    code = ("import sys, subwordlab, subwordlab.cli, subwordlab.counts, subwordlab.base.parallel, subwordlab.dask_counts; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('multiprocessing', 'concurrent', 'dask', 'distributed')))")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py_core"))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout

@@ -118,7 +118,7 @@ _SHAKESPEARE_LIKE = "First Citizen:\r\nBefore we proceed any further, hear me sp
     (b"", True, None),
 ])
 def test_utf16_without_a_byte_order_mark_is_named_only_when_unambiguous(data, whole, want):
-    assert subwordlab.corpus.utf16_without_mark(data, whole) == want
+    assert subwordlab.text.corpus.utf16_without_mark(data, whole) == want
 
 
 @pytest.mark.cpython_only

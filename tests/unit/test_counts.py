@@ -12,7 +12,7 @@ import pytest
 from corpora import CORPORA, UDHR
 from subwordlab import counts, train
 from subwordlab.cli import main
-from subwordlab.corpus import Counted
+from subwordlab.text.corpus import Counted
 from subwordlab.presets import counting_spec
 
 pytestmark = pytest.mark.cpython_only  # (the command line in this process; its workers: test_cli_workers)

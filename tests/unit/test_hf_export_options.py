@@ -10,7 +10,7 @@ import pytest
 
 import subwordlab
 from subwordlab import options as schema
-from subwordlab.hf_json import HFExportError, export_hf
+from subwordlab.formats.hf_json import HFExportError, export_hf
 from subwordlab.options import PRESETS, TRAINING_ONLY
 
 from corpora import read

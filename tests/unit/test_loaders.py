@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.bytes_map import BYTE_TO_CHAR, text_to_bytes
-from subwordlab.loaders import from_gpt2_files, from_tiktoken, tiktoken_merges
-from subwordlab.serialize import ModelFileError
+from subwordlab.text.bytes_map import BYTE_TO_CHAR, text_to_bytes
+from subwordlab.formats.openai_files import from_gpt2_files, from_tiktoken, tiktoken_merges
+from subwordlab.formats.our_json import ModelFileError
 from subwordlab.tokenizer import Tokenizer
 
 from corpora import UDHR, read
@@ -94,7 +94,7 @@ def trained(pattern):
 def test_from_tiktoken_encodes_as_tiktoken(pattern):
     import tiktoken
 
-    from subwordlab.patterns import PATTERNS
+    from subwordlab.text.patterns import PATTERNS
 
     base = trained(pattern)
     ranks = {text_to_bytes(t): i for i, t in enumerate(base.model.vocab)}
@@ -125,7 +125,7 @@ def test_from_gpt2_files_encodes_as_the_original_and_as_tokenizers():
 
 
 def test_tiktoken_merges_are_every_split_ordered_by_result_then_parts():
-    from subwordlab.loaders import tiktoken_merges
+    from subwordlab.formats.openai_files import tiktoken_merges
 
     expected = [(b"a", b"b"), (b"b", b"c"), (b"a", b"bc"), (b"ab", b"c")]
     assert tiktoken_merges({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4, b"abc": 5}) == expected
@@ -167,7 +167,7 @@ def test_a_token_longer_than_the_cap_is_refused_so_a_staircase_file_stays_linear
     # the cap the cost grows with the cube of the longest token
     import base64
 
-    from subwordlab.loaders import MAX_RANK_TOKEN_BYTES
+    from subwordlab.formats.openai_files import MAX_RANK_TOKEN_BYTES
     lines = [f"{base64.b64encode(b'a' * n).decode()} {n - 1}" for n in range(1, MAX_RANK_TOKEN_BYTES + 2)]
     with pytest.raises(ModelFileError, match=rf"line {MAX_RANK_TOKEN_BYTES + 1}: a token of {MAX_RANK_TOKEN_BYTES + 1} bytes"):
         from_tiktoken("\n".join(lines), pattern="gpt2")
@@ -226,7 +226,7 @@ def test_a_rank_model_encodes_as_tiktoken_on_random_rank_tables():
 
     import tiktoken
 
-    from subwordlab.patterns import PATTERNS
+    from subwordlab.text.patterns import PATTERNS
 
     rng = random.Random(7)
     for trial in range(30):
@@ -244,7 +244,7 @@ def test_a_rank_model_encodes_as_tiktoken_on_random_rank_tables():
 
 
 def test_loading_reports_progress_that_only_grows_to_the_end():
-    from subwordlab.loaders import iter_from_tiktoken
+    from subwordlab.formats.openai_files import iter_from_tiktoken
 
     ranks = byte_ranks()
     ranks.update({b"q" + bytes(range(i, i + 199)): 256 + i for i in range(40)})  # derived at load

@@ -68,8 +68,8 @@ def test_rank_model_queue_follows_tiktokens_rule_on_random_tables(monkeypatch):
 def test_a_long_run_encodes_as_tiktoken():
     import tiktoken
 
-    from subwordlab.loaders import from_tiktoken
-    from subwordlab.patterns import PATTERNS
+    from subwordlab.formats.openai_files import from_tiktoken
+    from subwordlab.text.patterns import PATTERNS
 
     ranks = {b: i for i, b in enumerate(_SINGLE)}
     for token in (b"aa", b"aaaa", b"ab", b"aab", b"ba", b"aaaaaaaa", b"bab"):

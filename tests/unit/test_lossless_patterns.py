@@ -12,8 +12,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab import regex_compat
-from subwordlab.pre_tokenizers import ByteLevel, can_match_empty
+from subwordlab.text import regex_compat
+from subwordlab.pipeline.pre_tokenizers import ByteLevel, can_match_empty
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
 from hypothesis_budget import examples
 
-from subwordlab.hf_import import from_onig
-from subwordlab.normalizers import RegexReplace
-from subwordlab.pre_tokenizers import Split
-from subwordlab.serialize import ModelFileError
+from subwordlab.formats.hf_import import from_onig
+from subwordlab.pipeline.normalizers import RegexReplace
+from subwordlab.pipeline.pre_tokenizers import Split
+from subwordlab.formats.our_json import ModelFileError
 
 pytestmark = pytest.mark.cpython_only
 
@@ -147,7 +147,7 @@ SETS += [f"[\\p{{{name}}}]" for name in ("Alnum", "Alpha", "Lower", "Upper", "Gr
 @pytest.mark.parametrize("pattern", SETS)
 def test_each_set_has_oniguruma_members(pattern):
     # every BMP code point, and the first and last of every category run beyond it
-    from subwordlab import unicode_data
+    from subwordlab.text import unicode_data
     astral = {cp for ranges in unicode_data.category_ranges().values() for a, b in ranges for cp in (a, b) if a > 0xFFFF}
     text = "".join(chr(cp) for cp in sorted(set(range(0xD800)) | set(range(0xE000, 0x10000)) | astral))
     ours_split = Split(from_onig(pattern, "p"), "Removed")

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from subwordlab.bytes_map import BYTE_TO_CHAR
-from subwordlab.hf_json import from_hf_json, from_onig
-from subwordlab.normalizers import RegexReplace
-from subwordlab.pre_tokenizers import Split
-from subwordlab.serialize import ModelFileError
+from subwordlab.text.bytes_map import BYTE_TO_CHAR
+from subwordlab.formats.hf_json import from_hf_json, from_onig
+from subwordlab.pipeline.normalizers import RegexReplace
+from subwordlab.pipeline.pre_tokenizers import Split
+from subwordlab.formats.our_json import ModelFileError
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

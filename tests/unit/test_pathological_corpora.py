@@ -12,7 +12,7 @@ import random
 import pytest
 
 import subwordlab
-from subwordlab.corpus import MAX_WORD_SYMBOLS, CorpusError, cut_long
+from subwordlab.text.corpus import MAX_WORD_SYMBOLS, CorpusError, cut_long
 
 from corpora import read
 
@@ -137,7 +137,7 @@ def test_max_sentence_length_is_checked_against_its_range():
 
 
 def test_a_words_start_is_cut_at_a_character_boundary():
-    from subwordlab.corpus import head_bytes as _head_bytes
+    from subwordlab.text.corpus import head_bytes as _head_bytes
 
     assert _head_bytes("\u2581abc", 4) == "\u2581a" and _head_bytes("\u2581abc", 2) == ""
     assert _head_bytes("é" * 10, 5) == "éé"
@@ -229,7 +229,7 @@ def test_word_counts_read_at_once_say_what_the_line_by_line_reading_says():
     # parse_word_counts takes the well-formed start of a list in one pass (C speed) and reads
     # on line by line from the first line it could not take: the same counts, the same message
     # as reading every line one by one
-    from subwordlab import corpus
+    from subwordlab.text import corpus
 
     def outcome(parse, text):
         try:

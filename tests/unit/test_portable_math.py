@@ -15,7 +15,7 @@ import struct
 from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
-from subwordlab import portable_math as pm
+from subwordlab.base import portable_math as pm
 
 CTX = decimal.Context(prec=50)
 ULP_40 = 2.0 ** -13  # one ulp of a double, in units of the 40-bit grid

@@ -92,7 +92,7 @@ def test_decoding_gives_back_the_bytes(vocabs):
 
 
 def test_openai_files_are_recognised_and_need_no_pattern(vocabs):
-    from subwordlab.loaders import known_tiktoken_file
+    from subwordlab.formats.openai_files import known_tiktoken_file
 
     folder = _load_builder().ensure()
     text = (folder / "cl100k_base.tiktoken").read_text(encoding="ascii")

@@ -25,9 +25,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
-from subwordlab import regex_compat
-from subwordlab.patterns import CL100K, GPT2, O200K, PATTERNS
-from subwordlab.regex_compat import compile_pattern, compile_stdlib, translate
+from subwordlab.text import regex_compat
+from subwordlab.text.patterns import CL100K, GPT2, O200K, PATTERNS
+from subwordlab.text.regex_compat import compile_pattern, compile_stdlib, translate
 
 from corpora import CORPORA, UDHR, read
 
@@ -314,7 +314,7 @@ def test_builtin_patterns_are_tiktokens(monkeypatch):
 
 DIGESTS = """
 import hashlib
-from subwordlab.patterns import PATTERNS
+from subwordlab.text.patterns import PATTERNS
 def digests(text, compile_):
     return {name: [len(compile_(p).findall(text)), hashlib.sha256("\\0".join(compile_(p).findall(text)).encode()).hexdigest()]
             for name, p in sorted(PATTERNS.items())}
@@ -328,7 +328,7 @@ def test_fallback_without_regex_splits_real_text_like_regex():
     # A fresh interpreter where `import regex` fails: the core must fall back to stdlib re.
     script = "import sys\nsys.modules['regex'] = None\n" + DIGESTS + (
         "import json\n"
-        "from subwordlab import regex_compat as rc\n"
+        "from subwordlab.text import regex_compat as rc\n"
         "text = sys.stdin.read()\n"
         "print(json.dumps([rc.HAVE_REGEX, type(rc.compile_pattern(PATTERNS['o200k'])).__module__, digests(text, rc.compile_pattern)]))\n"
     )

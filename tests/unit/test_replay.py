@@ -7,9 +7,9 @@ import pytest
 
 import subwordlab
 from subwordlab.recording import Recording
-from subwordlab.registry import dump_component
+from subwordlab.base.registry import dump_component
 from subwordlab.replay import ReplayError, replay
-from subwordlab.serialize import from_json
+from subwordlab.formats.our_json import from_json
 
 from corpora import read
 

@@ -25,8 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import subwordlab
-from subwordlab.events import drain
-from subwordlab.hf_export import to_hf_json
+from subwordlab.base.events import drain
+from subwordlab.formats.hf_export import to_hf_json
 from subwordlab.presets import bpe_pipeline, corpus_word_counts, resolve_options, wordpiece_pipeline
 from subwordlab.trainers import hf_rules
 

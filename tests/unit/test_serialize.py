@@ -8,7 +8,7 @@ import json
 import pytest
 
 import subwordlab
-from subwordlab.serialize import (FORMAT, MAX_FILE_BYTES, VERSION, ModelFileError, format_vocab_table, from_json,
+from subwordlab.formats.our_json import (FORMAT, MAX_FILE_BYTES, VERSION, ModelFileError, format_vocab_table, from_json,
                                   vocab_table)
 
 import golden_json
@@ -159,8 +159,8 @@ def test_size_limit_is_documented_and_enforced():
 
 def test_imported_hf_pipeline_components_serialize():
     """Every general-purpose stage added for tokenizer.json imports has a type tag and round-trips."""
-    from subwordlab import decoders as D, normalizers as N, pre_tokenizers as P
-    from subwordlab.added_vocab import AddedToken, AddedVocabulary
+    from subwordlab.pipeline import decoders as D, normalizers as N, pre_tokenizers as P
+    from subwordlab.pipeline.added_vocab import AddedToken, AddedVocabulary
     from subwordlab.models.hf_bpe import HFBPE
     from subwordlab.tokenizer import Tokenizer
 

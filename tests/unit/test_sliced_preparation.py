@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab import corpus as corpus_mod
+from subwordlab.text import corpus as corpus_mod
 from subwordlab import presets
-from subwordlab.corpus import slices_at_spaces
-from subwordlab.events import Done, Progress
+from subwordlab.text.corpus import slices_at_spaces
+from subwordlab.base.events import Done, Progress
 from subwordlab.recording import Recording
 
 from corpora import UDHR, read
@@ -137,7 +137,7 @@ def test_recording_keeps_progress_out_of_the_steps():
 
 
 def test_a_unigram_model_built_with_progress_is_the_one_built_at_once():
-    from subwordlab.events import drain
+    from subwordlab.base.events import drain
     from subwordlab.models.unigram import Unigram
     vocab, scores = ["<unk>", "a", "b", "ab", "<s>"], [0.0, -1.0, -1.5, -2.0, 0.0]
     at_once = Unigram(vocab, scores, control_ids=[4])

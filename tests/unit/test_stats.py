@@ -4,9 +4,9 @@ values of every per-text statistic."""
 import pytest
 
 import subwordlab
-from subwordlab.decoders import ConcatDecoder
+from subwordlab.pipeline.decoders import ConcatDecoder
 from subwordlab.models.bpe import BPE
-from subwordlab.pre_tokenizers import WhitespaceSplit
+from subwordlab.pipeline.pre_tokenizers import WhitespaceSplit
 from subwordlab.stats import (compare_texts, embedding_parameters, first_difference, format_table, text_stats,
                               tokenization_stats, vocab_size_calculator)
 from subwordlab.tokenizer import Tokenizer
@@ -147,7 +147,7 @@ def test_design_losses_name_what_the_pipeline_changes_on_purpose():
 
 
 def test_normalizer_changes_name_only_the_steps_that_change_the_text():
-    from subwordlab import normalizers as N
+    from subwordlab.pipeline import normalizers as N
     from subwordlab.stats import normalizer_changes
 
     bert_uncased = N.Sequence([N.Lowercase(), N.Unicode("NFD"), N.StripAccents()])

@@ -6,7 +6,7 @@ import warnings
 import pytest
 
 import subwordlab
-from subwordlab.hf_json import from_hf_json, to_hf_json
+from subwordlab.formats.hf_json import from_hf_json, to_hf_json
 
 from corpora import UDHR, read
 

@@ -29,7 +29,7 @@ from hypothesis import assume, given, settings, strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.events import drain
+from subwordlab.base.events import drain
 from subwordlab.trainers import textbook, unigram
 
 RESERVED = ("<unk>", "<s>", "</s>")  # the unigram preset's unk and special tokens

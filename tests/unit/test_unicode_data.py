@@ -1,4 +1,4 @@
-"""The core's pinned Unicode tables (subwordlab.unicode_data, Unicode 16.0) against that
+"""The core's pinned Unicode tables (subwordlab.text.unicode_data, Unicode 16.0) against that
 version's own databases: the pinned `unicodedata2` and `fontTools` packages on CPython, the
 runtime's `unicodedata` and `str.lower` inside Pyodide 3.14 (whose Unicode is 16.0). Runs
 in both tiers; the golden model hashes (test_serialize.py) show the effect on models."""
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis_budget import examples
 
-from subwordlab import unicode_data, unicode_tables
-from subwordlab.unicode_data import UNICODE_VERSION
+from subwordlab.text import unicode_data, unicode_tables
+from subwordlab.text.unicode_data import UNICODE_VERSION
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

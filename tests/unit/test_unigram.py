@@ -14,7 +14,7 @@ from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.models.unigram import Unigram
-from subwordlab.registry import dump_component
+from subwordlab.base.registry import dump_component
 from subwordlab.trainers.unigram import digamma
 from subwordlab.trainers.unigram_seed import frequent_substrings, is_valid_piece
 

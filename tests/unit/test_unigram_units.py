@@ -173,7 +173,7 @@ def test_a_pieces_alternative_cut_from_any_unit_it_occurs_in_equals_its_own_latt
 @given(st.floats(-1e6, 0.0), st.lists(st.tuples(st.integers(2, 10**6), st.floats(1e-300, 1.0, exclude_min=True)),
                                       max_size=40))
 def test_plus_logs_adds_in_the_order_of_a_loop_with_the_same_bits(total, items):
-    from subwordlab.portable_math import log
+    from subwordlab.base.portable_math import log
     from subwordlab.trainers.lattice import _plus_logs
     want = total
     for f, z in items:

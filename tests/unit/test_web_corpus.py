@@ -9,7 +9,7 @@ import pytest
 
 from subwordlab_web import corpus_panel
 from subwordlab_web.app import App
-from subwordlab.events import drain
+from subwordlab.base.events import drain
 from subwordlab_web.corpus_data import MAX_CORPUS_BYTES, decode_upload, detect_format, edited_name, format_size, join_texts, stats_in_slices
 from fakedom import FakeFile, FakePort
 from subwordlab_web.samples import SAMPLES, strip_udhr_header

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from subwordlab import cli
-from subwordlab.corpus import Counted
+from subwordlab.text.corpus import Counted
 from subwordlab.counts import count_texts, to_json
 from subwordlab.presets import counting_spec, pipeline_record
 from subwordlab_web import counts_corpus
@@ -88,7 +88,7 @@ def test_the_statistics_read_byte_level_pre_tokens_as_text(tmp_path):
     total = sum(n for _, n in json.loads(counts)["counts"])
     assert port.text(port.query('#corpus-stats dd[data-stat="words"]')) == f"{total:,}"
     # Compare's default text: the first pre-tokens, read as text (not the file's JSON)
-    from subwordlab.bytes_map import text_to_bytes
+    from subwordlab.text.bytes_map import text_to_bytes
 
     first = [text_to_bytes(w).decode("utf-8").strip() for w, _ in json.loads(counts)["counts"]]
     assert port.value(port.query("#cmp-text")) == " ".join([w for w in first if w][:12])

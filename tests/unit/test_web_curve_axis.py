@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from subwordlab.events import EmStep
+from subwordlab.base.events import EmStep
 from subwordlab_web import charts
 from subwordlab_web.app import App
 from fakedom import FakePort

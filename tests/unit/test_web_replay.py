@@ -11,7 +11,7 @@ import pytest
 import subwordlab
 from subwordlab import cli
 from subwordlab.recording import Recording
-from subwordlab.registry import dump_component
+from subwordlab.base.registry import dump_component
 from subwordlab_web import replay_view
 from subwordlab_web.state import TrainSpec
 from subwordlab_web.train_views import vocabulary_at

@@ -499,7 +499,7 @@ def _one_shot_decode(fragment: str) -> Experiment:
     the reference the sliced one must agree with."""
     import binascii
 
-    from subwordlab.jsonio import ModelFileError, parse_json
+    from subwordlab.base.jsonio import ModelFileError, parse_json
 
     payload = share._payload(fragment)
     try:
@@ -645,7 +645,7 @@ def test_a_link_holding_more_values_than_any_experiment_is_refused_before_parsin
     ("[" + "1," * 20_000 + "1]", 20_001),
 ])
 def test_items_are_counted_outside_strings(text, items):
-    from subwordlab.events import drain
+    from subwordlab.base.events import drain
 
     assert drain(share._count_items(text)) == items
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import subwordlab
 from subwordlab.recording import Recording
-from subwordlab.serialize import to_json
+from subwordlab.formats.our_json import to_json
 from subwordlab_web import session, tasks
 from fakedom import FakePort
 from subwordlab_web.player import Player

@@ -12,8 +12,8 @@ from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.models.wordpiece import WordPiece
-from subwordlab.pre_tokenizers import BertPreTokenizer
-from subwordlab.registry import dump_component
+from subwordlab.pipeline.pre_tokenizers import BertPreTokenizer
+from subwordlab.base.registry import dump_component
 from subwordlab.trainers import textbook
 from subwordlab.trainers.wordpiece import exact_score_key
 

@@ -23,7 +23,7 @@ from collections import Counter
 import pytest
 
 import subwordlab
-from subwordlab.pre_tokenizers import BertPreTokenizer
+from subwordlab.pipeline.pre_tokenizers import BertPreTokenizer
 from subwordlab.trainers import textbook
 
 from corpora import read
@@ -91,7 +91,7 @@ def test_frequency_training_is_recorded_step_by_step():
 def test_frequency_trained_tokenizer_exports_to_hf_tokenizer_json():
     from tokenizers import Tokenizer as HFTokenizer
 
-    from subwordlab.hf_export import export_hf
+    from subwordlab.formats.hf_export import export_hf
 
     text = read("udhr/udhr_eng.txt")
     _, tok = ours(text, vocab_size=400)

@@ -81,7 +81,7 @@ WARM_UP_AFTER = 0.3  # seconds after start(): the first screen is painted, the d
 def warm_up() -> None:
     """Build the regular-expression tables of the GPT-style patterns once, while the page
     has started (~0.15 s in Pyodide, after the first paint), not during the first training run."""
-    from subwordlab.pre_tokenizers import ByteLevel, BertPreTokenizer
+    from subwordlab.pipeline.pre_tokenizers import ByteLevel, BertPreTokenizer
 
     ByteLevel("gpt2")
     BertPreTokenizer()

@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Generator, Iterable
 
-from subwordlab.corpus import text_encoding, utf16_advice, why_not_text
-from subwordlab.events import drain
+from subwordlab.text.corpus import text_encoding, utf16_advice, why_not_text
+from subwordlab.base.events import drain
 
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
 STATS_SLICE_CHARS = 1 << 18  # characters counted between two yields to the browser
@@ -88,7 +88,7 @@ def stats_of_counts(counts: dict[str, int]) -> CorpusStats:
 class Upload:
     """One uploaded file read as text, or why it could not be. `problem`: None, "binary"
     (NUL bytes: not a text file), "utf16" (UTF-16 without a byte-order mark, `detail` its
-    byte order: subwordlab.corpus.utf16_without_mark), "not_utf8" (`detail` says where),
+    byte order: subwordlab.text.corpus.utf16_without_mark), "not_utf8" (`detail` says where),
     "too_big", "empty"."""
 
     name: str

@@ -8,7 +8,7 @@ train --counts`` does: the core reads it as a ``corpus.Counted`` and refuses it,
 why, under a pipeline it was not counted with (``mismatch`` says so before training).
 
 >>> from subwordlab.counts import count_texts, to_json
->>> from subwordlab.corpus import Counted
+>>> from subwordlab.text.corpus import Counted
 >>> from subwordlab.presets import counting_spec, pipeline_record
 >>> spec = counting_spec("byte_bpe", {})
 >>> text = to_json(Counted(count_texts([" low low er"], spec)[0], pipeline_record(spec), []))
@@ -25,7 +25,7 @@ from itertools import islice
 from functools import lru_cache
 from typing import Any
 
-from subwordlab.corpus import Counted
+from subwordlab.text.corpus import Counted
 
 COUNTS_TAG = re.compile(r'"format"\s*:\s*"subwordlab-counts"')
 _METASPACE = ("Metaspace", "MetaspaceWithSymbols", "WhitespaceMetaspace")
@@ -63,7 +63,7 @@ def readable_words(counted: Counted) -> dict[str, int]:
     Example: {'▁the': 3, 'the': 1} counted for sentencepiece_bpe -> {'the': 4}."""
     kind = (counted.pipeline.get("pre_tokenizer") or {}).get("type")
     if kind == "ByteLevel":
-        from subwordlab.bytes_map import CHAR_TO_BYTE
+        from subwordlab.text.bytes_map import CHAR_TO_BYTE
 
         def read(w: str) -> str:
             return bytes(CHAR_TO_BYTE.get(ch, 63) for ch in w).decode("utf-8", "replace")
@@ -121,7 +121,7 @@ def first_words(text: str, n: int = 12) -> str:
     """The counts file's first ``n`` pre-tokens read as text (``readable_words``; white space
     alone left out), joined by spaces: a default sentence to compare tokenizers on; "" if the file cannot be read.
     Example: counts of 'low lower low' -> 'low lower'."""
-    from subwordlab.corpus import CorpusError
+    from subwordlab.text.corpus import CorpusError
 
     try:
         words = readable_words(read_counts(text))

@@ -4,7 +4,7 @@ Three downloads of the current tokenizer (``downloads(tok)``), each a ``Download
 text, mime)`` or the reason it does not exist:
 
 - our JSON document (``tok.to_json()``: full spec, provenance, byte-identical re-save);
-- a Hugging Face ``tokenizer.json`` (``subwordlab.hf_json.export_hf``), or the core's
+- a Hugging Face ``tokenizer.json`` (``subwordlab.formats.hf_json.export_hf``), or the core's
   message saying why this pipeline has no exact equivalent (e.g. BPE with ``</w>``);
 - a human-readable vocabulary file: one row per id (token, bytes, the merge that made it)
   and, for BPE, the merges in rank order.
@@ -75,7 +75,7 @@ def our_json(tok: Any) -> Download:
 
 def hf_json(tok: Any) -> Download:
     """tokenizer.json, or the core's reason why this tokenizer has no exact equivalent."""
-    from subwordlab.hf_json import HFExportError, export_hf
+    from subwordlab.formats.hf_json import HFExportError, export_hf
 
     label = "Hugging Face tokenizer.json"
     try:
@@ -90,7 +90,7 @@ def hf_json(tok: Any) -> Download:
 def vocab_text(tok: Any) -> str:
     """The human-readable vocabulary (and merges) file."""
     import subwordlab
-    from subwordlab.serialize import format_vocab_table, vocab_table
+    from subwordlab.formats.our_json import format_vocab_table, vocab_table
 
     spec = tok.spec
     corpus = spec.get("corpus") or {}
@@ -141,7 +141,7 @@ class Imported:
 
 def left_out_note(dropped: list[str]) -> str:
     """What the page says of the parts of a tokenizer.json it does not run (its post-processor,
-    truncation, padding: subwordlab.hf_import's ``spec["dropped"]``).
+    truncation, padding: subwordlab.formats.hf_import's ``spec["dropped"]``).
 
     >>> left_out_note(["post_processor (TemplateProcessing)"])[:52]
     'Left out: its post_processor (TemplateProcessing). I'
@@ -156,7 +156,7 @@ def import_model(name: str, data: bytes | str) -> Imported:
     tiktoken rank file. Raises ``ImportFailed`` naming the file and the problem; nothing
     else escapes. (``import_steps`` is the same in slices.)
     """
-    from subwordlab.events import drain
+    from subwordlab.base.events import drain
 
     return drain(import_steps(name, data))
 
@@ -164,8 +164,8 @@ def import_model(name: str, data: bytes | str) -> Imported:
 def import_steps(name: str, data: bytes | str):
     """``import_model`` in slices: yields ``(done, total)`` now and then while a big
     tiktoken rank file loads (a few seconds for o200k_base), and returns the ``Imported``."""
-    from subwordlab.hf_json import from_hf_dict
-    from subwordlab.serialize import ModelFileError, from_dict, parse_json
+    from subwordlab.formats.hf_json import from_hf_dict
+    from subwordlab.formats.our_json import ModelFileError, from_dict, parse_json
 
     label = repr(name) if name else "the file"
     size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
@@ -219,8 +219,8 @@ def looks_like_rank_file(data: bytes | str) -> bool:
 
 
 def _import_rank_file(label: str, name: str, data: bytes | str):
-    from subwordlab.loaders import iter_from_tiktoken
-    from subwordlab.serialize import ModelFileError
+    from subwordlab.formats.openai_files import iter_from_tiktoken
+    from subwordlab.formats.our_json import ModelFileError
 
     try:
         tok = yield from iter_from_tiktoken(data)

@@ -10,8 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Generator
 
-from subwordlab.events import drain
-from subwordlab.special import SpecialTokenInText
+from subwordlab.base.events import drain
+from subwordlab.text.special import SpecialTokenInText
 
 from .build import el
 from .decode_box import decode_view
@@ -78,7 +78,7 @@ def text_slices(tokenizer: Any, text: str, size: int | None = None) -> list[str]
     whole: before a lone space, for pipelines that always end a piece at white space (the
     trained bpe, byte_bpe with a built-in pattern, wordpiece, unigram presets). Others, and
     short texts, stay whole. Example (bpe, size 3): 'ab cd ef' -> ['ab', ' cd', ' ef']."""
-    from subwordlab.corpus import slices_at_spaces
+    from subwordlab.text.corpus import slices_at_spaces
     from subwordlab.options import PRESETS
 
     size = SLICE_CHARS if size is None else size

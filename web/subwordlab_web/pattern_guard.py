@@ -8,7 +8,7 @@ ways to match before it gives up; Python's ``re`` (and ``regex``) has no timeout
 would freeze for good. Such a pattern reaches the page through four doors: the Options
 field of Byte-level BPE (auto-training on change), Compare's option fields, a share link
 (share.py) and an imported tokenizer.json whose ``Split`` pre-tokenizer or ``Replace``
-normalizer carries a regex (Files; subwordlab.hf_import).
+normalizer carries a regex (Files; subwordlab.formats.hf_import).
 
 What happens: before the page runs a pattern that is not a built-in one over a text (the
 corpus when training, the Inspect text when encoding or importing), it sends the same
@@ -21,7 +21,7 @@ change (``timeout_message``). Verdicts are cached per (pipeline, text's SHA-256)
 pattern is checked once per text. The worker boots lazily, the first time a custom
 pattern is about to run: a page that never sees one pays nothing.
 
-Built-in patterns (gpt2, cl100k, o200k: subwordlab.patterns) skip the guard: each of
+Built-in patterns (gpt2, cl100k, o200k: subwordlab.text.patterns) skip the guard: each of
 their alternatives is a sequence of character classes under one quantifier (possessive
 in gpt2 and cl100k), with no quantified group inside a quantified group and no two
 alternatives that can match the same text in several ways, so a failed attempt at one
@@ -70,7 +70,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from subwordlab.patterns import PATTERNS
+from subwordlab.text.patterns import PATTERNS
 
 BASE_BUDGET_SECONDS = 2.0  # what a check of a short text may take in the worker
 SECONDS_PER_MILLION_CHARS = 10.0  # plus this per million characters (a linear pattern needs ~1-2 s)
@@ -103,7 +103,7 @@ def plainly_linear(pattern: str) -> bool:
     >>> [plainly_linear(p) for p in (" {2,}", r"\s+", "ab", "x[0-9]+", "(a|a)+$", "a+b", "a*a*", " {100,}", "(a)+", "a*")]
     [True, True, True, True, False, False, False, False, False, False]
     """
-    from subwordlab.regex_compat import translate
+    from subwordlab.text.regex_compat import translate
 
     try:
         parsed = re._parser.parse(translate(pattern))  # type: ignore[attr-defined]
@@ -213,7 +213,7 @@ def spec_check(spec: Any, corpus: Any, where: str = "the corpus") -> Check | Non
 
 def tokenizer_check(tok: Any, text: str, where: str) -> Check | None:
     """The check before ``tok`` (any core Tokenizer) encodes ``text``."""
-    from subwordlab.registry import dump_component
+    from subwordlab.base.registry import dump_component
 
     pre = getattr(tok, "pre_tokenizer", None)
     norm = getattr(tok, "normalizer", None)
@@ -231,7 +231,7 @@ def run_request(request: str) -> str:
     Returns JSON: ``{"ok": true, "pieces": n, "seconds": t}``; a pipeline the core refuses
     gives ``{"ok": true, "refused": message}``: the page shows the core's own message and
     changes nothing, as for a pattern that did not answer in time."""
-    from subwordlab.registry import LoadContext
+    from subwordlab.base.registry import LoadContext
 
     started = time.perf_counter()
     doc = json.loads(request)

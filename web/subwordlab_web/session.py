@@ -32,9 +32,9 @@ import json
 import time
 from typing import Any, Callable, Iterator
 
-from subwordlab.event_data import from_data, to_data
+from subwordlab.base.event_data import from_data, to_data
 from subwordlab.recording import Recording
-from subwordlab.serialize import to_json
+from subwordlab.formats.our_json import to_json
 
 from .failures import failure_message
 from .state import Corpus

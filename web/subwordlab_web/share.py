@@ -63,8 +63,8 @@ import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from subwordlab.events import Progressing, drain
-from subwordlab.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
+from subwordlab.base.events import Progressing, drain
+from subwordlab.base.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
 
 from .well_known import WELL_KNOWN
 
@@ -330,7 +330,7 @@ def corpus_ref_for(text: str, format: str = "text", *, sample: str | None = None
 
 
 # -- decoding --------------------------------------------------------------------------------
-# Decoding is a sliced generator (the core's style, subwordlab.events: it yields ``(done,
+# Decoding is a sliced generator (the core's style, subwordlab.base.events: it yields ``(done,
 # total)`` after each piece of work and returns the Experiment), so the page hands the
 # browser back between pieces (tasks.drive, by the clock): a link of 32 KB may inflate to
 # 1 MB, and that must not be one long task. ``decode_fragment`` runs it to the end

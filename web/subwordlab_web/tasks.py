@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from subwordlab.events import PHASES, Done, EmStep, PruneStep
+from subwordlab.base.events import PHASES, Done, EmStep, PruneStep
 
 from . import session
 from .failures import failure_message

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from subwordlab.bytes_map import CHAR_TO_BYTE
+from subwordlab.text.bytes_map import CHAR_TO_BYTE
 
 from .build import el
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from subwordlab.events import MergeStep
+from subwordlab.base.events import MergeStep
 
 from . import charts, replay_view
 from .build import el

@@ -12,7 +12,7 @@ import io
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from subwordlab.events import EmStep, MergeStep, PruneStep
+from subwordlab.base.events import EmStep, MergeStep, PruneStep
 from subwordlab.options import Preset
 
 from . import charts

@@ -13,7 +13,7 @@ byte fallback applies to the fused string.
 ['a', '<unk>', 'b']
 """
 
-from ..registry import component
+from ..base.registry import component
 from .unigram import Unigram
 
 

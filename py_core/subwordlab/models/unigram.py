@@ -21,8 +21,8 @@ user-defined symbol (the pre-tokenizer isolates them) is that symbol's id.
 import math
 import random
 
-from ..events import drain, in_chunks
-from ..registry import component
+from ..base.events import drain, in_chunks
+from ..base.registry import component
 from .vocab import check_id, index_vocab, read_scored_pieces
 
 UNK_PENALTY = 10.0  # SentencePiece's kUnkPenalty: an unknown character scores min_score - 10

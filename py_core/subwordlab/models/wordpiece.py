@@ -15,7 +15,7 @@ merges: the vocabulary alone decides.
 ['[UNK]']
 """
 
-from ..registry import component
+from ..base.registry import component
 from .vocab import index_vocab, read_vocab
 
 

@@ -29,7 +29,7 @@ point goes first); ``decorated_order`` replays a given order (a test takes it fr
 
 import heapq
 
-from ..events import AlphabetReady, MergeStep
+from ..base.events import AlphabetReady, MergeStep
 
 BIG = 1 << 64  # an initial-alphabet character counts more than any other (HF: usize::MAX)
 
@@ -199,12 +199,12 @@ def train_byte_bpe(counts, *, special_tokens=(), vocab_size=None, num_merges=Non
     """Byte-level BPE as ``BpeTrainer(initial_alphabet=ByteLevel.alphabet())``: yields the
     events, returns ``(model, special_ids, merges)`` as ``bpe.train`` does.
 
-    >>> from subwordlab.events import drain
+    >>> from subwordlab.base.events import drain
     >>> model, _, merges = drain(train_byte_bpe({"ab": 2, "ba": 2}, num_merges=1))
     >>> model.vocab[0], model.vocab[merges[0][0]] + model.vocab[merges[0][1]]
     ('!', 'ab')
     """
-    from ..bytes_map import BYTE_TO_CHAR
+    from ..text.bytes_map import BYTE_TO_CHAR
     from ..models.bpe import BPE
 
     vocab, merges = yield from train_hf_bpe(counts, special_tokens=special_tokens, vocab_size=vocab_size,
@@ -222,7 +222,7 @@ def train_wordpiece(counts, *, special_tokens=("[UNK]",), unk_token="[UNK]", con
     kept as a WordPiece model): yields the events, returns ``(model, special_ids, merges)``.
     ``unk_token`` comes first when ``special_tokens`` lacks it (HF would leave it out).
 
-    >>> from subwordlab.events import drain
+    >>> from subwordlab.base.events import drain
     >>> model, _, _ = drain(train_wordpiece({"hug": 10, "pug": 5, "hugs": 5}, num_merges=1))
     >>> model.vocab[-1]
     '##ug'
@@ -247,7 +247,7 @@ def train_char_bpe(counts, *, special_tokens=(), unk_token=None, end_of_word_suf
     ``(model, special_ids, merges)``; the model is an ``HFBPE`` (HF's encoding). ``unk_token``
     comes first when ``special_tokens`` lacks it (HF would leave it out).
 
-    >>> from subwordlab.events import drain
+    >>> from subwordlab.base.events import drain
     >>> model, _, _ = drain(train_char_bpe({"low": 5, "lower": 2}, num_merges=2))
     >>> model.vocab[-2:]
     ['lo', 'low</w>']

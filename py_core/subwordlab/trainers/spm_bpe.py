@@ -35,7 +35,7 @@ pairs would.
 import heapq
 import struct
 
-from ..events import AlphabetReady, MergeStep
+from ..base.events import AlphabetReady, MergeStep
 from .unigram_seed import is_valid_piece
 
 UNK_CHAR = "\u2585"  # kUNKChar: what a character outside the required ones becomes
@@ -223,7 +223,7 @@ def train(counts, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), user_def
     user-defined symbols, the 256 ``<0xHH>`` bytes (``byte_fallback``), the merged pieces,
     the required characters.
 
-    >>> from subwordlab.events import drain
+    >>> from subwordlab.base.events import drain
     >>> model, _, _ = drain(train({"▁ab": 3, "▁b": 1}, vocab_size=7))
     >>> model.vocab
     ['<unk>', '<s>', '</s>', 'ab', 'b', '▁', 'a']

@@ -46,10 +46,10 @@ product can underflow, and rescaled beyond (``lattice.forward_backward_scaled``)
 import math
 from itertools import compress
 
-from ..corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, long_words_note
-from ..events import AlphabetReady, EmStep, Progress, PruneStep
+from ..text.corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, long_words_note
+from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..models.unigram import Unigram
-from ..portable_math import exps as portable_exps, log as portable_log
+from ..base.portable_math import exps as portable_exps, log as portable_log
 from .alphabet import covered_characters
 from .lattice import Lattices, forward_backward, viterbi
 from .unigram_seed import freq_x_length, frequent_substrings, is_valid_piece, words_in_alphabet
@@ -72,7 +72,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     all); ``max_sentence_length``: a longer word (in UTF-8 bytes) trains on its first
     ``max_sentence_length`` bytes (None: no limit), and ``AlphabetReady.notes`` says so.
 
-    >>> from subwordlab.events import drain
+    >>> from subwordlab.base.events import drain
     >>> [piece for piece, _ in drain(unigram_steps({"▁ab": 3, "▁a": 1}, vocab_size=4))]
     ['▁ab', 'a', '▁', 'b']
     """
@@ -359,7 +359,7 @@ def train(counts, *, unk_token="<unk>", special_tokens=(), user_defined_symbols=
     """Train Unigram on word counts (words carry their ▁): yields the events of
     ``unigram_steps``, returns ``(model, special_ids, rounds)`` (rounds: EM + prune steps).
 
-    >>> from subwordlab.events import drain
+    >>> from subwordlab.base.events import drain
     >>> model, specials, rounds = drain(train({"▁ab": 3, "▁a": 1}, vocab_size=5))
     >>> model.vocab[0], specials
     ('<unk>', {})

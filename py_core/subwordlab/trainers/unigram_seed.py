@@ -5,7 +5,7 @@ frequent substrings of the words (``frequent_substrings``, a depth-limited suffi
 One module: together they are the seed of trainers/unigram.py (``seed_pieces``), and the
 BPE trainers that follow SentencePiece's rules share ``is_valid_piece``.
 
-Scripts are Unicode's Scripts.txt from the core's pinned tables (``subwordlab.unicode_data``),
+Scripts are Unicode's Scripts.txt from the core's pinned tables (``subwordlab.text.unicode_data``),
 grouped as SentencePiece groups them (``script_of``).
 
 One deliberate difference from SentencePiece 0.2's seeds: it takes the right-maximal
@@ -23,8 +23,8 @@ tokens per character within 0.5%); on small texts in other scripts ours is marke
 
 from itertools import chain
 
-from ..corpus import cut_long, head_bytes
-from ..unicode_data import category, script
+from ..text.corpus import cut_long, head_bytes
+from ..text.unicode_data import category, script
 
 SPACE_MARK = "\u2581"
 _ANY, _INHERITED = "", "Inherited"

@@ -49,8 +49,8 @@ included. (The float ``count / den`` is only shown, in the events.) Equal scores
 """
 
 
-from ..corpus import CorpusError
-from ..events import AlphabetReady, MergeStep, Progress
+from ..text.corpus import CorpusError
+from ..base.events import AlphabetReady, MergeStep, Progress
 from ..models.wordpiece import WordPiece
 from .bpe import TIE_BREAKS, Ranking
 from .pairs import PairIndex

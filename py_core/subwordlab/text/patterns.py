@@ -3,7 +3,7 @@
 Pre-tokenization cuts text into chunks with a regex before BPE runs on each chunk,
 so merges never cross a chunk boundary. Each pattern is copied verbatim from
 ``tiktoken_ext/openai_public.py`` (tiktoken 0.14.0); compile them with
-:func:`subwordlab.regex_compat.compile_pattern`, which works with or without the
+:func:`subwordlab.text.regex_compat.compile_pattern`, which works with or without the
 third-party ``regex`` module.
 
 ``GPT2`` (tiktoken's ``r50k_pat_str``, also used by p50k): English contractions,

@@ -18,19 +18,19 @@ for the whole list. Regexes come through ``hf_onig.translate_regex``.
 import hashlib
 import json
 
-from . import decoders as D
-from . import normalizers as N
-from . import pre_tokenizers as P
-from .added_vocab import AddedToken, AddedVocabulary, first_scheme
-from .hf_onig import translate_regex
-from .jsonio import MAX_FILE_BYTES, Fields, ModelFileError, kind_name, parse_json
-from .models.hf_bpe import HFBPE
-from .models.hf_unigram import HFUnigram
-from .models.wordpiece import WordPiece
-from .patterns import PATTERNS
-from .models.vocab import check_id, read_scored_pieces
-from .registry import find_hf_reader, hf_reader, hf_reader_tags
-from .tokenizer import Tokenizer
+from ..pipeline import decoders as D
+from ..pipeline import normalizers as N
+from ..pipeline import pre_tokenizers as P
+from ..pipeline.added_vocab import AddedToken, AddedVocabulary, first_scheme
+from ..text.hf_onig import translate_regex
+from ..base.jsonio import MAX_FILE_BYTES, Fields, ModelFileError, kind_name, parse_json
+from ..models.hf_bpe import HFBPE
+from ..models.hf_unigram import HFUnigram
+from ..models.wordpiece import WordPiece
+from ..text.patterns import PATTERNS
+from ..models.vocab import check_id, read_scored_pieces
+from ..base.registry import find_hf_reader, hf_reader, hf_reader_tags
+from ..tokenizer import Tokenizer
 
 HF_VERSION = "1.0"
 TOP_LEVEL = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from .normalizers import WHITE_SPACE, identity_aligned
-from .special import split_special
+from ..text.special import split_special
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ import re
 import unicodedata
 
 from . import unicode_tables as _t
+from .char_class import set_regex
 
 UNICODE_VERSION = _t.UNICODE_VERSION
 RUNTIME_VERSION = unicodedata.unidata_version
@@ -102,17 +103,15 @@ def _foreign():
         return None
     # subtle: the stdlib re tests a class's characters above U+FFFF one by one after its
     # bitmap (the old class of ~180 astral letters cost 0.57 us a character: 1.1 s to search
-    # 2 MB of "a"); regex_compat writes the set as ranges with the astral ones behind one
+    # 2 MB of "a"); char_class writes the set as ranges with the astral ones behind one
     # range test (0.06 us a character), as it does for the pattern classes
-    from .regex_compat import _set_regex  # (here: regex_compat imports this module)
-
     runs = []
     for cp in sorted(set(points)):
         if runs and runs[-1][1] == cp - 1:
             runs[-1][1] = cp
         else:
             runs.append([cp, cp])
-    return re.compile(_set_regex([tuple(r) for r in runs]))
+    return re.compile(set_regex([tuple(r) for r in runs]))
 
 
 def _has_foreign(text):

@@ -13,7 +13,7 @@ The Hugging Face converters dispatch on the same registry: ``hf_export.py`` regi
 writer per class (``@hf_writer(cls)``) and ``hf_import.py`` a reader per tokenizer.json
 type (``@hf_reader(stage, "NFC", ...)``), so neither has an ``if type is X`` chain.
 
->>> from subwordlab.normalizers import Lowercase
+>>> from subwordlab.pipeline.normalizers import Lowercase
 >>> dump_component("normalizer", Lowercase())
 {'type': 'Lowercase'}
 >>> type(LoadContext().component("normalizer", {"type": "Lowercase"}, "normalizer")).__name__
@@ -60,7 +60,7 @@ def dump_component(stage, obj):
     tag = next((_BY_CLASS[stage][c] for c in type(obj).__mro__ if c in _BY_CLASS[stage]), None)
     if tag is None:
         raise TypeError(f"the {stage} {type(obj).__name__} cannot be saved; register it with "
-                        "@subwordlab.registry.component(stage, tag) and give it dump() and load()")
+                        "@subwordlab.base.registry.component(stage, tag) and give it dump() and load()")
     return {"type": tag, **obj.dump()}
 
 

@@ -10,7 +10,7 @@ NaN refused) and is then read with ``Fields``: typed getters whose errors name t
 >>> f.get("size", "nat")
 Traceback (most recent call last):
 ...
-subwordlab.jsonio.ModelFileError: model: the field 'size' is missing
+subwordlab.base.jsonio.ModelFileError: model: the field 'size' is missing
 
 Writing: ``emit`` is the canonical, human-friendly layout of our files, and
 ``write_atomic`` replaces a file through a temporary one (never a half-written file).

@@ -19,11 +19,11 @@ carries its own serialization (``dump``/``load``, see registry.py). Split by ori
 
 import re
 
-from .bytes_map import bytes_to_text
-from .patterns import PATTERNS
-from .regex_compat import compile_pattern, onig_spans, translate
-from .registry import component, dump_component
-from .unicode_data import category
+from ..text.bytes_map import bytes_to_text
+from ..text.patterns import PATTERNS
+from ..text.regex_compat import compile_pattern, onig_spans, translate
+from ..base.registry import component, dump_component
+from ..text.unicode_data import category
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space
 _NUMERIC = ("Nd", "Nl", "No")  # what Rust's char::is_numeric accepts (HF's Digits)

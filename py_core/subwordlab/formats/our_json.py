@@ -47,14 +47,14 @@ layout are ``jsonio.py``'s; this module is the document around the components.
 import os
 
 # the component modules register their classes (registry.py) when imported
-from . import decoders, normalizers, pre_tokenizers  # noqa: F401
-from .added_vocab import AddedToken, AddedVocabulary
-from .jsonio import (MAX_DEPTH, MAX_FILE_BYTES, Fields, ModelFileError, check_size_and_depth, emit,  # noqa: F401
+from ..pipeline import decoders, normalizers, pre_tokenizers  # noqa: F401
+from ..pipeline.added_vocab import AddedToken, AddedVocabulary
+from ..base.jsonio import (MAX_DEPTH, MAX_FILE_BYTES, Fields, ModelFileError, check_size_and_depth, emit,  # noqa: F401
                      parse_json, short, write_atomic)
-from .models import bpe, hf_bpe, hf_unigram, unigram, wordpiece  # noqa: F401
-from .registry import LoadContext, dump_component, register  # noqa: F401
-from .tokenizer import Tokenizer
-from .version import __version__
+from ..models import bpe, hf_bpe, hf_unigram, unigram, wordpiece  # noqa: F401
+from ..base.registry import LoadContext, dump_component, register  # noqa: F401
+from ..tokenizer import Tokenizer
+from ..version import __version__
 
 FORMAT = "subwordlab"
 VERSION = 1

@@ -10,7 +10,7 @@ appearance.
 >>> validate_word_counts({"low": 0})
 Traceback (most recent call last):
 ...
-subwordlab.corpus.CorpusError: the count of 'low' is 0; every count must be a positive integer (e.g. "low": 5)
+subwordlab.text.corpus.CorpusError: the count of 'low' is 0; every count must be a positive integer (e.g. "low": 5)
 """
 
 import hashlib
@@ -221,7 +221,7 @@ def parse_word_counts(text):
     >>> parse_word_counts("low ²")
     Traceback (most recent call last):
     ...
-    subwordlab.corpus.CorpusError: line 1: the count '²' of 'low' must be a positive integer written with the digits 0-9, from 1 to 1,000,000,000,000 (e.g. 'low 5')
+    subwordlab.text.corpus.CorpusError: line 1: the count '²' of 'low' must be a positive integer written with the digits 0-9, from 1 to 1,000,000,000,000 (e.g. 'low 5')
     """
     # step 1 (fast, C speed): the well-formed lines at the start, all at once; a
     # problem among them (a duplicate, a count out of range) is left to step 2 to name

@@ -32,19 +32,19 @@ import warnings as _warnings
 from dataclasses import dataclass, field
 from typing import List
 
-from . import decoders as D
-from . import normalizers as N
-from . import pre_tokenizers as P
-from .hf_onig import WHITE_SPACE_ONIG, translate_regex
-from .jsonio import emit
-from .models.bpe import BPE
-from .models.hf_bpe import HFBPE
-from .models.hf_unigram import HFUnigram
-from .models.unigram import Unigram
-from .models.wordpiece import WordPiece
-from .options import PRESETS
-from .patterns import GPT2
-from .registry import find_hf_writer, hf_writer
+from ..pipeline import decoders as D
+from ..pipeline import normalizers as N
+from ..pipeline import pre_tokenizers as P
+from ..text.hf_onig import WHITE_SPACE_ONIG, translate_regex
+from ..base.jsonio import emit
+from ..models.bpe import BPE
+from ..models.hf_bpe import HFBPE
+from ..models.hf_unigram import HFUnigram
+from ..models.unigram import Unigram
+from ..models.wordpiece import WordPiece
+from ..options import PRESETS
+from ..text.patterns import GPT2
+from ..base.registry import find_hf_writer, hf_writer
 
 HF_VERSION = "1.0"
 NON_WHITE_SPACE = "[^" + WHITE_SPACE_ONIG + "]"

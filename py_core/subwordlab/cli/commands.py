@@ -14,18 +14,18 @@ import os
 import sys
 import time
 
-from . import api
-from . import counts as counts_file
-from .events import PHASES
-from .corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
-from .hf_json import HFExportError, export_hf, from_hf_json
-from .jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
-from .loaders import from_tiktoken
-from .options import PRESETS, OptionError, all_options, options_markdown
-from .parallel import default_workers, encode_stream, ordered_map
-from .presets import counting_spec, resolve_options
-from .serialize import format_vocab_table, from_json, vocab_table
-from .stats import compare_texts, embedding_parameters, first_difference, format_table
+from .. import api
+from .. import counts as counts_file
+from ..base.events import PHASES
+from ..text.corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
+from ..formats.hf_json import HFExportError, export_hf, from_hf_json
+from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
+from ..formats.openai_files import from_tiktoken
+from ..options import PRESETS, OptionError, all_options, options_markdown
+from ..base.parallel import default_workers, encode_stream, ordered_map
+from ..presets import counting_spec, resolve_options
+from ..formats.our_json import format_vocab_table, from_json, vocab_table
+from ..stats import compare_texts, embedding_parameters, first_difference, format_table
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -189,7 +189,7 @@ def _phase_line(event):
     """A Progress event as a line of the progress bar: the phase in words, and how far it is
     when the trainer says (a corpus counted chunk by chunk), else how much it works on.
 
-    >>> from subwordlab.events import Progress
+    >>> from subwordlab.base.events import Progress
     >>> _phase_line(Progress("count", 4096, 8192)), _phase_line(Progress("index", 0, 1200))
     ("count: counting the corpus's words, 4,096/8,192", 'index: counting adjacent pairs (1,200)')
     """
@@ -426,7 +426,7 @@ def _count_on_dask(address, paths, spec, bar):
     try:
         from dask.distributed import Client
 
-        from .dask_counts import count_files_dask
+        from ..dask_counts import count_files_dask
     except ImportError:
         raise CliError("--dask needs dask.distributed: pip install 'dask[distributed]' (here and on the workers)") from None
     bar.show(f"count: {len(paths)} files on the Dask cluster at {address}", force=True)

@@ -13,14 +13,14 @@ import base64
 import binascii
 import hashlib
 
-from .bytes_map import BYTE_TO_CHAR, bytes_to_text
-from .decoders import ByteLevelDecoder
-from .models.bpe import BPE
-from .models.rank_bpe import RankBPE, derive_merges
-from .events import drain, in_chunks
-from .jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
-from .pre_tokenizers import ByteLevel
-from .tokenizer import Tokenizer
+from ..text.bytes_map import BYTE_TO_CHAR, bytes_to_text
+from ..pipeline.decoders import ByteLevelDecoder
+from ..models.bpe import BPE
+from ..models.rank_bpe import RankBPE, derive_merges
+from ..base.events import drain, in_chunks
+from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
+from ..pipeline.pre_tokenizers import ByteLevel
+from ..tokenizer import Tokenizer
 
 
 def _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec):

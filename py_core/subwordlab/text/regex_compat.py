@@ -4,12 +4,12 @@ The built-in patterns use Unicode properties (``\p{L}``, ``\p{N}``, ``[^\s\p{L}\
 that the stdlib ``re`` lacks. :func:`compile_pattern` compiles :func:`translate`'s output
 with ``re`` (``regex`` only for what the translation cannot express, when importable):
 every ``\p{..}``/``\P{..}`` general category becomes an explicit code point class read
-from the core's pinned Unicode tables (``subwordlab.unicode_data``), and ``\s \S \w \W
+from the core's pinned Unicode tables (``subwordlab.text.unicode_data``), and ``\s \S \w \W
 \b \B`` become classes/lookarounds with ``regex``'s meaning (``re``'s ``\s`` also matches U+001C..U+001F; ``re``'s ``\w`` lacks
 combining marks and has No digits such as "²"). Everything else is passed through;
 ``re`` has possessive quantifiers and atomic groups since Python 3.11.
 
->>> from subwordlab.regex_compat import compile_pattern, compile_stdlib, translate
+>>> from subwordlab.text.regex_compat import compile_pattern, compile_stdlib, translate
 >>> compile_pattern(r" ?\p{L}+| ?\p{N}+").findall("Hello world 42")
 ['Hello', ' world', ' 42']
 >>> compile_stdlib(r"\p{Lu}\p{Ll}+").findall("Grüße aus Köln")
@@ -48,12 +48,12 @@ text splits 2-3x slower than with ``regex``.
 
 import bisect
 import functools
-import itertools
 import re
 import sys
 
 from . import unicode_data
 
+from .char_class import complement, esc, set_regex, union
 from .regex_syntax import WHITE_SPACE_RANGES, WORD_EXTRA, code_of, read_escape
 
 try:
@@ -68,8 +68,6 @@ __all__ = ["HAVE_REGEX", "UNICODE_VERSION", "compile_pattern", "compile_stdlib",
 
 UNICODE_VERSION = unicode_data.UNICODE_VERSION
 
-_MAX = 0x10FFFF
-_BMP_END = 0xFFFF
 _CATEGORIES = "Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn".split()
 _LONG_NAMES = {
     "letter": "L", "casedletter": "LC", "uppercaseletter": "Lu", "lowercaseletter": "Ll",
@@ -103,29 +101,6 @@ def _category_table():
     return table
 
 
-def _union(*range_lists):
-    """Sorted, merged union of (first, last) range lists."""
-    merged = []
-    for first, last in sorted(itertools.chain(*range_lists)):
-        if merged and first <= merged[-1][1] + 1:
-            merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
-        else:
-            merged.append((first, last))
-    return merged
-
-
-def _complement(ranges):
-    """Ranges of 0..0x10FFFF not covered by the sorted, merged `ranges`."""
-    gaps, nxt = [], 0
-    for first, last in ranges:
-        if first > nxt:
-            gaps.append((nxt, first - 1))
-        nxt = last + 1
-    if nxt <= _MAX:
-        gaps.append((nxt, _MAX))
-    return gaps
-
-
 def _categories(name):
     """Two-letter categories for a general-category name as regex spells it (loose: case, spaces, '_' and '-' ignored)."""
     key = re.sub(r"[\s_\-]", "", name).lower()
@@ -148,63 +123,13 @@ def _categories(name):
 def _property_ranges(categories):
     """Merged ranges of a tuple of two-letter categories."""
     table = _category_table()
-    return tuple(_union(*(table[cat] for cat in categories)))
+    return tuple(union(*(table[cat] for cat in categories)))
 
 
 @functools.lru_cache(maxsize=None)
 def _word_ranges():
     """regex's \\w: letters, marks, Nd, Nl, Pc, joiners and the alphabetic So letters."""
-    return tuple(_union(*(_property_ranges(_categories(c)) for c in ("L", "M", "Nd", "Nl", "Pc")), WORD_EXTRA))
-
-
-def _esc(cp):
-    """One code point as class text: itself (re parses that 3x faster than an escape), or an escape
-    for ASCII punctuation, controls and surrogates (keeps the output printable and UTF-8 safe)."""
-    if (cp < 0x80 and chr(cp).isalnum()) or (cp > 0xA0 and not 0xD800 <= cp <= 0xDFFF):
-        return chr(cp)
-    return f"\\x{cp:02x}" if cp < 0x100 else f"\\u{cp:04x}" if cp < 0x10000 else f"\\U{cp:08x}"
-
-
-def _body(ranges):
-    """Class body text for sorted ranges, e.g. 'a-z\\xaa'."""
-    return "".join(_esc(a) if a == b else _esc(a) + ("-" if b > a + 1 else "") + _esc(b) for a, b in ranges)
-
-
-def _set_regex(ranges, literal="", negated=False, ignore_case=False):
-    """A regex matching one char in (or, if negated, not in) the union of `literal` class text and `ranges`.
-
-    Speed: sre checks a class's astral (>U+FFFF) ranges one by one after its BMP bitmap,
-    so a plain class would scan hundreds of ranges for every BMP char it rejects (3-10x
-    slower on English). The set is split into a BMP class and an astral class behind a
-    cheap astral-only lookahead, so every BMP char is settled by one bitmap lookup.
-    re.compile's cost grows with the BMP code points listed (a Python loop over each),
-    so a large BMP part is written as the negation of its complement - except where
-    IGNORECASE may apply: re folds the case of a class's members before negating it, so
-    "not in the complement" would then differ from "in the set".
-    """
-    if negated and not literal and not ignore_case:
-        ranges, negated = _complement(ranges), False
-    bmp = [(a, min(b, _BMP_END)) for a, b in ranges if a <= _BMP_END]
-    astral = [(max(a, _BMP_END + 1), b) for a, b in ranges if b > _BMP_END]
-    big = not (literal or ignore_case) and sum(b - a + 1 for a, b in bmp) > 0x8000
-    if not astral or astral == [(_BMP_END + 1, _MAX)]:
-        # No astral ranges to scan: one class, written as "not in the complement" if big.
-        gaps = _complement(ranges)
-        if big and gaps:
-            return f"[^{_body(gaps)}]"
-        if literal or ranges:
-            return f"[{'^' if negated else ''}{literal}{_body(ranges)}]"
-        return f"[{'' if negated else '^'}{_esc(0)}-{_esc(_MAX)}]"  # (not) in the empty set
-    only_astral = f"(?=[{_esc(_BMP_END + 1)}-{_esc(_MAX)}])"
-    if negated:
-        # BMP chars: not in literal or bmp part; astral chars: not in literal or astral part.
-        alts = [f"[^{literal}{_body(bmp)}{_esc(_BMP_END + 1)}-{_esc(_MAX)}]",
-                f"{only_astral}[^{literal}{_body(astral)}]"]
-    else:
-        # BMP part (listed, or as "not in its complement" if big); astral part behind the lookahead.
-        alts = [f"[^{_body(_complement(bmp))}]"] if big else [f"[{literal}{_body(bmp)}]"] if literal or bmp else []
-        alts.append(f"{only_astral}[{_body(astral)}]")
-    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    return tuple(union(*(_property_ranges(_categories(c)) for c in ("L", "M", "Nd", "Nl", "Pc")), WORD_EXTRA))
 
 
 def _with_partners(ranges):
@@ -217,7 +142,7 @@ def _with_partners(ranges):
         k = bisect.bisect_right(starts, cp) - 1
         if k >= 0 and cp <= ranges[k][1]:
             extra += [(q, q) for q in partners]
-    return _union(ranges, extra) if extra else ranges
+    return union(ranges, extra) if extra else ranges
 
 
 def _literal_members(class_text):
@@ -231,7 +156,7 @@ def _folded_literal(cp, text):
     """A literal character under IGNORECASE: ``text`` itself, or a class with its newer case
     partners. Example: ɤ -> '[ɤꟌ]'."""
     partners = unicode_data.newer_case_partners().get(cp)
-    return f"[{text}{''.join(map(_esc, partners))}]" if partners else text
+    return f"[{text}{''.join(map(esc, partners))}]" if partners else text
 
 
 def _escape(pattern, i, in_class, ignore_case=False):
@@ -254,7 +179,7 @@ def _escape(pattern, i, in_class, ignore_case=False):
         return (WHITE_SPACE_RANGES if code in "sS" else _word_ranges(), code.isupper()), nxt
     if code and code in "bB" and not in_class:
         # Word boundary defined by regex's \w (inside a class \b is a backspace: left alone).
-        w = _set_regex(_word_ranges(), ignore_case=ignore_case)
+        w = set_regex(_word_ranges(), ignore_case=ignore_case)
         form = "(?:(?<={0})(?!{0})|(?<!{0})(?={0}))" if code == "b" else "(?:(?<={0})(?={0})|(?<!{0})(?!{0}))"
         return form.format(w), nxt
     return text, nxt
@@ -274,7 +199,7 @@ def _class(pattern, i, ignore_case):
         if pattern[j] == "\\":
             item, j = _escape(pattern, j, True, ignore_case)
             if isinstance(item, tuple):
-                item = _complement(item[0]) if item[1] else list(item[0])
+                item = complement(item[0]) if item[1] else list(item[0])
         else:
             item, j = pattern[j], j + 1
         items.append(item)
@@ -285,7 +210,7 @@ def _class(pattern, i, ignore_case):
             body = pattern[i + 1 + negated:j]
             members = _literal_members(f"[{body}]")
             if members:
-                folded = _set_regex(_with_partners(members))
+                folded = set_regex(_with_partners(members))
                 return (f"(?:(?!{folded})[^{body}])" if negated else f"(?:[{body}]|{folded})"), j + 1
         return pattern[i:j + 1], j + 1
     # Sets are moved out of the literal text, so make every literal item self-contained:
@@ -296,15 +221,15 @@ def _class(pattern, i, ignore_case):
             continue
         edge = k in (0, len(items) - 1) or isinstance(items[k - 1], list) or isinstance(items[k + 1], list)
         literal.append("\\" + item if item in "[]^" or (item == "-" and edge) else item)
-    ranges = _union(*(item for item in items if isinstance(item, list)))
+    ranges = union(*(item for item in items if isinstance(item, list)))
     # When every literal item is one character (x, \n, \-), fold it into the ranges.
     points = [_code_point(text) for text in literal]
     if None not in points:
-        ranges = _union(ranges, [(p, p) for p in points])
-        return _set_regex(_with_partners(ranges) if ignore_case else ranges, "", negated, ignore_case), j + 1
+        ranges = union(ranges, [(p, p) for p in points])
+        return set_regex(_with_partners(ranges) if ignore_case else ranges, "", negated, ignore_case), j + 1
     if ignore_case:
-        ranges = _with_partners(_union(ranges, _literal_members("[" + "".join(literal) + "]")))
-    return _set_regex(ranges, "".join(literal), negated, ignore_case), j + 1
+        ranges = _with_partners(union(ranges, _literal_members("[" + "".join(literal) + "]")))
+    return set_regex(ranges, "".join(literal), negated, ignore_case), j + 1
 
 
 def _code_point(text):
@@ -338,7 +263,7 @@ def translate(pattern: str) -> str:
                 out.append(_folded_literal(code_of(item), item) if ignore_case and _CODE_ESCAPE.match(item) else item)
             else:
                 ranges = _with_partners(list(item[0])) if ignore_case else item[0]
-                out.append(_set_regex(ranges, "", item[1], ignore_case))
+                out.append(set_regex(ranges, "", item[1], ignore_case))
         elif pattern[i] == "[":
             # A character class: expand the sets inside it.
             text, i = _class(pattern, i, ignore_case)

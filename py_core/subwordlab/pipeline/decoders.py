@@ -15,10 +15,10 @@ b'playing now'
 
 import re
 
-from .bytes_map import text_to_bytes
+from ..text.bytes_map import text_to_bytes
 
-from .registry import component, dump_component
-from .regex_compat import compile_pattern, onig_sub
+from ..base.registry import component, dump_component
+from ..text.regex_compat import compile_pattern, onig_sub
 
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>\Z")
 

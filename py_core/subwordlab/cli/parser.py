@@ -7,7 +7,7 @@ Every command has ``--help`` with an example. Errors go to stderr as one line
 interrupted); set SUBWORDLAB_DEBUG=1 to see the traceback.
 
 This module builds the arguments (from the option schema) and runs a command; what each
-command does is in cli_commands.py.
+command does is in commands.py.
 """
 
 import argparse
@@ -15,13 +15,13 @@ import os
 import signal
 import sys
 
-from .cli_commands import (
+from .commands import (
     EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CliError, cmd_count, cmd_decode, cmd_encode, cmd_export, cmd_import,
     cmd_inspect, cmd_presets, cmd_stats, cmd_train, cmd_vocab,
 )
-from .options import LIST_SYNTAX, PRESETS, all_options
-from .parallel import default_workers
-from .version import __version__
+from ..options import LIST_SYNTAX, PRESETS, all_options
+from ..base.parallel import default_workers
+from ..version import __version__
 
 
 # -- the parser -------------------------------------------------------------------------------
