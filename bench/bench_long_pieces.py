@@ -37,7 +37,7 @@ def main():
     tok = subwordlab.train(train_text, preset="byte_bpe", vocab_size=2000)
     ranks = {tok.token_bytes(i): i for i in range(tok.vocab_size)}
     enc = tiktoken.Encoding("bench", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={})
-    hf = HF.from_str(tok.to_hf_json())
+    hf = HF.from_str(subwordlab.to_hf_json(tok))
     print(f"python {sys.version.split()[0]}; byte-level BPE, vocab 2,000 (Shakespeare); CPU seconds, cold")
     print(f"{'text':<14} {'chars':>9} {'ours':>8} {'growth':>7} {'tiktoken':>9} {'HF':>8} {'ours/tiktoken':>14}")
     for name in ("one letter", "no-space line", "random a/b"):

@@ -508,67 +508,6 @@ class Tokenizer:
         """Text of a sequence of ids; invalid UTF-8 becomes U+FFFD."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
 
-    # -- files --------------------------------------------------------------------------
-    # The file modules (serialize, hf_json, loaders) build Tokenizers, so they import this
-    # module; importing them here, inside the methods, is what cuts that one cycle.
-    def to_json(self) -> str:
-        """Our JSON document (canonical, with provenance); see ``subwordlab.formats.our_json``."""
-        from .formats.our_json import to_json
-
-        return to_json(self)
-
-    @classmethod
-    def from_json(cls, text: Union[str, bytes]) -> "Tokenizer":
-        """A tokenizer from ``to_json()`` text. Raises ``ModelFileError`` naming the bad field."""
-        from .formats.our_json import from_json
-
-        return from_json(text)
-
-    def save(self, path: str) -> None:
-        """Write ``to_json()`` to a file (atomically: nothing half-written on failure)."""
-        from .formats.our_json import save
-
-        save(self, path)
-
-    @classmethod
-    def load(cls, path: str) -> "Tokenizer":
-        """A tokenizer from a file written by ``save``."""
-        from .formats.our_json import load
-
-        return load(path)
-
-    def to_hf_json(self) -> str:
-        """A Hugging Face ``tokenizer.json`` that ``tokenizers`` loads and that encodes the
-        same; raises ``HFExportError`` when the pipeline has no exact equivalent (see
-        ``subwordlab.formats.hf_json.export_hf`` for the warnings of near-equivalents)."""
-        from .formats.hf_json import to_hf_json
-
-        return to_hf_json(self)
-
-    @classmethod
-    def from_hf_json(cls, text: Union[str, bytes], drop_post_processing: bool = False) -> "Tokenizer":
-        """A tokenizer from a Hugging Face ``tokenizer.json`` text (BPE, WordPiece, Unigram)."""
-        from .formats.hf_json import from_hf_json
-
-        return from_hf_json(text, drop_post_processing)
-
-    @classmethod
-    def from_gpt2_files(cls, vocab_json_text: str, merges_text: str, special_tokens: Optional[Dict[str, int]] = None,
-                        pattern: str = "gpt2") -> "Tokenizer":
-        """A byte-level BPE tokenizer from GPT-2's ``vocab.json`` and ``merges.txt`` texts."""
-        from .formats.openai_files import from_gpt2_files
-
-        return from_gpt2_files(vocab_json_text, merges_text, special_tokens, pattern)
-
-    @classmethod
-    def from_tiktoken(cls, rank_file_text: str, pattern: Optional[str] = None,
-                      special_tokens: Optional[Dict[str, int]] = None) -> "Tokenizer":
-        """A byte-level BPE tokenizer from a tiktoken rank file (``base64-token rank`` lines);
-        OpenAI's own files (r50k/cl100k/o200k_base) need no ``pattern``: see ``loaders``."""
-        from .formats.openai_files import from_tiktoken
-
-        return from_tiktoken(rank_file_text, pattern, special_tokens)
-
     def __repr__(self) -> str:
         preset = self.spec.get("preset", "custom")
         return f"<Tokenizer {preset} {self.model.type} vocab_size={self.vocab_size}>"

@@ -129,7 +129,7 @@ def quotes_link() -> str:
 
 def split_tokenizer_json(pattern: str) -> bytes:
     tok = subwordlab.train("low lower aab", preset="byte_bpe", vocab_size=260, pattern=r"a+|[^a]+")
-    return tok.to_hf_json().replace(json.dumps(r"a+|[^a]+")[1:-1], json.dumps(pattern)[1:-1]).encode()
+    return subwordlab.to_hf_json(tok).replace(json.dumps(r"a+|[^a]+")[1:-1], json.dumps(pattern)[1:-1]).encode()
 
 
 UPLOADS: list[Path] = []  # the folders upload() wrote; removed when the module ends

@@ -12,6 +12,7 @@ learns changes (on purpose). Then regenerate them on CPython and commit the file
 (without ``--update`` it prints the current hashes and says which differ).
 """
 
+import subwordlab
 import hashlib
 import json
 import sys
@@ -96,7 +97,7 @@ def current_hashes():
     out = {}
     for name, (preset, _) in TRAININGS.items():
         if preset in OPTIONS:
-            out[name] = hashlib.sha256(train(name).to_json().encode("utf-8")).hexdigest()
+            out[name] = hashlib.sha256(subwordlab.to_json(train(name)).encode("utf-8")).hexdigest()
     return out
 
 

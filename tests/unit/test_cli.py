@@ -1,6 +1,7 @@
 """The command line, end to end in subprocesses: every command, errors as one line without
 a traceback, and Ctrl-C (SIGINT) during a long training run leaving no file behind."""
 
+import subwordlab
 import json
 import os
 import signal
@@ -115,9 +116,8 @@ def test_encode_decode_and_streaming(model, tmp_path):
     body = "".join(p.read_text(encoding="utf-8") for p in UDHR)
     big.write_text(body, encoding="utf-8")
     streamed = run("encode", "-m", model, "--file", big, check=0).stdout.split()
-    import subwordlab
 
-    tok = subwordlab.Tokenizer.load(model)
+    tok = subwordlab.load(model)
     assert list(map(int, streamed)) == tok.encode(body)
     # special tokens follow the policy
     one_error_line(run("encode", "-m", model, "a<|endoftext|>b"), "special token '<|endoftext|>'")
@@ -165,8 +165,14 @@ def test_export_and_import_hf(model, tmp_path):
     back = tmp_path / "back.json"
     run("import", "--hf", out, "-o", back, check=0)
     assert run("encode", "-m", back, text, check=0).stdout.split() == ids
+    # -m reads a tokenizer.json as it is (formats.detect), and import needs no flag
+    assert run("encode", "-m", out, text, check=0).stdout.split() == ids
+    again = tmp_path / "again.json"
+    run("import", out, "-o", again, check=0)
+    assert again.read_bytes() == back.read_bytes()
     # errors
-    one_error_line(run("encode", "-m", out, "x"), "import --hf")
+    one_error_line(run("import", "--tiktoken", out, "-o", tmp_path / "x.json"), "leave out --tiktoken")
+    one_error_line(run("import", back, "-o", tmp_path / "x.json"), "is a Subword Lab model file already")
     eow = tmp_path / "eow.json"
     run("train", "--word-counts", "--num-merges", 3, "-q", "-o", eow, input="low 5\nlower 2\n", check=0)
     one_error_line(run("export", "--hf", "-m", eow, "-o", tmp_path / "t2.json"), "end_of_word=None")
@@ -197,7 +203,6 @@ def test_help_per_command_has_an_example(command):
 
 
 def test_help_lists_every_preset_option():
-    import subwordlab
 
     text = run("train", "--help", check=0).stdout
     for options in subwordlab.OPTIONS.values():

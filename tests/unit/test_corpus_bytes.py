@@ -41,7 +41,7 @@ def page_model(name, data, preset, size):
     port.settle()
     tok, why = app.state.tokenizer_at_step()
     assert tok is not None, why
-    return tok.to_json()
+    return subwordlab.to_json(tok)
 
 
 @pytest.mark.parametrize("preset, size", SPECS)
@@ -51,7 +51,7 @@ def test_the_page_trains_on_the_files_bytes(name, preset, size):
     model = page_model(name, data, preset, size)
     corpus = json.loads(model)["spec"]["corpus"]
     assert corpus["sha256"] == hashlib.sha256(data).hexdigest() and corpus["bytes"] == len(data)
-    assert model == subwordlab.train(data.decode("utf-8"), preset, vocab_size=size).to_json()
+    assert model == subwordlab.to_json(subwordlab.train(data.decode("utf-8"), preset, vocab_size=size))
 
 
 def test_join_texts_adds_nothing_at_the_end():
@@ -92,7 +92,7 @@ def test_encode_file_keeps_crlf_so_ids_decode_back_to_the_file(tmp_path):
     model = tmp_path / "m.json"
     cli("train", path, "--preset", "byte_bpe", "--vocab-size", 270, "-q", "-o", model)
     ids = [int(i) for i in cli("encode", "-m", model, "--file", path).split()]
-    tok = subwordlab.Tokenizer.load(model)
+    tok = subwordlab.load(model)
     assert tok.decode(ids).encode("utf-8") == data
     assert [int(i) for i in cli("encode", "-m", model, "--file", "-", stdin=data).split()] == ids
 
@@ -138,7 +138,7 @@ def test_a_utf16_file_without_a_mark_is_named_in_the_page_and_on_the_command_lin
         for args in (("train", path, "--vocab-size", "300", "-o", tmp_path / "x.json"),
                      ("encode", "-m", tmp_path / "m.json", "--file", path)):
             if args[0] == "encode" and not (tmp_path / "m.json").exists():
-                subwordlab.train("plain text", preset="byte_bpe", vocab_size=260).save(str(tmp_path / "m.json"))
+                subwordlab.save(subwordlab.train("plain text", preset="byte_bpe", vocab_size=260), str(tmp_path / "m.json"))
             p = subprocess.run([sys.executable, "-m", "subwordlab", *map(str, args)], capture_output=True, text=True,
                                encoding="utf-8", timeout=300,
                                env=dict(os.environ, PYTHONPATH=str(ROOT / "py_core"), PYTHONIOENCODING="utf-8"))

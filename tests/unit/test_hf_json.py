@@ -154,7 +154,7 @@ def test_from_hf_json_of_to_hf_json_encodes_identically(name):
             continue  # HF's Unigram (so the import) matches its unk piece in text; see the export warnings
         assert ours_ids(again, text) == ours_ids(tok, text), (name, text[:40])
     # and it survives our own format
-    assert subwordlab.Tokenizer.from_json(again.to_json()).encode(TEXTS[2][:500]) == again.encode(TEXTS[2][:500])
+    assert subwordlab.from_json(subwordlab.to_json(again)).encode(TEXTS[2][:500]) == again.encode(TEXTS[2][:500])
 
 
 def test_all_nine_top_level_keys_and_special_tokens():
@@ -286,7 +286,7 @@ def test_import_of_files_written_by_tokenizers(kind):
         assert [tok.id_to_token(i) for i in ids] == [hf.id_to_token(i) for i in enc.ids]
         assert tok.decode(ids) == hf.decode(enc.ids, skip_special_tokens=False)
     # and it saves in our format, and exports back to an equivalent tokenizer.json
-    again = subwordlab.Tokenizer.from_json(tok.to_json())
+    again = subwordlab.from_json(subwordlab.to_json(tok))
     back = type(hf).from_str(quiet_export(again))
     for text in TEXTS[:6] + EXTRA:
         assert back.encode(text, add_special_tokens=False).ids == hf.encode(text, add_special_tokens=False).ids
@@ -467,7 +467,7 @@ def test_sentencepiece_options_in_combination_export_exactly(preset, rew, adp, s
     tok = subwordlab.train(read("taylorswift.txt")[:15_000], preset=preset, vocab_size=400, **opts)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        hf = HF.from_str(tok.to_hf_json())
+        hf = HF.from_str(subwordlab.to_hf_json(tok))
     rng = random.Random(len(_SP_OPTIONS))
     alphabet = list(" \t\nTaylorSwift12 ,.!語é") + ["<sep>", "▁", "  "]
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 15))) for _ in range(150)]

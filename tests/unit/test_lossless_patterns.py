@@ -85,7 +85,7 @@ def test_hf_export_keeps_unmatched_text_like_ours():
     import json
 
     tok = subwordlab.train("ab cd", preset="byte_bpe", pattern=r"[a-z]+", vocab_size=256)
-    split = json.loads(tok.to_hf_json())["pre_tokenizer"]["pretokenizers"][0]
+    split = json.loads(subwordlab.to_hf_json(tok))["pre_tokenizer"]["pretokenizers"][0]
     assert split["behavior"] == "Isolated" and split["invert"] is False
 
 

@@ -40,7 +40,7 @@ def vocabs():
     out = {}
     for name, pattern in PATTERNS.items():
         meta = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
-        ours = subwordlab.Tokenizer.from_tiktoken((folder / f"{name}.tiktoken").read_text(encoding="ascii"),
+        ours = subwordlab.from_tiktoken((folder / f"{name}.tiktoken").read_text(encoding="ascii"),
                                                   pattern=pattern, special_tokens=meta["special_tokens"])
         out[name] = ours, tiktoken.get_encoding(name)
     return out
@@ -97,7 +97,7 @@ def test_openai_files_are_recognised_and_need_no_pattern(vocabs):
     folder = _load_builder().ensure()
     text = (folder / "cl100k_base.tiktoken").read_text(encoding="ascii")
     assert known_tiktoken_file(text)[:2] == ("cl100k_base (GPT-4)", "cl100k")
-    tok = subwordlab.Tokenizer.from_tiktoken(text)
+    tok = subwordlab.from_tiktoken(text)
     ours, theirs = vocabs["cl100k_base"]
     assert tok.special_tokens == theirs._special_tokens == ours.special_tokens
     assert tok.spec["pattern"] == "cl100k" and tok.spec["source"] == "cl100k_base (GPT-4)"
@@ -123,7 +123,11 @@ def test_the_command_line_imports_o200k_and_reproduces_seed_001(tmp_path):
         check=0)
     one_error_line(run("import", "--tiktoken", mine, "--pattern", "gpt2", "--special-tokens", "<|end|>", "-o",
                        tmp_path / "z.json"), "--special-tokens takes TOKEN=ID pairs")
-    one_error_line(run("import", mine, "-o", tmp_path / "z.json"), "say which format")
+    # no flag needed: the content says it is a rank file (formats.detect)
+    one_error_line(run("import", mine, "-o", tmp_path / "z.json"), "say how it splits text with pattern=")
+    run("import", mine, "--pattern", "gpt2", "--special-tokens", "<|endoftext|>=300", "-o", tmp_path / "w.json", check=0)
+    assert (tmp_path / "w.json").read_bytes() == (tmp_path / "y.json").read_bytes()
+    one_error_line(run("import", "--hf", mine, "-o", tmp_path / "z.json"), "leave out --hf")
 
 
 _AWKWARD = st.one_of(
@@ -181,7 +185,7 @@ def test_tiktoken_pat_str_as_a_custom_pattern_gives_tiktokens_ids(vocabs, monkey
     pattern = pat_str if spelling == "as tiktoken writes it" else _capturing(pat_str)
     assert (pattern == pat_str) == (spelling == "as tiktoken writes it")
     folder = _load_builder().ensure()
-    tok = subwordlab.Tokenizer.from_tiktoken((folder / f"{name}.tiktoken").read_text(encoding="ascii"), pattern=pattern)
+    tok = subwordlab.from_tiktoken((folder / f"{name}.tiktoken").read_text(encoding="ascii"), pattern=pattern)
     theirs = vocabs[name][1]
     texts = [UDHR[0].read_text(encoding="utf-8")[:20_000], read("taylorswift.txt")[:20_000],
              "I'LL don't  HelloWorld 1234567 \r\n\r\n x/y  !!\n", "emoji 👩‍👩‍👧 ZWJ\t\tend  "]
@@ -207,7 +211,7 @@ def test_merges_are_derived_on_first_use_and_equal_the_derivation_at_load(vocabs
     import hashlib
 
     ours, _ = vocabs[name]
-    fresh = subwordlab.Tokenizer.from_tiktoken((_load_builder().ensure() / f"{name}.tiktoken").read_text(encoding="ascii"))
+    fresh = subwordlab.from_tiktoken((_load_builder().ensure() / f"{name}.tiktoken").read_text(encoding="ascii"))
     model = fresh.model
     # encoding, offsets, tokens and decoding use the ranks alone: nothing derived yet
     text = read("tinyshakespeare.txt")[:2000]

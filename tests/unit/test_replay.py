@@ -23,7 +23,7 @@ def model_of(tok):
 
 def saved_and_loaded(tok):
     """The tokenizer as the page gets it: written to our JSON, read back."""
-    return from_json(tok.to_json())
+    return from_json(subwordlab.to_json(tok))
 
 
 @pytest.mark.parametrize("preset,options", BPE_PRESETS)

@@ -49,7 +49,7 @@ def set_pattern(port, value):
 def split_tokenizer_json(pattern):
     """A tokenizer.json (written by the core's HF export) whose Split regex is ``pattern``."""
     tok = subwordlab.train("low lower aab", preset="byte_bpe", vocab_size=260, pattern=r"a+|[^a]+")
-    doc = json.loads(tok.to_hf_json())
+    doc = json.loads(subwordlab.to_hf_json(tok))
     text = json.dumps(doc)
     assert text.count('"a+|[^a]+"') == 1, "the export carries the pattern once (a Split regex)"
     return text.replace('"a+|[^a]+"', json.dumps(pattern))
@@ -67,7 +67,7 @@ def test_built_in_patterns_and_word_counts_are_never_checked():
 
 
 def test_an_imported_split_regex_is_found_and_run_by_the_worker_function():
-    tok = subwordlab.Tokenizer.from_hf_json(split_tokenizer_json(r"\w+|\s+"))
+    tok = subwordlab.from_hf_json(split_tokenizer_json(r"\w+|\s+"))
     check = pattern_guard.tokenizer_check(tok, "hi there", "the Inspect text")
     # (the import spells \w and \s out as Unicode classes, as Oniguruma means them)
     assert check is not None and len(check.patterns) == 1 and r"\p{L}" in check.patterns[0]
@@ -79,12 +79,12 @@ def test_a_plainly_linear_replace_needs_no_worker_and_a_nested_one_does():
     """The Replace every SentencePiece model converted to a tokenizer.json carries (" {2,}")
     cannot backtrack: loading such a model does not boot the worker for its first Inspect."""
     tok = subwordlab.train("low lower newest", preset="sentencepiece_unigram", vocab_size=30)
-    doc = json.loads(tok.to_hf_json())
+    doc = json.loads(subwordlab.to_hf_json(tok))
     for replace, checked in ((" {2,}", False), ("( +)+x", True)):
         doc["normalizer"] = {"type": "Sequence", "normalizers": [
             {"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": replace}, "content": " "},
             {"type": "Strip", "strip_left": True, "strip_right": True}]}
-        loaded = subwordlab.Tokenizer.from_hf_json(json.dumps(doc))
+        loaded = subwordlab.from_hf_json(json.dumps(doc))
         assert (pattern_guard.tokenizer_check(loaded, "de la liberte", "the Inspect text") is not None) is checked
 
 
@@ -145,7 +145,7 @@ def test_a_worker_that_cannot_run_refuses_the_pattern_and_is_asked_again():
 
 def test_inspect_door_refuses_to_encode_with_an_imported_catastrophic_split():
     port, app = started()
-    tok = subwordlab.Tokenizer.from_hf_json(split_tokenizer_json(CATASTROPHIC))
+    tok = subwordlab.from_hf_json(split_tokenizer_json(CATASTROPHIC))
     port.guard_hangs = hangs_on(CATASTROPHIC)
     app.state.set_inspect(text="a" * 40 + "b")
     app.state.set_imported(tok, "evil.json")
@@ -186,7 +186,7 @@ def _kept(app):
 
 def test_share_door_refuses_the_link_before_anything_is_replaced():
     port, app = started("the user's own corpus, typed by hand: lower lowest newer")
-    before, model = _kept(app), app.state.recording.tokenizer_at(len(app.state.recording.steps)).to_json()
+    before, model = _kept(app), subwordlab.to_json(app.state.recording.tokenizer_at(len(app.state.recording.steps)))
     address = port.href
     port.guard_hangs = hangs_on(CATASTROPHIC)
     port.href = address.split("#")[0] + "#" + _link()
@@ -206,7 +206,7 @@ def test_share_door_refuses_the_link_before_anything_is_replaced():
     assert "remove the nested repetition '(a+)+'" in said
     assert port.get_attr(port.query("body"), "data-share") == "error"
     assert _kept(app) == before
-    assert app.state.recording.tokenizer_at(len(app.state.recording.steps)).to_json() == model
+    assert subwordlab.to_json(app.state.recording.tokenizer_at(len(app.state.recording.steps))) == model
     assert port.href == address  # the address holds the page's experiment again, not the refused link
     assert port.errors == []
 

@@ -150,9 +150,9 @@ def test_a_unigram_model_says_it_shows_the_final_model_only(tmp_path):
 def test_a_hugging_face_file_is_not_offered_and_a_reload_asks_for_the_model_file_again(tmp_path):
     port, app = started()
     tok = subwordlab.train(BIG, "byte_bpe", vocab_size=270)
-    load_model(port, app, tok.to_hf_json().encode(), "tokenizer.json")
+    load_model(port, app, subwordlab.to_hf_json(tok).encode(), "tokenizer.json")
     assert port.query("#files-replay").hidden and port.query("#files-replay-note").hidden
-    load_model(port, app, tok.to_json().encode())
+    load_model(port, app, subwordlab.to_json(tok).encode())
     click(port, "#files-replay")
     app.state.seek(4)
     exp, _ = app.panels["share"].experiment(for_reload=True)

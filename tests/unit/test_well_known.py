@@ -56,7 +56,7 @@ def test_bert_vocabulary_is_bert_spelled_and_encodes_like_tokenizers(shipped):
     text = shipped["bert-base-uncased.tokenizer.json"].decode("utf-8")
     vocab = json.loads(text)["model"]["vocab"]
     assert len(vocab) == 30_522 and vocab["[CLS]"] == 101 and vocab["[SEP]"] == 102 and vocab["##ing"] == 2075
-    ours = subwordlab.Tokenizer.from_hf_json(text)
+    ours = subwordlab.from_hf_json(text)
     theirs = HF.from_str(text)
     for sample in (UDHR_ENG[:3000], "Unbelievably, tokenizers disagree about “untokenizable” words!", "naïve café 東京"):
         assert ours.encode(sample) == theirs.encode(sample, add_special_tokens=False).ids
@@ -68,7 +68,7 @@ def test_sentencepiece_test_model_encodes_like_sentencepiece(shipped):
 
     vocabs = _build_module("well_known_vocabs")
     sp = spm.SentencePieceProcessor(model_proto=vocabs.sp_test_model())
-    ours = subwordlab.Tokenizer.from_hf_json(shipped["sentencepiece-test-unigram.tokenizer.json"].decode("utf-8"))
+    ours = subwordlab.from_hf_json(shipped["sentencepiece-test-unigram.tokenizer.json"].decode("utf-8"))
     assert ours.vocab_size == sp.get_piece_size() == 1000
     lines = [line.strip() for line in UDHR_ENG.splitlines()[6:80] if line.strip()]
     for line in lines + ["I saw a girl with a telescope.", "de la liberté"]:

@@ -3,7 +3,7 @@
 Three downloads of the current tokenizer (``downloads(tok)``), each a ``Download(name,
 text, mime)`` or the reason it does not exist:
 
-- our JSON document (``tok.to_json()``: full spec, provenance, byte-identical re-save);
+- our JSON document (``subwordlab.to_json(tok)``: full spec, provenance, byte-identical re-save);
 - a Hugging Face ``tokenizer.json`` (``subwordlab.formats.hf_json.export_hf``), or the core's
   message saying why this pipeline has no exact equivalent (e.g. BPE with ``</w>``);
 - a human-readable vocabulary file: one row per id (token, bytes, the merge that made it)
@@ -20,17 +20,24 @@ names the file and the problem (the caller keeps its state untouched).
 ['subwordlab-bpe-13.json', 'subwordlab-bpe-13-vocab.txt']
 >>> downloads(tok)["hf"].reason[:40]
 'Hugging Face tokenizer.json is not avail'
->>> import_model("m.json", tok.to_json().encode()).tokenizer.tokenize("lowest")
+>>> import_model("m.json", subwordlab.to_json(tok).encode()).tokenizer.tokenize("lowest")
 ['lo', 'we', 's', 't', '</w>']
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 import warnings
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
+
+import subwordlab
+from subwordlab.base.events import drain
+from subwordlab.base.jsonio import ModelFileError
+from subwordlab.formats.detect import looks_like_rank_file, read_model_steps
+
+__all__ = ["looks_like_rank_file"]  # (the files panel asks it before a load: a big rank file shows progress)
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024  # the core's model-file limit (serialize.MAX_FILE_BYTES)
 JSON_MIME = "application/json"
@@ -70,7 +77,7 @@ def base_name(tok: Any) -> str:
 
 
 def our_json(tok: Any) -> Download:
-    return Download("ours", "Subword Lab JSON", f"{base_name(tok)}.json", tok.to_json(), JSON_MIME)
+    return Download("ours", "Subword Lab JSON", f"{base_name(tok)}.json", subwordlab.to_json(tok), JSON_MIME)
 
 
 def hf_json(tok: Any) -> Download:
@@ -153,82 +160,31 @@ def left_out_note(dropped: list[str]) -> str:
 
 def import_model(name: str, data: bytes | str) -> Imported:
     """A tokenizer from an uploaded file's bytes: our JSON, a HF tokenizer.json or a
-    tiktoken rank file. Raises ``ImportFailed`` naming the file and the problem; nothing
-    else escapes. (``import_steps`` is the same in slices.)
+    tiktoken rank file (``subwordlab.formats.detect`` tells which). Raises ``ImportFailed``
+    naming the file and the problem; nothing else escapes. (``import_steps`` is the same in
+    slices.)
     """
-    from subwordlab.base.events import drain
-
     return drain(import_steps(name, data))
 
 
-def import_steps(name: str, data: bytes | str):
+def import_steps(name: str, data: bytes | str) -> Generator[tuple[int, int], None, Imported]:
     """``import_model`` in slices: yields ``(done, total)`` now and then while a big
     tiktoken rank file loads (a few seconds for o200k_base), and returns the ``Imported``."""
-    from subwordlab.formats.hf_json import from_hf_dict
-    from subwordlab.formats.our_json import ModelFileError, from_dict, parse_json
-
     label = repr(name) if name else "the file"
     size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
-    if size == 0:
-        raise ImportFailed(f"{label} is empty: choose a Subword Lab .json, a tokenizer.json or a .tiktoken file")
     if size > MAX_IMPORT_BYTES:
         raise ImportFailed(f"{label} is {size:,} bytes; model files up to {MAX_IMPORT_BYTES // 2**20} MB can be loaded")
-    if looks_like_rank_file(data):
-        return (yield from _import_rank_file(label, name, data))
     try:
-        doc = parse_json(data, "file")
-    except ModelFileError as exc:
-        raise ImportFailed(f"{label} cannot be loaded: {exc}") from None
-    if not isinstance(doc, dict):
-        raise ImportFailed(f"{label} is JSON but not a model file (its top level is not an object)")
-    try:
-        if doc.get("format") == "subwordlab":
-            tok, kind = from_dict(doc), "ours"
-        elif "model" in doc and ("added_tokens" in doc or "normalizer" in doc or "pre_tokenizer" in doc):
-            raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                # (the document parsed above, not parsed again: from_hf_json's record of the file's SHA-256).
-                # Most published tokenizer.json files add [CLS]/[SEP] or <s> around a text: that part
-                # is left out, and said, rather than the whole file refused
-                tok, kind = from_hf_dict(doc, hashlib.sha256(raw).hexdigest(), drop_post_processing=True), "hf"
-        else:
-            raise ImportFailed(f"{label} is JSON but neither a Subword Lab model (\"format\": \"subwordlab\") "
-                               "nor a Hugging Face tokenizer.json (\"model\", \"added_tokens\", ...)")
-    except ImportFailed:
-        raise
-    except (ModelFileError, ValueError, TypeError, KeyError) as exc:
-        raise ImportFailed(f"{label} cannot be loaded: {exc}") from None
-    except RecursionError:
-        raise ImportFailed(f"{label} cannot be loaded: it is nested too deeply") from None
-    dropped = tok.spec.get("dropped") if kind == "hf" else None
-    return Imported(tok, kind, name or "the file", [left_out_note(dropped)] if dropped else [])
-
-
-_RANK_LINE = re.compile(rb"[A-Za-z0-9+/]+={0,2} [0-9]+\r?\n")
-
-
-def looks_like_rank_file(data: bytes | str) -> bool:
-    """A tiktoken rank file starts with ``<base64 token> <rank>`` lines.
-
-    >>> looks_like_rank_file(b"IQ== 0\\nIg== 1\\n"), looks_like_rank_file(b'{"model": 1}')
-    (True, False)
-    """
-    head = (data.encode("utf-8", errors="replace") if isinstance(data, str) else bytes(data[:200]))[:200]
-    return _RANK_LINE.match(head) is not None
-
-
-def _import_rank_file(label: str, name: str, data: bytes | str):
-    from subwordlab.formats.openai_files import iter_from_tiktoken
-    from subwordlab.formats.our_json import ModelFileError
-
-    try:
-        tok = yield from iter_from_tiktoken(data)
+        # (most published tokenizer.json files add [CLS]/[SEP] or <s> around a text: that
+        # part is left out, and said, rather than the whole file refused)
+        loaded = yield from read_model_steps(data, label, drop_post_processing=True)
     except ModelFileError as exc:
         if "not one of OpenAI's published files" in str(exc):
             raise ImportFailed(f"{label} is a tiktoken rank file but not one of OpenAI's (r50k_base, cl100k_base, "
                                "o200k_base), so its pre-tokenization pattern is unknown: import it with the command "
-                               "line, 'subwordlab import --tiktoken FILE --pattern cl100k -o model.json', and load "
-                               "the model.json here") from None
-        raise ImportFailed(f"{label} cannot be loaded: {exc}") from None
-    return Imported(tok, "tiktoken", name or "the file")
+                               "line, 'subwordlab import FILE --pattern cl100k -o model.json', and load the "
+                               "model.json here") from None
+        raise ImportFailed(str(exc)) from None
+    tok = loaded.tokenizer
+    dropped = tok.spec.get("dropped") if loaded.kind == "hf" else None
+    return Imported(tok, loaded.kind, name or "the file", [left_out_note(dropped)] if dropped else [])

@@ -18,13 +18,13 @@ from .. import api
 from .. import counts as counts_file
 from ..base.events import PHASES
 from ..text.corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
-from ..formats.hf_json import HFExportError, export_hf, from_hf_json
+from ..formats.detect import KINDS, kind_of, looks_like_rank_file, read_model
+from ..formats.hf_json import HFExportError, export_hf
 from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
-from ..formats.openai_files import from_tiktoken
 from ..options import PRESETS, OptionError, all_options, options_markdown
 from ..base.parallel import default_workers, encode_stream, ordered_map
 from ..presets import counting_spec, resolve_options
-from ..formats.our_json import format_vocab_table, from_json, vocab_table
+from ..formats.our_json import format_vocab_table, to_json, vocab_table
 from ..stats import compare_texts, embedding_parameters, first_difference, format_table
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
@@ -141,19 +141,23 @@ def _read_bytes(path, what="files"):
 
 
 def _load_model(path):
+    """The tokenizer in a model file of any kind (``formats.detect``): ours, a tokenizer.json
+    (its post-processor left out, and said) or one of OpenAI's tiktoken rank files."""
     if path is None:
         raise CliError("give the model file with -m model.json")
     data = _read_bytes(path, "model files")
     try:
-        return from_json(data)
+        loaded = read_model(data, path)
     except ModelFileError as exc:
-        if "tokenizer.json" in str(exc):
-            raise CliError(f"{path}: {exc} (on the command line: subwordlab import --hf {path} -o model.json)") from None
-        if str(exc).startswith(("the model file is not UTF-8", "the model file is not valid JSON")):
-            # not a model at all (another file given by mistake): say what -m takes
-            raise CliError(f"{path}: {exc}; -m takes a model file written by subwordlab train -o or subwordlab "
-                           "import") from None
-        raise CliError(f"{path}: {exc}") from None
+        if kind_of(data) is None:  # not a model at all (another file given by mistake): say what -m takes
+            raise CliError(f"{exc}; -m takes a model file written by subwordlab train -o or subwordlab import, a "
+                           "tokenizer.json or a .tiktoken rank file") from None
+        raise CliError(str(exc)) from None
+    dropped = loaded.tokenizer.spec.get("dropped") if loaded.kind == "hf" else None
+    if dropped:
+        print(f"note: {path}: left out its {', '.join(dropped)} (the text's own tokens, as HF's "
+              "encode(text, add_special_tokens=False))", file=sys.stderr)
+    return loaded.tokenizer
 
 
 def _write_atomic(path, text):
@@ -413,7 +417,7 @@ def cmd_train(args):
     short = api.shortfall(tok, merges=bar.steps if preset.learns_merges else None)
     for note in notes + ([short] if short else []):
         print(f"note: {note}", file=sys.stderr)
-    _write_atomic(args.output, tok.to_json())
+    _write_atomic(args.output, to_json(tok))
     if not args.quiet:
         print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
     return 0
@@ -653,21 +657,26 @@ def cmd_export(args):
 
 
 def cmd_import(args):
-    if args.hf == args.tiktoken:
-        raise CliError("say which format: import --hf tokenizer.json, or import --tiktoken o200k_base.tiktoken")
     path = args.source
     data = _read_bytes(path) if path != "-" else sys.stdin.buffer.read()
+    # what the file is comes from its content; --hf / --tiktoken, if given, must agree
+    kind = "tiktoken" if looks_like_rank_file(data) else "hf"
+    said = "hf" if args.hf else "tiktoken" if args.tiktoken else None
+    if args.hf and args.tiktoken:
+        raise CliError("give at most one of --hf and --tiktoken (the file's kind is read from its content anyway)")
+    if said and said != kind:
+        raise CliError(f"{path} is not a {KINDS[said]}: it reads as a {KINDS[kind]}; leave out --{said}")
     try:
-        if args.hf:
-            tok = from_hf_json(data, drop_post_processing=args.drop_post_processing)
-        else:
-            tok = from_tiktoken(data, args.pattern, _special_ids(args.special_tokens))
+        loaded = read_model(data, path, args.drop_post_processing, args.pattern, _special_ids(args.special_tokens),
+                            said)
     except ModelFileError as exc:
-        raise CliError(f"{path}: {exc}") from None
+        raise CliError(str(exc)) from None
+    if loaded.kind == "ours":
+        raise CliError(f"{path} is a Subword Lab model file already: use it as it is (-m {path})")
     if not args.output:
         raise CliError("give the output file with -o model.json")
-    _write_atomic(args.output, tok.to_json())
-    print(f"wrote {args.output} ({tok!r})", file=sys.stderr)
+    _write_atomic(args.output, to_json(loaded.tokenizer))
+    print(f"wrote {args.output} ({loaded.tokenizer!r})", file=sys.stderr)
     return 0
 
 

@@ -1,6 +1,6 @@
 """The command line: ``python -m subwordlab <command> ...`` (also installed as ``subwordlab``).
 
-Commands: train, count, encode, decode, stats, inspect, vocab, export --hf, import --hf | --tiktoken,
+Commands: train, count, encode, decode, stats, inspect, vocab, export --hf, import (a tokenizer.json or a tiktoken rank file),
 presets (the algorithms and their options; ``--markdown`` writes the README's options table).
 Every command has ``--help`` with an example. Errors go to stderr as one line
 (``subwordlab: error: ...``) with exit code 1 (2 for a wrong command line, 130 when
@@ -182,16 +182,17 @@ def build_parser():
     p.add_argument("--hf", action="store_true", help="Hugging Face tokenizer.json (the only format)")
     p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: stdout)")
     p = command("import", "import a Hugging Face tokenizer.json or a tiktoken rank file as our JSON model file",
-                "subwordlab import --hf tokenizer.json -o model.json\n"
-                "  subwordlab import --tiktoken o200k_base.tiktoken -o o200k.json\n"
-                "  subwordlab import --tiktoken my.tiktoken --pattern cl100k --special-tokens '<|end|>=1000' -o m.json\n\n"
-                "OpenAI's own rank files (r50k_base, cl100k_base, o200k_base) are recognised by their\n"
-                "SHA-256: their pattern and special tokens are tiktoken's", cmd_import)
+                "subwordlab import tokenizer.json -o model.json\n"
+                "  subwordlab import o200k_base.tiktoken -o o200k.json\n"
+                "  subwordlab import my.tiktoken --pattern cl100k --special-tokens '<|end|>=1000' -o m.json\n\n"
+                "The file's kind is read from its content. OpenAI's own rank files (r50k_base,\n"
+                "cl100k_base, o200k_base) are recognised by their SHA-256: their pattern and special\n"
+                "tokens are tiktoken's", cmd_import)
     p.add_argument("source", metavar="FILE", help="the file to import ('-' for stdin)")
-    p.add_argument("--hf", action="store_true", help="the file is a Hugging Face tokenizer.json")
-    p.add_argument("--tiktoken", action="store_true", help="the file is a tiktoken rank file (base64 token, rank)")
-    p.add_argument("--pattern", metavar="P", help="--tiktoken: gpt2, cl100k, o200k or a regex (OpenAI's files: known)")
-    p.add_argument("--special-tokens", metavar="T=ID,...", help="--tiktoken: special tokens with their ids")
+    p.add_argument("--hf", action="store_true", help="say that the file is a Hugging Face tokenizer.json (checked; optional)")
+    p.add_argument("--tiktoken", action="store_true", help="say that the file is a tiktoken rank file (checked; optional)")
+    p.add_argument("--pattern", metavar="P", help="a rank file's pattern: gpt2, cl100k, o200k or a regex (OpenAI's files: known)")
+    p.add_argument("--special-tokens", metavar="T=ID,...", help="a rank file's special tokens with their ids")
     p.add_argument("--drop-post-processing", action="store_true",
                    help="leave out the file's post-processor (e.g. [CLS]/[SEP] around the text), truncation and padding")
     p.add_argument("-o", "--output", metavar="MODEL.json", help="where to save the model")

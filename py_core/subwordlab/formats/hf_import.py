@@ -433,7 +433,7 @@ def _added_tokens(value):
 def from_hf_dict(doc, source_sha256=None, drop_post_processing=False):
     """A Tokenizer from a parsed tokenizer.json (see ``from_hf_json``)."""
     if isinstance(doc, dict) and doc.get("format") == "subwordlab":
-        raise ModelFileError("this is a Subword Lab model file, not a tokenizer.json; load it with Tokenizer.from_json()")
+        raise ModelFileError("this is a Subword Lab model file, not a tokenizer.json; load it with subwordlab.from_json()")
     top = Fields(doc, "tokenizer.json")
     unknown = sorted(set(doc) - set(TOP_LEVEL))
     if unknown:

@@ -108,7 +108,7 @@ def from_dict(doc):
     fmt = top.raw("format", None)
     if fmt != FORMAT:
         if isinstance(doc, dict) and "model" in doc and "added_tokens" in doc and "format" not in doc:
-            raise ModelFileError("this looks like a Hugging Face tokenizer.json; load it with Tokenizer.from_hf_json()")
+            raise ModelFileError("this looks like a Hugging Face tokenizer.json; load it with subwordlab.from_hf_json()")
         raise ModelFileError(f"document.format: expected {FORMAT!r}, got {short(fmt) or fmt!r}; this is not a Subword Lab model file")
     version = top.get("version", "int")
     if version != VERSION:
