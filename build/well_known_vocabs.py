@@ -24,8 +24,8 @@ import json
 import subprocess
 import sys
 import tarfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "_cache"

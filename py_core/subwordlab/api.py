@@ -7,19 +7,20 @@
 """
 
 from collections import deque
-from typing import Any, Dict, Iterable, Iterator, Optional, Union
+from collections.abc import Iterable, Iterator
+from typing import Any
 
-from .text.corpus import Counted
 from .base.events import Done, Event
 from .options import PRESETS
 from .presets import TRAINERS, resolve_options
+from .text.corpus import Counted
 from .tokenizer import Tokenizer
 
 # raw text, documents, word counts, or pre-token counts made by counts.py (a counts file)
-Corpus = Union[str, Iterable[str], Dict[str, int], Counted]
+Corpus = str | Iterable[str] | dict[str, int] | Counted
 
 
-def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int] = None, num_merges: Optional[int] = None,
+def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: int | None = None, num_merges: int | None = None,
                progress: bool = False, **options: Any) -> Iterator[Event]:
     """Train step by step: yields ``AlphabetReady``, then one event per merge (or EM/prune
     round), then ``Done`` whose ``tokenizer`` is the result.
@@ -37,7 +38,7 @@ def iter_train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int]
     return events if progress else (e for e in events if e.kind != "progress")
 
 
-def train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int] = None, num_merges: Optional[int] = None,
+def train(corpus: Corpus, preset: str = "bpe", *, vocab_size: int | None = None, num_merges: int | None = None,
           **options: Any) -> Tokenizer:
     """Train a tokenizer: ``iter_train`` drained; returns the ``Tokenizer``."""
     # the last event (a deque of length 1 keeps only it)
@@ -46,7 +47,7 @@ def train(corpus: Corpus, preset: str = "bpe", *, vocab_size: Optional[int] = No
     return last.tokenizer
 
 
-def shortfall(tokenizer: Tokenizer, merges: Optional[int] = None) -> Optional[str]:
+def shortfall(tokenizer: Tokenizer, merges: int | None = None) -> str | None:
     """Why a trained tokenizer is smaller than its spec asked, or None when it is not.
 
     Training stops early when the corpus has nothing left to learn: no pair occurs twice

@@ -39,8 +39,8 @@ import io
 import json
 from collections import Counter, deque
 
-from .text.corpus import MAX_COUNT, Counted, CorpusError, _spacelike, text_encoding
 from .presets import corpus_cuts, iter_corpus_word_counts, pipeline_of, pipeline_record
+from .text.corpus import MAX_COUNT, CorpusError, Counted, _spacelike, text_encoding
 from .text.special import alternation
 from .version import __version__
 

@@ -25,8 +25,9 @@ separated by white space, e.g. ``<s> </s>``. (A share link carries a JSON list.)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .text.hf_onig import translate_regex
 from .text.patterns import PATTERNS

@@ -17,19 +17,27 @@ of the schema in options.py (the UI and the CLI are built from that schema);
 
 import json
 from dataclasses import replace
-from typing import Any, Dict, Tuple
+from typing import Any
 
-from .text.bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
-from .text.corpus import EMPTY_CORPUS, Counted, CorpusError, iter_count_words, slices_at_spaces, validate_word_counts, word_counts_provenance
-from .pipeline.decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
 from .base.events import Done, Progress, drain
-from .pipeline.normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
-from .options import PRESETS, check_options, preset_of
 from .base.registry import dump_component
+from .options import PRESETS, check_options, preset_of
+from .pipeline.decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
+from .pipeline.normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
 from .pipeline.pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
+from .text.bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
+from .text.corpus import (
+    EMPTY_CORPUS,
+    CorpusError,
+    Counted,
+    iter_count_words,
+    slices_at_spaces,
+    validate_word_counts,
+    word_counts_provenance,
+)
 from .text.special import alternation
-from .tokenizer import Tokenizer
 from .text.unicode_data import UNICODE_VERSION
+from .tokenizer import Tokenizer
 from .trainers import bpe as bpe_trainer
 from .trainers import hf_rules, spm_bpe
 from .trainers import unigram as unigram_trainer
@@ -37,7 +45,7 @@ from .trainers import wordpiece as wordpiece_trainer
 
 # The options of every preset (kinds, defaults, ranges, help) are in options.py, the one
 # schema; OPTIONS is its {preset: {option: (default, help)}} view.
-OPTIONS: Dict[str, Dict[str, Tuple[Any, str]]] = {
+OPTIONS: dict[str, dict[str, tuple[Any, str]]] = {
     p.name: {o.name: (o.default, o.help) for o in p.options} for p in PRESETS.values()}
 
 

@@ -17,13 +17,15 @@ import copy
 import gc
 import random
 from collections import ChainMap
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
-from itertools import chain, islice
 from dataclasses import dataclass, field
-from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
+from itertools import chain, islice
+from typing import Any, Literal
 
-from .pipeline import normalizers as N
 from .models.bpe import BPE, UNKNOWN, UnknownSymbolError
+from .pipeline import normalizers as N
 from .pipeline.normalizers import identity_aligned
 from .pipeline.pre_tokenizers import ByteLevel, Metaspace, WhitespaceMetaspace
 from .text.special import split_special
@@ -31,7 +33,7 @@ from .text.special import split_special
 _CACHE_LIMIT = 200_000  # pieces remembered by the encode cache
 
 # a special-token policy: "all", or the special tokens allowed (or refused) in the text
-Special = Union[Literal["all"], AbstractSet[str], Iterable[str]]
+Special = Literal["all"] | AbstractSet[str] | Iterable[str]
 
 
 @dataclass
@@ -39,21 +41,21 @@ class Encoding:
     """What ``encode_full`` returns: ids, token strings, and for each token its span in
     the original text as character offsets and as UTF-8 byte offsets."""
 
-    ids: List[int]
-    tokens: List[str]
-    offsets: List[Tuple[int, int]]
-    byte_offsets: List[Tuple[int, int]]
-    special: List[bool]
+    ids: list[int]
+    tokens: list[str]
+    offsets: list[tuple[int, int]]
+    byte_offsets: list[tuple[int, int]]
+    special: list[bool]
     # with ``keep_unknown``: True for a character outside a char-level BPE's alphabet, shown
     # as itself (its token is the character, its id None)
-    unknown: List[bool] = field(default_factory=list)
+    unknown: list[bool] = field(default_factory=list)
 
 
 class Tokenizer:
     """A trained tokenizer. Build one with ``subwordlab.train`` or a ``from_*`` loader."""
 
     def __init__(self, model: Any, normalizer: Any = None, pre_tokenizer: Any = None, decoder: Any = None,
-                 special_tokens: Optional[Dict[str, int]] = None, spec: Optional[Dict[str, Any]] = None,
+                 special_tokens: dict[str, int] | None = None, spec: dict[str, Any] | None = None,
                  added_vocab: Any = None) -> None:
         self.model = model
         self.normalizer = normalizer
@@ -71,11 +73,11 @@ class Tokenizer:
             for t in added_vocab.tokens:
                 if not (0 <= t.id < len(model.vocab)) or model.vocab[t.id] != t.content:
                     raise ValueError(f"added token {t.content!r} must be in the vocabulary at id {t.id}")
-        self._cache: Dict[str, List[int]] = {}
+        self._cache: dict[str, list[int]] = {}
         # user-defined symbols (SentencePiece style): the pre-tokenizer isolates them; each is one id
         self._user_defined = {s: model.token_to_id[s] for s in getattr(pre_tokenizer, "user_defined_symbols", ())
                               if s in model.token_to_id}
-        self._chunk_cache: Dict[str, List[int]] = {}
+        self._chunk_cache: dict[str, list[int]] = {}
         # the byte-level fast path: regex chunks -> bytes -> merges, no normalizer
         self._byte_fast = (isinstance(pre_tokenizer, ByteLevel) and normalizer is None
                            and getattr(model, "byte_level", False))
@@ -92,12 +94,12 @@ class Tokenizer:
             raise ValueError(f"id {id!r} is not in the vocabulary (ids are 0..{len(self.model.vocab) - 1})")
         return self.model.vocab[id]
 
-    def token_to_id(self, token: str) -> Optional[int]:
+    def token_to_id(self, token: str) -> int | None:
         """The id of a token string, or None if it is not in the vocabulary."""
         return self.model.token_to_id.get(token)
 
     @property
-    def merges(self) -> List[Tuple[str, str]]:
+    def merges(self) -> list[tuple[str, str]]:
         """BPE only: the merges in rank order as ``(left_id, right_id)``."""
         if not hasattr(self.model, "merges"):
             raise AttributeError(f"a {self.model.type} model has no merges")
@@ -124,7 +126,7 @@ class Tokenizer:
         """The normalizer alone. Example (NFKC): 'Ｈｉ' -> 'Hi'."""
         return self.normalizer.normalize_str(text) if self.normalizer else text
 
-    def pre_tokenize_str(self, text: str) -> List[Tuple[str, Tuple[int, int]]]:
+    def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         """The pre-tokenizer alone on (already normalized) text: ``[(piece, (start, end))]``."""
         return self.pre_tokenizer.pre_tokenize_str(text) if self.pre_tokenizer else [(text, (0, len(text)))]
 
@@ -150,7 +152,7 @@ class Tokenizer:
                 self._cache[piece] = ids
         return ids
 
-    def _encode_byte_level(self, text: str) -> List[int]:
+    def _encode_byte_level(self, text: str) -> list[int]:
         """The byte-level fast path of ``encode_ordinary``: text -> runs (segments that chunk
         independently, or the regex chunks) -> ids, every distinct run encoded once.
 
@@ -174,14 +176,14 @@ class Tokenizer:
             pass
         # step 1: the distinct runs not seen before, each encoded once (a segment chunk by
         # chunk, each chunk cached on its own)
-        fresh: Dict[str, List[int]] = {}
+        fresh: dict[str, list[int]] = {}
         encode_bytes, split, chunk_cache = model.encode_bytes, pre.regex.findall, self._chunk_cache
         with _no_cyclic_gc():
             for run in dict.fromkeys(runs):
                 if run in cache:
                     continue
                 if by_segment:
-                    ids: List[int] = []
+                    ids: list[int] = []
                     for chunk in split(run):
                         found = chunk_cache.get(chunk)
                         if found is None:
@@ -199,18 +201,18 @@ class Tokenizer:
         lookup = cache.__getitem__ if room >= len(fresh) else ChainMap(fresh, cache).__getitem__
         return list(chain.from_iterable(map(lookup, runs)))
 
-    def encode_ordinary(self, text: str) -> List[int]:
+    def encode_ordinary(self, text: str) -> list[int]:
         """Ids of ``text`` with no special-token handling (specials are ordinary text)."""
         if self._byte_fast:
             return self._encode_byte_level(text)
-        out: List[int] = []
+        out: list[int] = []
         normalized = self.normalize_str(text)
         pieces = self.pre_tokenizer.words(normalized) if self.pre_tokenizer else ([normalized] if normalized else [])
         for piece in pieces:
             out.extend(self._encode_piece(piece))
         return out
 
-    def encode(self, text: str, allowed_special: Special = (), disallowed_special: Special = "all") -> List[int]:
+    def encode(self, text: str, allowed_special: Special = (), disallowed_special: Special = "all") -> list[int]:
         """Ids of ``text``. Special tokens follow tiktoken's policy: by default one found in
         the text raises ValueError; ``allowed_special={"<|x|>"}`` or ``"all"`` encodes them
         as special tokens; ``disallowed_special=()`` encodes them as ordinary text.
@@ -230,7 +232,7 @@ class Tokenizer:
         return out
 
     def sample_encode(self, text: str, alpha: float, seed: Any = 0, allowed_special: Special = (),
-                      disallowed_special: Special = "all") -> List[int]:
+                      disallowed_special: Special = "all") -> list[int]:
         """Ids of one randomly drawn segmentation, reproducible by ``seed``.
 
         BPE: BPE-dropout, each merge skipped with probability ``alpha`` (0 = plain BPE,
@@ -252,7 +254,7 @@ class Tokenizer:
         return out
 
     def encode_nbest(self, text: str, n: int, allowed_special: Special = (),
-                     disallowed_special: Special = "all") -> List[Tuple[List[int], float]]:
+                     disallowed_special: Special = "all") -> list[tuple[list[int], float]]:
         """Unigram: the ``n`` most probable segmentations of ``text`` as ``[(ids, log_prob),
         ...]``, best first (pieces are split independently; a special token scores 0).
 
@@ -271,7 +273,7 @@ class Tokenizer:
                 parts.append(self._user_defined.get(piece, piece))
         return self.model.nbest(parts, n)
 
-    def tokenize(self, text: str, **policy: Any) -> List[str]:
+    def tokenize(self, text: str, **policy: Any) -> list[str]:
         """The token strings of ``text``. Example: 'lowest' -> ['low', 'est</w>'].
 
         A character a char-level BPE never saw (and no unk token) stays itself, as the
@@ -479,8 +481,8 @@ class Tokenizer:
             if self.decoder is None:  # HF joins the tokens with spaces when a file has no decoder
                 return " ".join(tokens).encode("utf-8")
             return self.decoder.decode_bytes(tokens)
-        out: List[bytes] = []
-        run: List[str] = []  # the tokens of a run decoded together
+        out: list[bytes] = []
+        run: list[str] = []  # the tokens of a run decoded together
         unk = getattr(self.model, "unk_id", None)
         for i in ids:
             tok = self.id_to_token(i)
@@ -497,7 +499,7 @@ class Tokenizer:
             out.append(self._decode_run(run))
         return b"".join(out)
 
-    def _decode_run(self, tokens: List[str]) -> bytes:
+    def _decode_run(self, tokens: list[str]) -> bytes:
         """The bytes of a run of tokens: through the decoder, or, for a model file saved
         without one ("decoder": null), the tokens' own text one after another."""
         if self.decoder is None:

@@ -8,8 +8,8 @@ that leaves 127.0.0.1, a boot error, or a Python traceback in the page text.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlparse
 
 import pytest

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-
 from test_hostile_inputs import CATASTROPHIC, GUARD_WAIT_MS, open_page, paste_and_train, set_option, settled, state_of
 from test_playground import LONG_RUNS, measure_long_run, pick_sample
 

@@ -8,9 +8,9 @@ import struct
 import xml.etree.ElementTree as ET
 
 from playwright.sync_api import expect
+from test_compare_share_embed import download, pick_sample, run_compare
 
 from subwordlab_web.chart_export import CHARTS
-from test_compare_share_embed import download, pick_sample, run_compare
 
 NS = "{http://www.w3.org/2000/svg}"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from share_actions import open_link, wait_applied
 
 import subwordlab
 from subwordlab.recording import Recording
@@ -24,8 +25,6 @@ from subwordlab_web import share
 from subwordlab_web.compare_panel import DEFAULT_CONFIGS
 from subwordlab_web.compare_results import parity_cell
 from subwordlab_web.samples import SAMPLES, strip_udhr_header
-
-from share_actions import open_link, wait_applied
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 UDHR = [s for s in SAMPLES.values() if s.udhr]

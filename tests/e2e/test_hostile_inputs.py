@@ -27,7 +27,6 @@ from playwright.sync_api import expect
 import subwordlab
 from subwordlab_web import share
 
-
 ANSWER_MS = 200  # the page must answer a trivial evaluate within this
 CATASTROPHIC = "(a+)+$"  # against 40 'a' and a 'b': 2**40 ways to fail in re
 A_RUN = "a" * 40 + "b"

@@ -9,11 +9,10 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import expect
+from share_actions import open_link, wait_applied
 
 from subwordlab_web import share
 from subwordlab_web.samples import SAMPLES
-
-from share_actions import open_link, wait_applied
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 FRENCH_TITLE = "Déclaration universelle des droits de l’homme"

@@ -115,8 +115,8 @@ def test_upload_files_paste_text_and_drop_a_file(app_page, screenshots_dir):
     page = app_page
     page.click("#tab-corpus")
     page.set_input_files("#corpus-file", [
-        {"name": "poem.txt", "mimeType": "text/plain", "buffer": "the low sun, the lower moon\n".encode()},
-        {"name": "more.txt", "mimeType": "text/plain", "buffer": "newest widest lowest\n".encode()},
+        {"name": "poem.txt", "mimeType": "text/plain", "buffer": b"the low sun, the lower moon\n"},
+        {"name": "more.txt", "mimeType": "text/plain", "buffer": b"newest widest lowest\n"},
     ])
     expect(page.locator("#corpus-status")).to_contain_text("Loaded poem.txt, more.txt")
     expect(page.locator("#corpus-source")).to_contain_text("2 files")

@@ -5,9 +5,8 @@ unknown character as a real loss; axe finds no contrast problem in either state.
 from __future__ import annotations
 
 from playwright.sync_api import expect
-
-from test_layout_a11y import AXE, FAILING_IMPACTS, run_axe
 from test_compare_share_embed import pick_sample
+from test_layout_a11y import AXE, FAILING_IMPACTS, run_axe
 from test_playground import go_train, wait_done
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any, Callable, Iterator
+from typing import Any
 
 VOID_TAGS = frozenset(
     "area base br col embed hr img input link meta source track wbr".split()

@@ -12,11 +12,12 @@ learns changes (on purpose). Then regenerate them on CPython and commit the file
 (without ``--update`` it prints the current hashes and says which differ).
 """
 
-import subwordlab
 import hashlib
 import json
 import sys
 from pathlib import Path
+
+import subwordlab
 
 HASHES = Path(__file__).with_name("golden_json_hashes.json")
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "udhr" / "udhr_eng.txt"

@@ -4,18 +4,18 @@ tiktoken (encoding) and HF tokenizers (training)."""
 import functools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.text.patterns import PATTERNS
-
 from corpora import UDHR, read
+from subwordlab.text.patterns import PATTERNS
 
 SPECIAL = "<|endoftext|>"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def trained(pattern="gpt2", vocab_size=700, specials=()):
     text = read("taylorswift.txt")[:60_000] + "".join(p.read_text(encoding="utf-8")[:3000] for p in UDHR)
     return subwordlab.train(text, preset="byte_bpe", vocab_size=vocab_size, pattern=pattern, special_tokens=list(specials))

@@ -1,12 +1,13 @@
 """Char-level BPE: corpus input, tie-breaks, merging rules, unknowns, dropout."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.trainers import textbook
 from subwordlab import CorpusError, parse_word_counts
+from subwordlab.trainers import textbook
 
 
 def test_word_count_text_and_dict_give_the_same_model():

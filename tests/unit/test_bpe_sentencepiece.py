@@ -2,11 +2,11 @@
 and BPE-dropout through the Tokenizer."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-
 from corpora import UDHR, read
 
 TEXT = read("taylorswift.txt")[:40_000]

@@ -1,7 +1,6 @@
 """The command line, end to end in subprocesses: every command, errors as one line without
 a traceback, and Ctrl-C (SIGINT) during a long training run leaving no file behind."""
 
-import subwordlab
 import json
 import os
 import signal
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import subwordlab
 from corpora import CORPORA, UDHR
 
 pytestmark = pytest.mark.cpython_only

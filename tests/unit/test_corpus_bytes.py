@@ -11,14 +11,13 @@ import subprocess
 import sys
 
 import pytest
+from fakedom import FakeFile
+from test_web_corpus import started, upload
 
 import subwordlab
-from subwordlab_web.corpus_data import decode_upload, join_texts
-from fakedom import FakeFile
-from subwordlab_web.state import TrainSpec
-
 from corpora import ROOT
-from test_web_corpus import started, upload
+from subwordlab_web.corpus_data import decode_upload, join_texts
+from subwordlab_web.state import TrainSpec
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

@@ -3,18 +3,18 @@
 from shards, trains the model the text trains, byte for byte; a counts file of another
 pipeline, or a damaged one, is refused in one line that says what to do."""
 
-import subwordlab
 import io
 import json
 import random
 
 import pytest
 
+import subwordlab
 from corpora import CORPORA, UDHR
 from subwordlab import counts, train
 from subwordlab.cli import main
-from subwordlab.text.corpus import Counted
 from subwordlab.presets import counting_spec
+from subwordlab.text.corpus import Counted
 
 pytestmark = pytest.mark.cpython_only  # (the command line in this process; its workers: test_cli_workers)
 

@@ -3,11 +3,11 @@ the files (the core's own counting mapped over partitions, merged in order), and
 trained from the cluster's counts is the one-process model, byte for byte; so are the counts
 file and the model of `subwordlab count --dask ADDRESS`."""
 
-import subwordlab
 import json
 
 import pytest
 
+import subwordlab
 from corpora import CORPORA, UDHR
 from subwordlab import counts, train
 from subwordlab.cli import main

@@ -9,11 +9,10 @@ import warnings
 import pytest
 
 import subwordlab
+from corpora import read
 from subwordlab import options as schema
 from subwordlab.formats.hf_json import HFExportError, export_hf
 from subwordlab.options import PRESETS, TRAINING_ONLY
-
-from corpora import read
 
 TEXT = read("tinyshakespeare.txt")[:4000]
 SAMPLES = [TEXT[i:i + 250] for i in range(0, 2500, 500)] + [

@@ -11,10 +11,9 @@ import warnings
 import pytest
 
 import subwordlab
+from corpora import UDHR, read
 from subwordlab.formats.hf_json import HFExportError, export_hf, from_hf_json, to_hf_json, to_onig, translate_regex
 from subwordlab.formats.our_json import ModelFileError
-
-from corpora import UDHR, read
 
 TRAIN = read("tinyshakespeare.txt")[:150_000]
 EXTRA = [
@@ -188,8 +187,8 @@ def test_multi_character_end_of_word_marker_is_refused_with_the_fix():
 
 
 def test_merges_that_would_jump_hf_s_queue_are_refused():
-    from subwordlab.pipeline.decoders import ConcatDecoder
     from subwordlab.models.bpe import BPE
+    from subwordlab.pipeline.decoders import ConcatDecoder
     from subwordlab.pipeline.pre_tokenizers import WhitespaceSplit
     from subwordlab.tokenizer import Tokenizer
 

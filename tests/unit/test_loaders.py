@@ -6,15 +6,15 @@ import base64
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.text.bytes_map import BYTE_TO_CHAR, text_to_bytes
+from corpora import UDHR, read
 from subwordlab.formats.openai_files import from_gpt2_files, from_tiktoken, tiktoken_merges
 from subwordlab.formats.our_json import ModelFileError
-
-from corpora import UDHR, read
+from subwordlab.text.bytes_map import BYTE_TO_CHAR, text_to_bytes
 
 TEXTS = [p.read_text(encoding="utf-8") for p in UDHR] + ["emoji 👨‍👩‍👧 🎉", "digits 1234567", "  runs \t\n\n  "]
 
@@ -111,7 +111,8 @@ def test_from_tiktoken_encodes_as_tiktoken(pattern):
 
 @pytest.mark.cpython_only
 def test_from_gpt2_files_encodes_as_the_original_and_as_tokenizers():
-    from tokenizers import Tokenizer as HF, models, pre_tokenizers
+    from tokenizers import Tokenizer as HF
+    from tokenizers import models, pre_tokenizers
 
     base = trained("gpt2")
     vocab = {t: i for i, t in enumerate(base.model.vocab)}

@@ -6,11 +6,13 @@ against list merging (LONG_PIECE out of reach), on trained models and random ran
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.models import bpe as bpe_module, rank_bpe as rank_module
+from subwordlab.models import bpe as bpe_module
+from subwordlab.models import rank_bpe as rank_module
 from subwordlab.models.merge_queue import queue_merge
 from subwordlab.models.rank_bpe import RankBPE
 

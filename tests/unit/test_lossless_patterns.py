@@ -8,12 +8,13 @@ is the only path).
 """
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.text import regex_compat
 from subwordlab.pipeline.pre_tokenizers import ByteLevel, can_match_empty
+from subwordlab.text import regex_compat
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

@@ -10,13 +10,14 @@ every text into the pieces ``tokenizers``' ``Split(Regex(p), "isolated")`` gives
 """
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 from subwordlab.formats.hf_import import from_onig
+from subwordlab.formats.our_json import ModelFileError
 from subwordlab.pipeline.normalizers import RegexReplace
 from subwordlab.pipeline.pre_tokenizers import Split
-from subwordlab.formats.our_json import ModelFileError
 
 pytestmark = pytest.mark.cpython_only
 

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from subwordlab.text.bytes_map import BYTE_TO_CHAR
 from subwordlab.formats.hf_json import from_hf_json, from_onig
+from subwordlab.formats.our_json import ModelFileError
 from subwordlab.pipeline.normalizers import RegexReplace
 from subwordlab.pipeline.pre_tokenizers import Split
-from subwordlab.formats.our_json import ModelFileError
+from subwordlab.text.bytes_map import BYTE_TO_CHAR
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

@@ -12,9 +12,8 @@ import random
 import pytest
 
 import subwordlab
-from subwordlab.text.corpus import MAX_WORD_SYMBOLS, CorpusError, cut_long
-
 from corpora import read
+from subwordlab.text.corpus import MAX_WORD_SYMBOLS, CorpusError, cut_long
 
 PRESETS = ["bpe", "byte_bpe", "wordpiece", "unigram", "sentencepiece_bpe", "sentencepiece_unigram"]
 

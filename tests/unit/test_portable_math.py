@@ -12,7 +12,8 @@ import math
 import random
 import struct
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 from subwordlab.base import portable_math as pm

@@ -11,11 +11,11 @@ import json
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-
 from corpora import ROOT, UDHR, read
 
 pytestmark = pytest.mark.cpython_only

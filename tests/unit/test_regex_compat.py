@@ -22,14 +22,14 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
+from corpora import CORPORA, UDHR, read
 from subwordlab.text import regex_compat
 from subwordlab.text.patterns import CL100K, GPT2, O200K, PATTERNS
 from subwordlab.text.regex_compat import compile_pattern, compile_stdlib, translate
-
-from corpora import CORPORA, UDHR, read
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
@@ -153,7 +153,7 @@ def test_stdlib_s_differs_from_regex_s_so_it_is_translated():
     assert compile_stdlib(GPT2).findall("a\x1cb") == ["a", "\x1c", "b"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def all_categories():
     return list(map(REFERENCE.category, ALL_CODE_POINTS))
 
@@ -215,7 +215,7 @@ def test_case_insensitive_lu_ll_lt_mean_cased_letter_like_regex():
 
 # ---- differential tests against `regex` (CPython only) ----------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def disagreeing_code_points():
     """Code points whose general category differs between `regex` and `unicodedata`."""
     import regex
@@ -228,7 +228,7 @@ def disagreeing_code_points():
     return frozenset(cp for cp in range(0x110000) if by_regex.get(cp) != REFERENCE.category(chr(cp)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def agreeing_text():
     bad = disagreeing_code_points()
     return "".join(c for c in ALL_CODE_POINTS if ord(c) not in bad)

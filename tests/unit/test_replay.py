@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 import subwordlab
-from subwordlab.recording import Recording
-from subwordlab.base.registry import dump_component
-from subwordlab.replay import ReplayError, replay
-from subwordlab.formats.our_json import from_json
-
 from corpora import read
+from subwordlab.base.registry import dump_component
+from subwordlab.formats.our_json import from_json
+from subwordlab.recording import Recording
+from subwordlab.replay import ReplayError, replay
 
 CORPUS = "the lowest newest widest low lower tokens tokenizer stemming stems " * 6 + "héllo wörld ünïcode"
 BPE_PRESETS = [("bpe", {}), ("byte_bpe", {}), ("sentencepiece_bpe", {}), ("bpe", {"end_of_word": None})]

@@ -13,7 +13,6 @@ import sys
 import pytest
 
 import subwordlab
-
 from corpora import read
 
 pytestmark = pytest.mark.every_runtime

@@ -23,15 +23,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_budget import examples
 
 import subwordlab
+from corpora import UDHR, read
 from subwordlab.base.events import drain
 from subwordlab.formats.hf_export import to_hf_json
 from subwordlab.presets import bpe_pipeline, corpus_word_counts, resolve_options, wordpiece_pipeline
 from subwordlab.trainers import hf_rules
-
-from corpora import UDHR, read
-from hypothesis_budget import examples
 
 pytestmark = pytest.mark.cpython_only
 

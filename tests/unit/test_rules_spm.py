@@ -12,11 +12,10 @@ Swift's article), Python source from the standard library.
 import io
 
 import pytest
+from test_rules_hf import stdlib_source
 
 import subwordlab
-
 from corpora import UDHR, read
-from test_rules_hf import stdlib_source
 
 pytestmark = pytest.mark.cpython_only
 

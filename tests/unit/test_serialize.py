@@ -5,14 +5,20 @@ the vocabulary view."""
 import hashlib
 import json
 
+import golden_json
 import pytest
 
 import subwordlab
-from subwordlab.formats.our_json import (FORMAT, MAX_FILE_BYTES, VERSION, ModelFileError, format_vocab_table, from_json,
-                                  vocab_table)
-
-import golden_json
 from corpora import UDHR, read
+from subwordlab.formats.our_json import (
+    FORMAT,
+    MAX_FILE_BYTES,
+    VERSION,
+    ModelFileError,
+    format_vocab_table,
+    from_json,
+    vocab_table,
+)
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 
@@ -159,9 +165,11 @@ def test_size_limit_is_documented_and_enforced():
 
 def test_imported_hf_pipeline_components_serialize():
     """Every general-purpose stage added for tokenizer.json imports has a type tag and round-trips."""
-    from subwordlab.pipeline import decoders as D, normalizers as N, pre_tokenizers as P
-    from subwordlab.pipeline.added_vocab import AddedToken, AddedVocabulary
     from subwordlab.models.hf_bpe import HFBPE
+    from subwordlab.pipeline import decoders as D
+    from subwordlab.pipeline import normalizers as N
+    from subwordlab.pipeline import pre_tokenizers as P
+    from subwordlab.pipeline.added_vocab import AddedToken, AddedVocabulary
     from subwordlab.tokenizer import Tokenizer
 
     vocab = ["<unk>", "a", "b", "c", "##b", "##c", "a##b", "ab", "<x>", " "]

@@ -10,13 +10,12 @@ from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.text import corpus as corpus_mod
+from corpora import UDHR, read
 from subwordlab import presets
-from subwordlab.text.corpus import slices_at_spaces
 from subwordlab.base.events import Done, Progress
 from subwordlab.recording import Recording
-
-from corpora import UDHR, read
+from subwordlab.text import corpus as corpus_mod
+from subwordlab.text.corpus import slices_at_spaces
 
 # Pipelines whose counting may be cut (and a few that must refuse to be).
 CONFIGS = [

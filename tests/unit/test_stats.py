@@ -4,11 +4,18 @@ values of every per-text statistic."""
 import pytest
 
 import subwordlab
-from subwordlab.pipeline.decoders import ConcatDecoder
 from subwordlab.models.bpe import BPE
+from subwordlab.pipeline.decoders import ConcatDecoder
 from subwordlab.pipeline.pre_tokenizers import WhitespaceSplit
-from subwordlab.stats import (compare_texts, embedding_parameters, first_difference, format_table, text_stats,
-                              tokenization_stats, vocab_size_calculator)
+from subwordlab.stats import (
+    compare_texts,
+    embedding_parameters,
+    first_difference,
+    format_table,
+    text_stats,
+    tokenization_stats,
+    vocab_size_calculator,
+)
 from subwordlab.tokenizer import Tokenizer
 
 SEED = {"low": 5, "lower": 2, "newest": 6, "widest": 3}

@@ -6,9 +6,8 @@ import warnings
 import pytest
 
 import subwordlab
-from subwordlab.formats.hf_json import from_hf_json, to_hf_json
-
 from corpora import UDHR, read
+from subwordlab.formats.hf_json import from_hf_json, to_hf_json
 
 ENG = read("udhr/udhr_eng.txt")
 TEXTS = [p.read_text(encoding="utf-8")[:1500] for p in UDHR] + [

@@ -1,7 +1,8 @@
 """The fast trainers against the textbook ones (trainers/textbook.py): on generated
 corpora, every merge (pair, count, new token) is the same, for every tie-break rule."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab

@@ -25,7 +25,8 @@ pass) and within ``max_sentence_length``, and no reserved piece's name inside th
 from collections import Counter
 from pathlib import Path
 
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab

@@ -6,7 +6,8 @@ in both tiers; the golden model hashes (test_serialize.py) show the effect on mo
 import unicodedata
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 from subwordlab.text import unicode_data, unicode_tables

@@ -9,16 +9,16 @@ import math
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab.models.unigram import Unigram
+from corpora import UDHR, read
 from subwordlab.base.registry import dump_component
+from subwordlab.models.unigram import Unigram
 from subwordlab.trainers.unigram import digamma
 from subwordlab.trainers.unigram_seed import frequent_substrings, is_valid_piece
-
-from corpora import UDHR, read
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

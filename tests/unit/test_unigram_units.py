@@ -7,10 +7,11 @@ import math
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
-
 from test_pathological_corpora import _reference_log_space, corpora
+
 from subwordlab.trainers.lattice import Lattices, unit_spans, viterbi
 from subwordlab.trainers.unigram import e_step, unigram_steps
 

@@ -9,6 +9,7 @@ import importlib
 from pathlib import Path
 
 import pytest
+from fakedom import FakePort
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +17,6 @@ import subwordlab
 from subwordlab_web import app as webapp
 from subwordlab_web.app import App, assign_colors
 from subwordlab_web.state import Corpus
-from fakedom import FakePort
 
 pytestmark = pytest.mark.every_runtime  # also in the Pyodide tier (tests/unit/conftest.py)
 

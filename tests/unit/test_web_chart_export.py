@@ -7,10 +7,11 @@ from __future__ import annotations
 import doctest
 import xml.etree.ElementTree as ET
 
+from test_web_train import INDEX_HTML, click, started, use
+
 from subwordlab_web import chart_export
 from subwordlab_web.chart_export import CHARTS, file_name, standalone_svg
 from subwordlab_web.state import Corpus, TrainSpec
-from test_web_train import INDEX_HTML, click, started, use
 
 NS = "{http://www.w3.org/2000/svg}"
 EVIL = '<script>alert("x")</script> & "q" \'s'

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from fakedom import FakePort
 from hypothesis import given
 from hypothesis import strategies as st
 
 from subwordlab_web import charts
 from subwordlab_web.build import el, svg
-from fakedom import FakePort
 
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 

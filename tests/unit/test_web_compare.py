@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import subwordlab
 import math
 import re
 
 import pytest
+from fakedom import FakePort
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
-from fakedom import FakePort
+import subwordlab
 from subwordlab.recording import Recording
 from subwordlab_web import compare, tasks
 from subwordlab_web.charts import grouped_bars, nice_ticks
@@ -19,17 +19,18 @@ from subwordlab_web.charts import series_lines as line_chart
 from subwordlab_web.compare import (
     STAT_ROWS,
     CompareRun,
-    curve_candidates,
-    curve_points,
     boundary_disagreement,
     corpus_sentence,
     covered_span,
+    curve_candidates,
+    curve_points,
     cut_positions,
     disagreement_note,
     parity,
     round_trip_cell,
     stats_rows,
 )
+
 
 def train(run, corpus=None):
     """Train a CompareRun's columns in the fake port's compute session (as the panel does);

@@ -4,12 +4,13 @@ corpus, the user's own parallel texts and unknown-token shading in the parity ch
 
 from __future__ import annotations
 
+from fakedom import FakeFile
+from test_web_share_panels import CMP_CORPUS, compared, started, trained
+
 from subwordlab_web import compare as cm
 from subwordlab_web.compare_panel import DEFAULT_TEXT
 from subwordlab_web.compare_results import CURVE_DEBOUNCE_S
-from fakedom import FakeFile
 from subwordlab_web.state import Corpus
-from test_web_share_panels import CMP_CORPUS, compared, started, trained
 
 
 def curve_tpc(port, series: int) -> list[str]:

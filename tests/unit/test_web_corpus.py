@@ -6,15 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from subwordlab_web import corpus_panel
-from subwordlab_web.app import App
-from subwordlab.base.events import drain
-from subwordlab_web.corpus_data import MAX_CORPUS_BYTES, decode_upload, detect_format, edited_name, format_size, join_texts, stats_in_slices
 from fakedom import FakeFile, FakePort
-from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
 from corpora import CORPORA
+from subwordlab.base.events import drain
+from subwordlab_web import corpus_panel
+from subwordlab_web.app import App
+from subwordlab_web.corpus_data import (
+    MAX_CORPUS_BYTES,
+    decode_upload,
+    detect_format,
+    edited_name,
+    format_size,
+    join_texts,
+    stats_in_slices,
+)
+from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 EVIL = "<img src=x onerror=alert(1)>"

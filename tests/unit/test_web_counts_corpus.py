@@ -5,23 +5,22 @@ one sentence before training, a malformed file refused with the corpus kept."""
 
 from __future__ import annotations
 
-import subwordlab
 import json
 from pathlib import Path
 
 import pytest
+from fakedom import FakeFile, FakePort
+from test_web_corpus import message, upload
 
+import subwordlab
+from corpora import read
 from subwordlab import cli
-from subwordlab.text.corpus import Counted
 from subwordlab.counts import count_texts, to_json
 from subwordlab.presets import counting_spec, pipeline_record
+from subwordlab.text.corpus import Counted
 from subwordlab_web import counts_corpus
 from subwordlab_web.app import App
 from subwordlab_web.state import TrainSpec
-from fakedom import FakeFile, FakePort
-
-from corpora import read
-from test_web_corpus import message, upload
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 TEXT = read("udhr/udhr_eng.txt")[:6000]

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakedom import FakePort
 
 from subwordlab.base.events import EmStep
 from subwordlab_web import charts
 from subwordlab_web.app import App
-from fakedom import FakePort
 from subwordlab_web.state import Corpus, TrainSpec
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")

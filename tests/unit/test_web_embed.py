@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from subwordlab_web.embed import (MAX_QUERY_CHARS, MAX_TEXT_CHARS, EmbedParams, embed_url, full_page_url,
-                                  parse_query, snippet)
+from subwordlab_web.embed import MAX_QUERY_CHARS, MAX_TEXT_CHARS, EmbedParams, embed_url, full_page_url, parse_query, snippet
 
 
 def test_a_full_query():

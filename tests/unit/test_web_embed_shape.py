@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from fakedom import FakePort
+
 from subwordlab_web import embed
 from subwordlab_web.app import App
 from subwordlab_web.embed import CARDS, HEIGHT_MESSAGE, LISTENER_JS, embed_url, parse_query, snippet

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 import pytest
+from fakedom import FakeFile, FakePort
 
 import subwordlab
+from corpora import read
 from subwordlab_web import share, tasks
 from subwordlab_web.app import App
-from fakedom import FakeFile, FakePort
 from subwordlab_web.state import Corpus, TrainSpec
 from subwordlab_web.wording import plural
-
-from corpora import read
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 PAGE = "http://127.0.0.1:8000/index.html"
@@ -153,7 +151,7 @@ def test_a_restored_link_keeps_the_corpus_name():
     assert port2.value(port2.query("#corpus-sample")) == "seed000"
     # an uploaded file keeps its name
     box = port.query("#corpus-file")
-    box.files = [FakeFile("notes.txt", "the cat sat on the mat\n".encode() * 3)]
+    box.files = [FakeFile("notes.txt", b"the cat sat on the mat\n" * 3)]
     port.dispatch(box, "change")
     port.settle()
     port3, app3 = started(None, href=copy_link(port, app))

@@ -7,19 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakedom import FakePort
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
-from subwordlab_web.app import App
-from fakedom import FakePort
+from corpora import read
 from subwordlab_web import inspect_panel
+from subwordlab_web.app import App
 from subwordlab_web.inspect_panel import MAX_TEXT, inspect_text, text_slices
 from subwordlab_web.state import Corpus, TrainSpec
 from subwordlab_web.tokens import excerpt, first_difference, round_trip_message, token_label, visible
-
-from corpora import read
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 SEED0 = {"low": 5, "lower": 2, "newest": 6, "widest": 3}

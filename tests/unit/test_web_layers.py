@@ -8,6 +8,7 @@ import inspect
 from pathlib import Path
 
 from fakedom import FakePort
+
 from subwordlab_web import port as port_protocol
 
 WEB = Path(port_protocol.__file__).resolve().parent

@@ -16,8 +16,7 @@ import pytest
 
 from subwordlab.recording import Recording
 from subwordlab_web.embed import lesson_address, parse_query
-from subwordlab_web.lessons import (LESSONS, SOURCES, explain, label, lesson_by_number, lesson_for,
-                                    words_at)
+from subwordlab_web.lessons import LESSONS, SOURCES, explain, label, lesson_by_number, lesson_for, words_at
 from subwordlab_web.samples import SAMPLES
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
@@ -310,6 +309,7 @@ INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_t
 
 def page(href="http://127.0.0.1:8000/index.html"):
     from fakedom import FakePort
+
     from subwordlab_web.app import App
 
     port = FakePort.from_html(INDEX_HTML)

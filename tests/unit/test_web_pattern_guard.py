@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import subwordlab
 from fakedom import FakePort
+
+import subwordlab
 from subwordlab_web import pattern_guard
 from subwordlab_web.app import App
 from subwordlab_web.state import Corpus, TrainSpec

@@ -5,20 +5,18 @@ says it cannot show without the model's corpus."""
 
 from __future__ import annotations
 
-
 import pytest
+from fakedom import FakeFile
+from test_web_train import started
 
 import subwordlab
+from corpora import read
 from subwordlab import cli
-from subwordlab.recording import Recording
 from subwordlab.base.registry import dump_component
+from subwordlab.recording import Recording
 from subwordlab_web import replay_view
 from subwordlab_web.state import TrainSpec
 from subwordlab_web.train_views import vocabulary_at
-from fakedom import FakeFile
-
-from corpora import read
-from test_web_train import started
 
 BIG = read("udhr/udhr_eng.txt")[:8000]  # "the big corpus" the command line trained on
 

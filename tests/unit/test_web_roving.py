@@ -8,12 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakedom import FakePort
+from test_web_share_panels import compared
 
 from subwordlab_web.app import App
-from fakedom import FakePort
 from subwordlab_web.roving import RovingFocus, next_index, roving_tabindex
-
-from test_web_share_panels import compared
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 # 6,000 characters in the textbook's alphabet (its tokenizer has no unknown token): like

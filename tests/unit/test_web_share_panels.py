@@ -8,13 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from fakedom import FakeFile, FakePort
 
 import subwordlab
 from subwordlab.stats import text_stats
 from subwordlab_web import compare as cm
 from subwordlab_web import share
 from subwordlab_web.app import App
-from fakedom import FakeFile, FakePort
 from subwordlab_web.samples import SAMPLES
 
 REPO = Path(__file__).resolve().parents[2]

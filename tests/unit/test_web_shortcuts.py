@@ -4,8 +4,9 @@ and Inspect, never while typing in a field or on a control with keys of its own.
 from __future__ import annotations
 
 from fakedom import FakeEvent
-from subwordlab_web.shortcuts import action_for
 from test_web_share_panels import trained
+
+from subwordlab_web.shortcuts import action_for
 
 
 def press(port, key: str, target) -> FakeEvent:

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from fakedom import FakePort
 from hypothesis import given
 from hypothesis import strategies as st
 
 import subwordlab
-from subwordlab.recording import Recording
+from corpora import read
 from subwordlab.formats.our_json import to_json
+from subwordlab.recording import Recording
 from subwordlab_web import session, tasks
-from fakedom import FakePort
 from subwordlab_web.player import Player
 from subwordlab_web.state import AppState, Corpus, TrainSpec
-
-from corpora import read
 
 SEED0 = "low 5\nlower 2\nnewest 6\nwidest 3"
 

@@ -7,20 +7,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakedom import FakePort
 
 import subwordlab
+from corpora import read
+from subwordlab.options import PRESETS
 from subwordlab.recording import Recording
 from subwordlab_web import train_panel
 from subwordlab_web.app import App
-from fakedom import FakePort
-from subwordlab_web.state import Corpus, TrainSpec
-from subwordlab.options import PRESETS
 from subwordlab_web.options_form import changed_options, field_kind, parse_field, value_text
+from subwordlab_web.state import Corpus, TrainSpec
 from subwordlab_web.train_views import (
-    candidate_bars, current_point, curve_of, merge_rows, now_text, vocab_items, vocabulary_at,
+    candidate_bars,
+    current_point,
+    curve_of,
+    merge_rows,
+    now_text,
+    vocab_items,
+    vocabulary_at,
 )
-
-from corpora import read
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
 SEED0 = {"low": 5, "lower": 2, "newest": 6, "widest": 3}

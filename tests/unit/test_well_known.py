@@ -81,6 +81,7 @@ def test_sentencepiece_test_model_encodes_like_sentencepiece(shipped):
 
 def _page_with_vocabs(shipped):
     from test_web_share_panels import page
+
     from subwordlab_web.app import App
 
     port = page()
@@ -128,8 +129,9 @@ def test_a_wrong_file_is_refused_with_a_message(shipped):
 
 def test_compare_adds_a_well_known_column(shipped):
     port, app, fetched = _page_with_vocabs(shipped)
-    from subwordlab_web.state import Corpus
     from test_web_share_panels import CMP_CORPUS
+
+    from subwordlab_web.state import Corpus
 
     app.state.set_corpus(Corpus(CMP_CORPUS, name="UDHR excerpt"))
     panel = app.panels["compare"]

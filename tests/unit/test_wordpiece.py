@@ -7,17 +7,17 @@ import json
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis_budget import examples
 
 import subwordlab
+from corpora import read
+from subwordlab.base.registry import dump_component
 from subwordlab.models.wordpiece import WordPiece
 from subwordlab.pipeline.pre_tokenizers import BertPreTokenizer
-from subwordlab.base.registry import dump_component
 from subwordlab.trainers import textbook
 from subwordlab.trainers.wordpiece import exact_score_key
-
-from corpora import read
 
 ENG = read("udhr/udhr_eng.txt")
 

@@ -23,10 +23,9 @@ from collections import Counter
 import pytest
 
 import subwordlab
+from corpora import read
 from subwordlab.pipeline.pre_tokenizers import BertPreTokenizer
 from subwordlab.trainers import textbook
-
-from corpora import read
 
 SPECIALS = ["[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"]
 

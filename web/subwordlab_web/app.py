@@ -25,18 +25,19 @@ is the live view.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import subwordlab
 
 from . import session
+from .chart_export import ChartDownloads
 from .lesson_view import LessonCard
 from .pattern_guard import PatternGuard
 from .persist import Persist
-from .chart_export import ChartDownloads
-from .shortcuts import Shortcuts
 from .samples import DEFAULT_SAMPLE
+from .shortcuts import Shortcuts
 from .state import AppState
 from .tokens import PALETTE_SIZE, assign_colors  # noqa: F401 - part of this module's API since the first screen
 
@@ -47,13 +48,13 @@ START_PANEL = "train"
 class PanelDef:
     id: str  # matches data-tab / data-panel / #panel-ID in index.html
     title: str
-    factory: Callable[[Any, AppState, "App"], Any]
+    factory: Callable[[Any, AppState, App], Any]
 
 
 PANELS: list[PanelDef] = []
 
 
-def register_panel(panel_id: str, title: str, factory: Callable[[Any, AppState, "App"], Any]) -> None:
+def register_panel(panel_id: str, title: str, factory: Callable[[Any, AppState, App], Any]) -> None:
     """Add (or replace) a panel; the page must have its tab and section (see above)."""
     PANELS[:] = [p for p in PANELS if p.id != panel_id]
     PANELS.append(PanelDef(panel_id, title, factory))
@@ -81,7 +82,7 @@ WARM_UP_AFTER = 0.3  # seconds after start(): the first screen is painted, the d
 def warm_up() -> None:
     """Build the regular-expression tables of the GPT-style patterns once, while the page
     has started (~0.15 s in Pyodide, after the first paint), not during the first training run."""
-    from subwordlab.pipeline.pre_tokenizers import ByteLevel, BertPreTokenizer
+    from subwordlab.pipeline.pre_tokenizers import BertPreTokenizer, ByteLevel
 
     ByteLevel("gpt2")
     BertPreTokenizer()

@@ -18,8 +18,9 @@ the others -1, and the panel moves focus between them with the arrow keys (rovin
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .build import svg
 from .roving import roving_tabindex

@@ -30,11 +30,11 @@ import bisect
 import json
 import math
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from .wording import plural
-
 
 MIN_COLUMNS = 2
 MAX_CONFIGS = 4  # configurations trained side by side

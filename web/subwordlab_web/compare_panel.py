@@ -22,17 +22,18 @@ into the panel). The view model is in compare.py.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from subwordlab.options import PRESETS, TARGETS
 
-from . import pattern_guard
 from . import compare as cm
+from . import pattern_guard
 from .compare_results import HELDOUT_CHOICES, MAX_TEXT_CHARS, CompareResults
 from .options_form import changed_options, option_field, parse_field, preset_items, value_text
 from .pattern_guard import PatternGuard
-from .state import Corpus
 from .roving import RovingFocus, hand_focus
+from .state import Corpus
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 from .wording import plural
 

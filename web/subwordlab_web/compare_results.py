@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import charts
+from . import charts, pattern_guard
 from . import compare as cm
-from . import pattern_guard
 from .build import el as spec
 from .roving import RovingFocus, roving_tabindex
 from .samples import SAMPLES, strip_udhr_header

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import codecs
 from collections import Counter
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
-from typing import Generator, Iterable
 
-from subwordlab.text.corpus import text_encoding, utf16_advice, why_not_text
 from subwordlab.base.events import drain
+from subwordlab.text.corpus import text_encoding, utf16_advice, why_not_text
 
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
 STATS_SLICE_CHARS = 1 << 18  # characters counted between two yields to the browser

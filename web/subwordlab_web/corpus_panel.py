@@ -4,15 +4,26 @@ for bad input that never lose the corpus already there."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import subwordlab
 
-from .counts_corpus import describe, is_counts_file, mismatch, read_counts, readable_words
 from .corpus_data import (
-    MAX_CORPUS_BYTES, STATS_SLICE_CHARS, YOUR_TEXT, CorpusStats, Upload, decode_slices, detect_format,
-    edited_name, format_size, join_texts, stats_in_slices, stats_of_counts,
+    MAX_CORPUS_BYTES,
+    STATS_SLICE_CHARS,
+    YOUR_TEXT,
+    CorpusStats,
+    Upload,
+    decode_slices,
+    detect_format,
+    edited_name,
+    format_size,
+    join_texts,
+    stats_in_slices,
+    stats_of_counts,
 )
+from .counts_corpus import describe, is_counts_file, mismatch, read_counts, readable_words
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
 from .state import AppState, Corpus
 from .tasks import drive

@@ -21,8 +21,8 @@ why, under a pipeline it was not counted with (``mismatch`` says so before train
 from __future__ import annotations
 
 import re
-from itertools import islice
 from functools import lru_cache
+from itertools import islice
 from typing import Any
 
 from subwordlab.text.corpus import Counted

@@ -24,7 +24,8 @@ import inspect
 import json
 import math
 import time
-from typing import Any, Callable, Coroutine
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, create_proxy, to_js  # type: ignore[import-not-found]
@@ -520,21 +521,21 @@ class BrowserPort:
             future, deadline = guard.inflight
             try:
                 await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - time.perf_counter()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self._drop_guard()
         if self._guard is None:
             self._guard = GuardWorker(self.document.body)
         guard = self._guard
         try:
             await asyncio.wait_for(asyncio.shield(guard.booted), BOOT_TIMEOUT_SECONDS)
-        except (asyncio.TimeoutError, OSError) as exc:
+        except (TimeoutError, OSError) as exc:
             self._drop_guard()
             return json.dumps({"ok": True, "unavailable": str(exc) or "the guard worker did not start"})
         reply = guard.ask(request, budget)
         try:
             # subtle: shielded, so a cancelled caller leaves the reply to the next call (above)
             return await asyncio.wait_for(asyncio.shield(reply), budget)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._drop_guard()
             return None
 
@@ -576,7 +577,7 @@ class BrowserPort:
             self._compute.terminate()
         self._compute = self._start_compute()
 
-    def _start_compute(self) -> "ComputeWorker":
+    def _start_compute(self) -> ComputeWorker:
         return ComputeWorker(self.document.body, js.window.subwordlabStartWorker())
 
     def _drop_guard(self) -> None:

@@ -7,8 +7,9 @@ sampling (BPE-dropout with a seed; Unigram n-best and sampling with alpha and se
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any, Generator
+from typing import Any
 
 from subwordlab.base.events import drain
 from subwordlab.text.special import SpecialTokenInText
@@ -19,7 +20,17 @@ from .pattern_guard import PatternGuard, tokenizer_check
 from .roving import RovingFocus, roving_tabindex
 from .state import AppState
 from .tasks import drive
-from .tokens import TokenChip, assign_colors, chip_children, bytes_label, is_byte_level, round_trip_message, token_chips, token_label, visible
+from .tokens import (
+    TokenChip,
+    assign_colors,
+    bytes_label,
+    chip_children,
+    is_byte_level,
+    round_trip_message,
+    token_chips,
+    token_label,
+    visible,
+)
 
 MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
 MAX_TEXT = 20_000  # the inspector encodes at most this many characters (it is for looking closely)
@@ -78,8 +89,8 @@ def text_slices(tokenizer: Any, text: str, size: int | None = None) -> list[str]
     whole: before a lone space, for pipelines that always end a piece at white space (the
     trained bpe, byte_bpe with a built-in pattern, wordpiece, unigram presets). Others, and
     short texts, stay whole. Example (bpe, size 3): 'ab cd ef' -> ['ab', ' cd', ' ef']."""
-    from subwordlab.text.corpus import slices_at_spaces
     from subwordlab.options import PRESETS
+    from subwordlab.text.corpus import slices_at_spaces
 
     size = SLICE_CHARS if size is None else size
     preset = PRESETS.get(tokenizer.spec.get("preset"))  # None: an imported tokenizer

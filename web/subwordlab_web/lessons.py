@@ -21,8 +21,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from subwordlab.trainers.textbook import merge_pair  # the textbook loop's merge (left to right, no overlaps)
 

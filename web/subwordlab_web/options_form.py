@@ -16,7 +16,8 @@ may be none (``end_of_word``, ``unk_token``) means none.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from subwordlab.options import PRESETS, Option, Preset, preset_of
 

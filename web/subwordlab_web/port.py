@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, Callable, Coroutine, Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 Handler = Callable[[Any], Any]
 

@@ -30,11 +30,12 @@ from __future__ import annotations
 import gc
 import json
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from subwordlab.base.event_data import from_data, to_data
-from subwordlab.recording import Recording
 from subwordlab.formats.our_json import to_json
+from subwordlab.recording import Recording
 
 from .failures import failure_message
 from .state import Corpus

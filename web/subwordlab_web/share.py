@@ -60,8 +60,9 @@ import json
 import math
 import re
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from subwordlab.base.events import Progressing, drain
 from subwordlab.base.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
@@ -139,18 +140,18 @@ class CorpusRef:
 
     @classmethod
     def inline(cls, text: str, format: str = "text", *, name: str | None = None,
-               title: str | None = None, sha256: str | None = None) -> "CorpusRef":
+               title: str | None = None, sha256: str | None = None) -> CorpusRef:
         return cls("inline", format, text=text, name=name, sha256=sha256 or sha256_text(text), chars=len(text),
                    title=title)
 
     @classmethod
     def sample(cls, name: str, text: str, format: str = "text", *, title: str | None = None,
-               sha256: str | None = None) -> "CorpusRef":
+               sha256: str | None = None) -> CorpusRef:
         return cls("sample", format, name=name, sha256=sha256 or sha256_text(text), chars=len(text), title=title)
 
     @classmethod
     def file(cls, name: str, text: str, format: str = "text", *, title: str | None = None,
-             sha256: str | None = None) -> "CorpusRef":
+             sha256: str | None = None) -> CorpusRef:
         return cls("file", format, name=name, sha256=sha256 or sha256_text(text), chars=len(text), title=title)
 
     def matches(self, text: str) -> bool:
@@ -179,7 +180,7 @@ class Config:
     preset: str
     options: Mapping[str, Any] = field(default_factory=dict)
 
-    def normalized(self) -> "Config":
+    def normalized(self) -> Config:
         from subwordlab.options import PRESETS, OptionError
 
         schema = PRESETS.get(self.preset)
@@ -228,7 +229,7 @@ class Experiment:
     running: bool = False  # saved while a run was going (a reload offers to run again)
     imported: str = ""  # the name of the tokenizer file loaded on Files, if any
 
-    def normalized(self) -> "Experiment":
+    def normalized(self) -> Experiment:
         """Every option of every configuration spelled out (what a link carries)."""
         return replace(self, train=self.train.normalized(), compare=tuple(c.normalized() for c in self.compare))
 
@@ -659,7 +660,7 @@ def _check(doc: Any) -> Experiment:
                       compare, compare_text, reference, heldout, current, well_known, running, imported or "")
 
 
-def _title(r: "_Reader", key: str) -> str | None:
+def _title(r: _Reader, key: str) -> str | None:
     """An optional display name: text of 1-200 characters without control characters."""
     value = r.text(key, required=False, default=None)
     if value is not None and not (0 < len(value) <= MAX_TITLE_CHARS and value.isprintable()):

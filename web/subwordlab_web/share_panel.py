@@ -35,9 +35,9 @@ from subwordlab.options import PRESETS
 
 from . import embed as embed_mod
 from . import pattern_guard, share, tasks
-from .share import Config, CorpusRef, Experiment, ShareLinkError
 from .pattern_guard import PatternGuard
 from .persist import kept_corpus, own_corpus
+from .share import Config, CorpusRef, Experiment, ShareLinkError
 from .state import Corpus, TrainSpec
 from .wording import plural
 

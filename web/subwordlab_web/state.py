@@ -27,8 +27,9 @@ imported or dropped), "pending" (the corpus the page waits for), "panel" (a tab 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import subwordlab
 from subwordlab.options import PRESETS, Preset

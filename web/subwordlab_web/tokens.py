@@ -12,8 +12,9 @@ Pure helpers (no DOM), shared by the Train and Inspect panels.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from subwordlab.text.bytes_map import CHAR_TO_BYTE
 

@@ -9,7 +9,8 @@ one section per browser turn.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from subwordlab.base.events import MergeStep
 
@@ -19,8 +20,16 @@ from .roving import RovingFocus, roving_tabindex
 from .state import AppState
 from .tokens import assign_colors, is_byte_level, token_label
 from .train_views import (
-    candidate_bars, current_point, curve_of, merge_header, merge_rows, merges_csv, segment_words, vocab_items,
-    vocabulary_at, vocabulary_csv,
+    candidate_bars,
+    current_point,
+    curve_of,
+    merge_header,
+    merge_rows,
+    merges_csv,
+    segment_words,
+    vocab_items,
+    vocabulary_at,
+    vocabulary_csv,
 )
 
 HEAVY_RENDER_SECONDS = 0.6  # while a long run is followed, redraw tables and charts this often

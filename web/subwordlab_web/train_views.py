@@ -9,8 +9,9 @@ Example: ``pair_label(('e', 's'), byte_level=False)`` -> ``'e + s'``.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from subwordlab.base.events import EmStep, MergeStep, PruneStep
 from subwordlab.options import Preset

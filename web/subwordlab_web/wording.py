@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def plural(n: int, singular: str, plural_form: str | None = None, *, number: bool = True) -> str:

@@ -17,6 +17,7 @@ tuples and floats included. ``Done`` crosses without its tokenizer (send that as
 
 import base64
 from array import array
+
 from .events import AlphabetReady, Done, EmStep, MergeStep, Progress, PruneStep
 
 _KINDS = {cls.kind: cls for cls in (AlphabetReady, MergeStep, EmStep, PruneStep, Done, Progress)}

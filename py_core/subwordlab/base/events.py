@@ -14,8 +14,9 @@ big corpus counted, so a progress bar can say what runs and how far counting got
 'es'
 """
 
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterator, List, Optional, Tuple, TypeVar, Union
+from typing import Any, TypeVar
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,11 @@ class AlphabetReady:
     what the run limited or left out and how to change it, one sentence each (e.g. words
     longer than Unigram's ``max_sentence_length``), for the log or the page's status."""
 
-    alphabet: List[str]
+    alphabet: list[str]
     vocab_size: int
     distinct_words: int
-    pieces: Optional[List[Tuple[str, float]]] = None
-    notes: Tuple[str, ...] = ()
+    pieces: list[tuple[str, float]] | None = None
+    notes: tuple[str, ...] = ()
     kind: str = "alphabet"
 
 
@@ -45,13 +46,13 @@ class MergeStep:
     """
 
     rank: int
-    pair: Tuple[str, str]
+    pair: tuple[str, str]
     count: int
     new_token: str
-    candidates: List[tuple]
+    candidates: list[tuple]
     vocab_size: int
-    score: Optional[float] = None
-    part_counts: Optional[Tuple[int, int]] = None
+    score: float | None = None
+    part_counts: tuple[int, int] | None = None
     kind: str = "merge"
 
 
@@ -64,7 +65,7 @@ class EmStep:
     iteration: int
     log_likelihood: float
     vocab_size: int
-    pieces: Optional[List[Tuple[str, float]]] = None
+    pieces: list[tuple[str, float]] | None = None
     kind: str = "em"
 
 
@@ -74,9 +75,9 @@ class PruneStep:
     ``pieces`` is the vocabulary after it, ``[(piece, log_prob), ...]`` in id order."""
 
     round: int
-    dropped: List[Tuple[str, float]]
+    dropped: list[tuple[str, float]]
     vocab_size: int
-    pieces: Optional[List[Tuple[str, float]]] = None
+    pieces: list[tuple[str, float]] | None = None
     kind: str = "prune"
 
 
@@ -126,11 +127,11 @@ PHASES = {
 }
 
 # what a trainer yields
-Event = Union[AlphabetReady, MergeStep, EmStep, PruneStep, Done, "Progress"]
+Event = AlphabetReady | MergeStep | EmStep | PruneStep | Done | Progress
 
 
 # -- progress while a big model loads -----------------------------------------------------
-# Building a model from a big file (``loaders.py``, the models' ``building``) is a generator
+# Building a model from a big file (``formats/openai_files.py``, the models' ``building``) is a generator
 # that yields ``(done, total)`` after each chunk of its items and returns the model: the
 # natural progress of a loop over 0..total, as counting yields one per chunk of corpus. The
 # caller decides what to do between two chunks (the page shows the progress; a plain caller
@@ -139,7 +140,7 @@ Event = Union[AlphabetReady, MergeStep, EmStep, PruneStep, Done, "Progress"]
 CHUNK = 1024  # items per chunk (a few milliseconds of the loaders' loops)
 
 T = TypeVar("T")
-Progressing = Generator[Tuple[int, int], None, T]
+Progressing = Generator[tuple[int, int], None, T]
 
 
 def in_chunks(total: int, work: Callable[[int, int], None], size: int = CHUNK) -> Progressing[None]:

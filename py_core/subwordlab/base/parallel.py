@@ -18,7 +18,6 @@ import signal
 import sys
 from collections import deque
 
-
 _END = object()
 ENCODE_CHUNK_CHARS = 1 << 20  # characters read (and encoded by one task) at a time: 1 Mi
 

@@ -20,15 +20,16 @@ type (``@hf_reader(stage, "NFC", ...)``), so neither has an ``if type is X`` cha
 'Lowercase'
 """
 
-from typing import Any, Callable, Dict
+from collections.abc import Callable
+from typing import Any
 
 from .jsonio import Fields, ModelFileError
 
 STAGES = ("normalizer", "pre_tokenizer", "model", "decoder")
-_BY_TAG: Dict[str, Dict[str, type]] = {stage: {} for stage in STAGES}  # stage -> our tag -> class
-_BY_CLASS: Dict[str, Dict[type, str]] = {stage: {} for stage in STAGES}  # stage -> class -> our tag
-_HF_WRITERS: Dict[type, Callable[..., Any]] = {}  # class -> write(exporter, obj, ...)
-_HF_READERS: Dict[str, Dict[str, Callable[..., Any]]] = {stage: {} for stage in STAGES}  # stage -> HF type -> read
+_BY_TAG: dict[str, dict[str, type]] = {stage: {} for stage in STAGES}  # stage -> our tag -> class
+_BY_CLASS: dict[str, dict[type, str]] = {stage: {} for stage in STAGES}  # stage -> class -> our tag
+_HF_WRITERS: dict[type, Callable[..., Any]] = {}  # class -> write(exporter, obj, ...)
+_HF_READERS: dict[str, dict[str, Callable[..., Any]]] = {stage: {} for stage in STAGES}  # stage -> HF type -> read
 
 
 def component(stage, tag):

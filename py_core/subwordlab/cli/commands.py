@@ -17,15 +17,15 @@ import time
 from .. import api
 from .. import counts as counts_file
 from ..base.events import PHASES
-from ..text.corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
+from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
+from ..base.parallel import default_workers, encode_stream, ordered_map
 from ..formats.detect import KINDS, kind_of, looks_like_rank_file, read_model
 from ..formats.hf_json import HFExportError, export_hf
-from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
-from ..options import PRESETS, OptionError, all_options, options_markdown
-from ..base.parallel import default_workers, encode_stream, ordered_map
-from ..presets import counting_spec, resolve_options
 from ..formats.our_json import format_vocab_table, to_json, vocab_table
+from ..options import PRESETS, OptionError, all_options, options_markdown
+from ..presets import counting_spec, resolve_options
 from ..stats import compare_texts, embedding_parameters, first_difference, format_table
+from ..text.corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 

@@ -15,14 +15,25 @@ import os
 import signal
 import sys
 
-from .commands import (
-    EXIT_ERROR, EXIT_INTERRUPTED, EXIT_USAGE, CliError, cmd_count, cmd_decode, cmd_encode, cmd_export, cmd_import,
-    cmd_inspect, cmd_presets, cmd_stats, cmd_train, cmd_vocab,
-)
-from ..options import LIST_SYNTAX, PRESETS, all_options
 from ..base.parallel import default_workers
+from ..options import LIST_SYNTAX, PRESETS, all_options
 from ..version import __version__
-
+from .commands import (
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    CliError,
+    cmd_count,
+    cmd_decode,
+    cmd_encode,
+    cmd_export,
+    cmd_import,
+    cmd_inspect,
+    cmd_presets,
+    cmd_stats,
+    cmd_train,
+    cmd_vocab,
+)
 
 # -- the parser -------------------------------------------------------------------------------
 

@@ -30,21 +30,20 @@ a reader would lose the one place that says what tokenizer.json can and cannot c
 import re
 import warnings as _warnings
 from dataclasses import dataclass, field
-from typing import List
 
-from ..pipeline import decoders as D
-from ..pipeline import normalizers as N
-from ..pipeline import pre_tokenizers as P
-from ..text.hf_onig import WHITE_SPACE_ONIG, translate_regex
 from ..base.jsonio import emit
+from ..base.registry import find_hf_writer, hf_writer
 from ..models.bpe import BPE
 from ..models.hf_bpe import HFBPE
 from ..models.hf_unigram import HFUnigram
 from ..models.unigram import Unigram
 from ..models.wordpiece import WordPiece
 from ..options import PRESETS
+from ..pipeline import decoders as D
+from ..pipeline import normalizers as N
+from ..pipeline import pre_tokenizers as P
+from ..text.hf_onig import WHITE_SPACE_ONIG, translate_regex
 from ..text.patterns import GPT2
-from ..base.registry import find_hf_writer, hf_writer
 
 HF_VERSION = "1.0"
 NON_WHITE_SPACE = "[^" + WHITE_SPACE_ONIG + "]"
@@ -63,7 +62,7 @@ class HFExport:
     """The result of ``export_hf``: the JSON text and the differences worth knowing."""
 
     text: str
-    warnings: List[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def to_onig(pattern):

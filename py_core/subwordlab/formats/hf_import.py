@@ -18,18 +18,18 @@ for the whole list. Regexes come through ``hf_onig.translate_regex``.
 import hashlib
 import json
 
+from ..base.jsonio import MAX_FILE_BYTES, Fields, ModelFileError, kind_name, parse_json
+from ..base.registry import find_hf_reader, hf_reader, hf_reader_tags
+from ..models.hf_bpe import HFBPE
+from ..models.hf_unigram import HFUnigram
+from ..models.vocab import check_id, read_scored_pieces
+from ..models.wordpiece import WordPiece
 from ..pipeline import decoders as D
 from ..pipeline import normalizers as N
 from ..pipeline import pre_tokenizers as P
 from ..pipeline.added_vocab import AddedToken, AddedVocabulary, first_scheme
 from ..text.hf_onig import translate_regex
-from ..base.jsonio import MAX_FILE_BYTES, Fields, ModelFileError, kind_name, parse_json
-from ..models.hf_bpe import HFBPE
-from ..models.hf_unigram import HFUnigram
-from ..models.wordpiece import WordPiece
 from ..text.patterns import PATTERNS
-from ..models.vocab import check_id, read_scored_pieces
-from ..base.registry import find_hf_reader, hf_reader, hf_reader_tags
 from ..tokenizer import Tokenizer
 
 HF_VERSION = "1.0"

@@ -40,9 +40,9 @@ naming it. Regexes are translated from Oniguruma's syntax (``$`` is end of *line
 True
 """
 
+from ..text.hf_onig import translate_regex
 from .hf_export import HF_VERSION, HFExport, HFExportError, HFExportWarning, export_hf, to_hf_json, to_onig
 from .hf_import import TOP_LEVEL, from_hf_dict, from_hf_json, from_onig
-from ..text.hf_onig import translate_regex
 
 __all__ = ["HF_VERSION", "TOP_LEVEL", "HFExport", "HFExportError", "HFExportWarning", "export_hf", "to_hf_json",
            "from_hf_dict", "from_hf_json", "to_onig", "from_onig", "translate_regex"]

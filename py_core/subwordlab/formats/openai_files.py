@@ -13,13 +13,13 @@ import base64
 import binascii
 import hashlib
 
-from ..text.bytes_map import BYTE_TO_CHAR, bytes_to_text
-from ..pipeline.decoders import ByteLevelDecoder
-from ..models.bpe import BPE
-from ..models.rank_bpe import RankBPE, derive_merges
 from ..base.events import drain, in_chunks
 from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
+from ..models.bpe import BPE
+from ..models.rank_bpe import RankBPE, derive_merges
+from ..pipeline.decoders import ByteLevelDecoder
 from ..pipeline.pre_tokenizers import ByteLevel
+from ..text.bytes_map import BYTE_TO_CHAR, bytes_to_text
 from ..tokenizer import Tokenizer
 
 

@@ -46,13 +46,23 @@ layout are ``jsonio.py``'s; this module is the document around the components.
 
 import os
 
+from ..base.jsonio import (  # noqa: F401
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    Fields,
+    ModelFileError,
+    check_size_and_depth,
+    emit,
+    parse_json,
+    short,
+    write_atomic,
+)
+from ..base.registry import LoadContext, dump_component, register  # noqa: F401
+from ..models import bpe, hf_bpe, hf_unigram, unigram, wordpiece  # noqa: F401
+
 # the component modules register their classes (registry.py) when imported
 from ..pipeline import decoders, normalizers, pre_tokenizers  # noqa: F401
 from ..pipeline.added_vocab import AddedToken, AddedVocabulary
-from ..base.jsonio import (MAX_DEPTH, MAX_FILE_BYTES, Fields, ModelFileError, check_size_and_depth, emit,  # noqa: F401
-                     parse_json, short, write_atomic)
-from ..models import bpe, hf_bpe, hf_unigram, unigram, wordpiece  # noqa: F401
-from ..base.registry import LoadContext, dump_component, register  # noqa: F401
 from ..tokenizer import Tokenizer
 from ..version import __version__
 

@@ -15,9 +15,9 @@ equivalent to replaying the merges in the order they were learned.
 import random
 from itertools import repeat
 
-from ..text.bytes_map import BYTE_TO_CHAR
 from ..base.events import drain, in_chunks
 from ..base.registry import component
+from ..text.bytes_map import BYTE_TO_CHAR
 from .merge_queue import LONG_PIECE, queue_merge, queue_merge_spans
 from .vocab import index_vocab, read_merges, read_vocab
 

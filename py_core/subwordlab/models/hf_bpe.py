@@ -20,8 +20,8 @@ and HF's unknown-character rule: with no ``unk_token`` an unknown character is d
 ['xyx', 'y']
 """
 
-from ..text.bytes_map import BYTE_TO_CHAR
 from ..base.registry import component
+from ..text.bytes_map import BYTE_TO_CHAR
 from .merge_queue import queue_merge_spans
 from .vocab import index_vocab, read_merges, read_vocab
 

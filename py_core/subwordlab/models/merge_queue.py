@@ -32,7 +32,8 @@ Two orders of merging exist among the models, and ``rounds`` picks one:
 from __future__ import annotations
 
 import heapq
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 LONG_PIECE = 256  # symbols; from here on a piece is merged through the queue (list merging is O(n^2))
 

@@ -22,9 +22,9 @@ look-ups, which made a load 7-8x tiktoken's while encoding never needed them.
 
 from itertools import islice, repeat
 
-from ..text.bytes_map import bytes_to_text
 from ..base.events import drain, in_chunks
 from ..base.jsonio import ModelFileError
+from ..text.bytes_map import bytes_to_text
 from .bpe import BPE
 from .merge_queue import LONG_PIECE, queue_merge, queue_merge_spans
 from .vocab import index_vocab

@@ -20,8 +20,8 @@ an error; ``allowed_special="all"`` gives HF's behaviour (always special).
 import re
 from dataclasses import dataclass
 
-from .normalizers import WHITE_SPACE, identity_aligned
 from ..text.special import split_special
+from .normalizers import WHITE_SPACE, identity_aligned
 
 
 @dataclass(frozen=True)

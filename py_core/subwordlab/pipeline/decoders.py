@@ -15,9 +15,8 @@ b'playing now'
 
 import re
 
-from ..text.bytes_map import text_to_bytes
-
 from ..base.registry import component, dump_component
+from ..text.bytes_map import text_to_bytes
 from ..text.regex_compat import compile_pattern, onig_sub
 
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-F]{2})>\Z")

@@ -12,11 +12,11 @@ from (used by the inspector and ``encode_full`` to report offsets into the input
 """
 
 import re
-from ..text import unicode_data  # the core's pinned Unicode tables, never the runtime's
 
-from ..text.regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
-from ..text.regex_compat import compile_pattern, onig_spans, onig_sub
 from ..base.registry import component, dump_component
+from ..text import unicode_data  # the core's pinned Unicode tables, never the runtime's
+from ..text.regex_compat import compile_pattern, onig_spans, onig_sub
+from ..text.regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
 
 
 def _units(text):

@@ -19,10 +19,10 @@ carries its own serialization (``dump``/``load``, see registry.py). Split by ori
 
 import re
 
+from ..base.registry import component, dump_component
 from ..text.bytes_map import bytes_to_text
 from ..text.patterns import PATTERNS
 from ..text.regex_compat import compile_pattern, onig_spans, translate
-from ..base.registry import component, dump_component
 from ..text.unicode_data import category
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space

@@ -18,7 +18,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, List
+from typing import Any
 
 
 class CorpusError(ValueError):
@@ -434,9 +434,9 @@ class Counted:
     ('text', 1)
     """
 
-    counts: Dict[str, int]
-    pipeline: Dict[str, Any]  # presets.pipeline_record: what made the pre-tokens
-    inputs: List[Dict[str, Any]] = field(default_factory=list)  # [{"name", "sha256", "chars", "bytes"}]
+    counts: dict[str, int]
+    pipeline: dict[str, Any]  # presets.pipeline_record: what made the pre-tokens
+    inputs: list[dict[str, Any]] = field(default_factory=list)  # [{"name", "sha256", "chars", "bytes"}]
     unmatched: int = 0  # characters a custom byte_bpe pattern left unmatched
 
     @property

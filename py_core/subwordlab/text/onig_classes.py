@@ -169,7 +169,7 @@ def _class_char(reader):
     return ord(c)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cased_ranges():
     """The non-ASCII code points that Oniguruma's (?i) may fold, as ranges."""
     table = unicode_data.category_ranges()

@@ -52,7 +52,6 @@ import re
 import sys
 
 from . import unicode_data
-
 from .char_class import complement, esc, set_regex, union
 from .regex_syntax import WHITE_SPACE_RANGES, WORD_EXTRA, code_of, read_escape
 
@@ -119,14 +118,14 @@ def _categories(name):
     return tuple(wanted)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _property_ranges(categories):
     """Merged ranges of a tuple of two-letter categories."""
     table = _category_table()
     return tuple(union(*(table[cat] for cat in categories)))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _word_ranges():
     """regex's \\w: letters, marks, Nd, Nl, Pc, joiners and the alphabetic So letters."""
     return tuple(union(*(_property_ranges(_categories(c)) for c in ("L", "M", "Nd", "Nl", "Pc")), WORD_EXTRA))

@@ -42,7 +42,7 @@ def _version(text):
 _RUNTIME, _PINNED = _version(RUNTIME_VERSION), _version(UNICODE_VERSION)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _runs(name):
     """(starts, values) of a run table: 'CATEGORY_RUNS' (2 letters) or 'SCRIPT_RUNS' (4)."""
     width = 2 if name == "CATEGORY_RUNS" else 4
@@ -72,7 +72,7 @@ def script(ch):
     return values[bisect.bisect_right(starts, ord(ch)) - 1]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def category_ranges():
     """{two-letter category: [(first, last), ...]} over all code points."""
     starts, values = _runs("CATEGORY_RUNS")
@@ -85,7 +85,7 @@ def category_ranges():
 
 # -- characters the runtime and the pinned version see differently -------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _foreign():
     """A regex of the characters whose normalization or case the runtime gets wrong for
     the pinned version, or None: those assigned since the runtime's Unicode that normalize,
@@ -149,7 +149,7 @@ def normalize(form, text):
     return _normalize_with_newer(form, text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def newer_case_partners():
     """{code point: its case partners} for the case pairs formed after the oldest supported
     Unicode (a capital assigned since, and its small letter, which may be older: U+A7CB

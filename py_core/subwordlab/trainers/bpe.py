@@ -33,10 +33,10 @@ Ties between equally frequent pairs are broken by ``tie_break``:
 import bisect
 import heapq
 
-from ..text.bytes_map import BYTE_TO_CHAR, text_to_bytes
-from ..text.corpus import MAX_SENTENCE_LENGTH, MAX_WORD_SYMBOLS, check_max_sentence_length, cut_long, head_bytes, long_words_note
 from ..base.events import AlphabetReady, MergeStep, Progress
 from ..models.bpe import BPE
+from ..text.bytes_map import BYTE_TO_CHAR, text_to_bytes
+from ..text.corpus import MAX_SENTENCE_LENGTH, MAX_WORD_SYMBOLS, check_max_sentence_length, cut_long, head_bytes, long_words_note
 from .alphabet import covered_characters
 from .pairs import PairIndex
 

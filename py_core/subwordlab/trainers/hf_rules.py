@@ -204,8 +204,8 @@ def train_byte_bpe(counts, *, special_tokens=(), vocab_size=None, num_merges=Non
     >>> model.vocab[0], model.vocab[merges[0][0]] + model.vocab[merges[0][1]]
     ('!', 'ab')
     """
-    from ..text.bytes_map import BYTE_TO_CHAR
     from ..models.bpe import BPE
+    from ..text.bytes_map import BYTE_TO_CHAR
 
     vocab, merges = yield from train_hf_bpe(counts, special_tokens=special_tokens, vocab_size=vocab_size,
                                             num_merges=num_merges, min_frequency=min_frequency,

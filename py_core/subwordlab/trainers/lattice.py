@@ -28,7 +28,9 @@ from functools import reduce
 from math import frexp
 from operator import add, mul
 
-from ..base.portable_math import exp as portable_exp, log as portable_log, logs as portable_logs
+from ..base.portable_math import exp as portable_exp
+from ..base.portable_math import log as portable_log
+from ..base.portable_math import logs as portable_logs
 
 _PROB_SPACE_MAX = 30  # longest unit forward_backward handles with plain products
 _SHARE_MAX = 64  # a unit up to this long shares its edge tuples with the others (see Lattices.build)

@@ -20,7 +20,8 @@ to the smallest or largest pair of strings (``"lex_min"``, ``"lex_max"``).
 
 import math
 
-from ..base.portable_math import exp as portable_exp, log as portable_log
+from ..base.portable_math import exp as portable_exp
+from ..base.portable_math import log as portable_log
 
 
 def best_pair(key, tie_break="first"):

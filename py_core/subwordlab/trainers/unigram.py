@@ -46,10 +46,11 @@ product can underflow, and rescaled beyond (``lattice.forward_backward_scaled``)
 import math
 from itertools import compress
 
-from ..text.corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, long_words_note
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
+from ..base.portable_math import exps as portable_exps
+from ..base.portable_math import log as portable_log
 from ..models.unigram import Unigram
-from ..base.portable_math import exps as portable_exps, log as portable_log
+from ..text.corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, long_words_note
 from .alphabet import covered_characters
 from .lattice import Lattices, forward_backward, viterbi
 from .unigram_seed import freq_x_length, frequent_substrings, is_valid_piece, words_in_alphabet

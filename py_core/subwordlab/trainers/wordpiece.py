@@ -49,9 +49,9 @@ included. (The float ``count / den`` is only shown, in the events.) Equal scores
 """
 
 
-from ..text.corpus import CorpusError
 from ..base.events import AlphabetReady, MergeStep, Progress
 from ..models.wordpiece import WordPiece
+from ..text.corpus import CorpusError
 from .bpe import TIE_BREAKS, Ranking
 from .pairs import PairIndex
 

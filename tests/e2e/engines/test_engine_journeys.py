@@ -24,15 +24,15 @@ import time
 from pathlib import Path
 
 import pytest
+from engine_drivers import EngineTimeout, Session
+from test_compare_share_embed import _hostile_links, udhr_text
 
 import subwordlab
-from engine_drivers import EngineTimeout, Session
 from subwordlab.recording import Recording
 from subwordlab.stats import text_stats
 from subwordlab_web import compare as cm
 from subwordlab_web.compare_panel import DEFAULT_CONFIGS
 from subwordlab_web.samples import SAMPLES
-from test_compare_share_embed import _hostile_links, udhr_text
 
 CORPORA = Path(__file__).resolve().parents[3] / "corpora"
 RUNS = int(os.environ.get("SUBWORDLAB_ENGINE_RUNS", "1"))  # cold boots and training runs per measurement
