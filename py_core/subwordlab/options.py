@@ -1,7 +1,7 @@
 """The option and preset schema: every algorithm (preset) the playground offers and every
 option it takes, with its kind, default, allowed values and a one-line help.
 
-(Why one module of ~530 lines: it is the one schema every door reads; its option
+(Why one module: it is the one schema every door reads; its option
 definitions, each with its check, help and tokenizer.json meaning, are its bulk, and split
 across files a reader would lose the one list.)
 

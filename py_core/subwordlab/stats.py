@@ -28,8 +28,10 @@ A ratio whose denominator is 0 is None.
 """
 
 import bisect
+from typing import Any
 
 from .pipeline.pre_tokenizers import _NON_SPACE
+from .tokenizer import Tokenizer
 
 
 def tokenization_stats(encode_ids, samples):
@@ -278,7 +280,7 @@ def text_stats(tok, text):
     return row
 
 
-def compare_texts(tok, texts, reference=None):
+def compare_texts(tok: Tokenizer, texts: dict[str, str], reference: str | None = None) -> dict[str, dict[str, Any]]:
     """``{name: text_stats + parity}`` for named texts. ``reference``: the name of the
     text the others are compared to (default: the first); parity = tokens / its tokens.
 

@@ -1,6 +1,6 @@
 """The Tokenizer: normalizer -> pre-tokenizer -> model -> special tokens -> decoder.
 
-(Why one module of ~590 lines: it is one class, the public API, whose encode, offset and
+(Why one module: it is one class, the public API, whose encode, offset and
 decode paths share its special-token split and chunk caches; the stages themselves live in
 their own modules.)
 

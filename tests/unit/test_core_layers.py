@@ -18,6 +18,7 @@ runs the CLI) stand outside the rule. The core imports only the standard library
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -141,3 +142,14 @@ def test_the_rules_catch_what_they_forbid():
     assert "only the standard library" in violations("subwordlab.stats", "import numpy\n")[0]
     assert violations("subwordlab.formats.our_json", "from ..tokenizer import Tokenizer\nimport regex\n") == []
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+HEADER_LINE_COUNT = re.compile(r"module[^.]*?~?\d[\d,]* lines")
+
+
+@pytest.mark.parametrize("path", sorted(CORE.rglob("*.py")) + sorted((CORE.parents[1] / "web" / "subwordlab_web").glob("*.py")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_module_opens_with_a_header_that_counts_no_lines(path):
+    header = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    assert header, f"{path.name}: say in a docstring what the module holds and why it is one module"
+    assert not HEADER_LINE_COUNT.search(header), f"{path.name}: a line count in the header drifts; say why instead"

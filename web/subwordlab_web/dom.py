@@ -1,6 +1,6 @@
 """The DOM port: the one module of the UI that imports `js` and `pyodide.ffi`.
 
-(Why one module of ~560 lines: keeping every touch of the browser in one file is the point
+(Why one module: keeping every touch of the browser in one file is the point
 of the port; its methods are small and mirror port.DomPort one to one.)
 
 Views never touch the browser directly; they get a port and call its small API

@@ -1,6 +1,6 @@
 """The share-link codec: a whole experiment in a URL fragment, compressed and versioned.
 
-(Why one module of ~570 lines: the link's format, its writer and its checking reader must
+(Why one module: the link's format, its writer and its checking reader must
 agree field by field, so a reader sees them side by side; the checks take the option
 kinds from the schema, options.py.)
 

@@ -14,7 +14,7 @@
   cards to show, the lock, and the auto-height script, as ticked). What an embed does with
   ``cards=``, ``lock=1``, auto-height and "Back to the author's setup": embed_view.py.
 
-Why one module of ~500 lines: the link, its opening and the snippet builder read and write
+Why one module: the link, its opening and the snippet builder read and write
 the same Experiment (share.py) and the same banner; the embed's own behaviour is already
 apart (embed.py parses, embed_view.py shows).
 

@@ -17,7 +17,7 @@ runs, the export asks the option schema (``Option.hf`` in options.py) what each 
 means for the file and refuses a value the schema says it cannot express, naming the
 option and what to change.
 
-Why one module of ~520 lines: it is the writers of every component class, one short
+Why one module: it is the writers of every component class, one short
 function each beside its registration, as hf_import.py holds their readers; split by stage
 a reader would lose the one place that says what tokenizer.json can and cannot carry.
 
@@ -44,6 +44,7 @@ from ..pipeline import normalizers as N
 from ..pipeline import pre_tokenizers as P
 from ..text.hf_onig import WHITE_SPACE_ONIG, translate_regex
 from ..text.patterns import GPT2
+from ..tokenizer import Tokenizer
 
 HF_VERSION = "1.0"
 NON_WHITE_SPACE = "[^" + WHITE_SPACE_ONIG + "]"
@@ -490,7 +491,7 @@ def check_trained_options(tok):
                 raise HFExportError(refusal)
 
 
-def export_hf(tok):
+def export_hf(tok: Tokenizer) -> HFExport:
     """``HFExport(text, warnings)``: the tokenizer.json text and the differences to know.
 
     Raises ``HFExportError`` when there is no exact equivalent (see the module docstring).
@@ -516,7 +517,7 @@ def export_hf(tok):
     return HFExport(emit(doc, 0) + "\n", ex.warnings)
 
 
-def to_hf_json(tok):
+def to_hf_json(tok: Tokenizer) -> str:
     """The tokenizer.json text; the differences of ``export_hf`` are issued as ``HFExportWarning``s."""
     result = export_hf(tok)
     for w in result.warnings:

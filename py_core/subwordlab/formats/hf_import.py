@@ -1,6 +1,6 @@
 """Import a Hugging Face ``tokenizer.json``: ``from_hf_json(text)`` -> Tokenizer.
 
-(Why one module of ~510 lines: one small reader per HF component type, each registered
+(Why one module: one small reader per HF component type, each registered
 beside the others so the list of what imports is one page; the export is hf_export.py.)
 
 Each tokenizer.json component type has a reader here, registered with
@@ -17,6 +17,7 @@ for the whole list. Regexes come through ``hf_onig.translate_regex``.
 
 import hashlib
 import json
+from typing import Any
 
 from ..base.jsonio import MAX_FILE_BYTES, Fields, ModelFileError, kind_name, parse_json
 from ..base.registry import find_hf_reader, hf_reader, hf_reader_tags
@@ -430,7 +431,7 @@ def _added_tokens(value):
     return out
 
 
-def from_hf_dict(doc, source_sha256=None, drop_post_processing=False):
+def from_hf_dict(doc: Any, source_sha256: str | None = None, drop_post_processing: bool = False) -> Tokenizer:
     """A Tokenizer from a parsed tokenizer.json (see ``from_hf_json``)."""
     if isinstance(doc, dict) and doc.get("format") == "subwordlab":
         raise ModelFileError("this is a Subword Lab model file, not a tokenizer.json; load it with subwordlab.from_json()")
@@ -490,7 +491,7 @@ def from_hf_dict(doc, source_sha256=None, drop_post_processing=False):
         for t in added])
     if decoder is None:
         decoder = D.JoinDecoder()
-    spec = {"source": "tokenizer.json"}
+    spec: dict[str, Any] = {"source": "tokenizer.json"}
     if source_sha256:
         spec["source_sha256"] = source_sha256
     if dropped:
@@ -501,7 +502,7 @@ def from_hf_dict(doc, source_sha256=None, drop_post_processing=False):
         raise ModelFileError(f"tokenizer.json: {exc}") from None
 
 
-def from_hf_json(text, drop_post_processing=False):
+def from_hf_json(text: str | bytes, drop_post_processing: bool = False) -> Tokenizer:
     """A Tokenizer from a Hugging Face tokenizer.json (str or bytes); raises ``ModelFileError``.
 
     A post-processor (tokens such as [CLS]/[SEP] added around the text), truncation or

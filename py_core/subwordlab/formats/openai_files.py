@@ -13,7 +13,7 @@ import base64
 import binascii
 import hashlib
 
-from ..base.events import drain, in_chunks
+from ..base.events import Progressing, drain, in_chunks
 from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
 from ..models.bpe import BPE
 from ..models.rank_bpe import RankBPE, derive_merges
@@ -84,7 +84,8 @@ def _add_specials(vocab, special_tokens, where, index=None):
     return specials
 
 
-def from_gpt2_files(vocab_json_text, merges_text, special_tokens=None, pattern="gpt2"):
+def from_gpt2_files(vocab_json_text: str | bytes, merges_text: str | bytes,
+                    special_tokens: dict[str, int] | list[str] | None = None, pattern: str = "gpt2") -> Tokenizer:
     """A byte-level BPE tokenizer from GPT-2-style ``vocab.json`` and ``merges.txt`` texts.
 
     ``special_tokens``: a list of strings; one already in vocab.json keeps its id, others
@@ -95,7 +96,7 @@ def from_gpt2_files(vocab_json_text, merges_text, special_tokens=None, pattern="
     doc = parse_json(vocab_json_text, "vocab.json")
     if not isinstance(doc, dict):
         raise ModelFileError("vocab.json: expected an object {token: id}")
-    by_id = {}
+    by_id: dict[int, str] = {}
     for tok, i in doc.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
             raise ModelFileError(f"vocab.json[{tok!r}]: expected a non-negative integer id, got {i!r}")
@@ -126,8 +127,8 @@ def from_gpt2_files(vocab_json_text, merges_text, special_tokens=None, pattern="
         special_tokens = ["<|endoftext|>"] if "<|endoftext|>" in index else []
     specials = _add_specials(vocab, special_tokens, "vocab.json")
     digest = hashlib.sha256()
-    for part in (vocab_json_text, merges_text):
-        digest.update(part.encode("utf-8") if isinstance(part, str) else bytes(part))
+    for file_text in (vocab_json_text, merges_text):
+        digest.update(file_text.encode("utf-8") if isinstance(file_text, str) else bytes(file_text))
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": "gpt2 vocab.json + merges.txt", "source_sha256": digest.hexdigest()}
     return _byte_bpe_tokenizer(vocab, merges, specials, pattern, spec)
 
@@ -162,7 +163,8 @@ def known_tiktoken_file(rank_file_text):
     return KNOWN_TIKTOKEN_FILES.get(hashlib.sha256(data).hexdigest())
 
 
-def from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
+def from_tiktoken(rank_file_text: str | bytes, pattern: str | None = None,
+                  special_tokens: dict[str, int] | list[str] | None = None) -> Tokenizer:
     """A byte-level BPE tokenizer from a tiktoken rank file (``<base64 token> <rank>`` per line).
     See ``iter_from_tiktoken`` for the arguments."""
     return drain(iter_from_tiktoken(rank_file_text, pattern, special_tokens))
@@ -255,7 +257,9 @@ def _parse_lines(lines):
     return [by_rank[i] for i in range(len(by_rank))]
 
 
-def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
+def iter_from_tiktoken(rank_file_text: str | bytes, pattern: str | None = None,
+                       special_tokens: dict[str, int] | list[str] | None = None
+                       ) -> Progressing[Tokenizer]:
     """``from_tiktoken`` with its progress, for a page that must keep responding while a
     200,000-token file loads: yields ``(done, total)`` after each chunk of work (``done/total``
     grows from 0 to 1 over the whole load) and returns the tokenizer.
@@ -319,7 +323,8 @@ def iter_from_tiktoken(rank_file_text, pattern=None, special_tokens=None):
     # step 3: the merges, only if the tokens could split into too many (a crafted file: every
     # token of n bytes splits at most n - 1 ways, so OpenAI's files never need it)
     most = MERGES_PER_TOKEN * len(tokens) + 1000
-    merges = table = None
+    merges = None
+    table: dict[tuple[int, int], tuple[int, int]] | None = None
     if sum(map(len, tokens)) - len(tokens) > most:
         table = {}
         merges = yield from _scaled(derive_merges(ranks, tokens, as_ids=True, table=table, most=most),

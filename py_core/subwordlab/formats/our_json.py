@@ -45,6 +45,7 @@ layout are ``jsonio.py``'s; this module is the document around the components.
 """
 
 import os
+from typing import Any
 
 from ..base.jsonio import (  # noqa: F401
     MAX_DEPTH,
@@ -72,7 +73,7 @@ VERSION = 1
 
 # -- the document -----------------------------------------------------------------------
 
-def to_dict(tok):
+def to_dict(tok: Tokenizer) -> dict[str, Any]:
     """The document as a dict, keys in output order."""
     doc = {
         "format": FORMAT,
@@ -107,12 +108,12 @@ def _dump_added(added):
          "lstrip": t.lstrip, "rstrip": t.rstrip, "single_word": t.single_word} for t in added.tokens]}
 
 
-def to_json(tok):
+def to_json(tok: Tokenizer) -> str:
     """The canonical JSON text of a tokenizer (see the module docstring)."""
     return emit(to_dict(tok), 0) + "\n"
 
 
-def from_dict(doc):
+def from_dict(doc: Any) -> Tokenizer:
     """A Tokenizer from a parsed document (see ``from_json``)."""
     top = Fields(doc, "document")
     fmt = top.raw("format", None)
@@ -185,17 +186,17 @@ def _load_added(value, model):
     return AddedVocabulary(tokens)
 
 
-def from_json(text):
+def from_json(text: str | bytes) -> Tokenizer:
     """A Tokenizer from our JSON document (str or bytes). Raises ``ModelFileError``."""
     return from_dict(parse_json(text))
 
 
-def save(tok, path):
+def save(tok: Tokenizer, path: str | os.PathLike[str]) -> None:
     """Write ``to_json(tok)`` to ``path`` atomically (a temporary file, then a rename)."""
     write_atomic(path, to_json(tok))
 
 
-def load(path):
+def load(path: str | os.PathLike[str]) -> Tokenizer:
     """A Tokenizer from a file written by ``save`` (size checked before reading it all)."""
     size = os.path.getsize(path)
     if size > MAX_FILE_BYTES:

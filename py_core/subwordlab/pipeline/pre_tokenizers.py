@@ -11,7 +11,7 @@ never cross a piece boundary.
 >>> Metaspace().pre_tokenize_str("Hi there")
 [('▁Hi', (0, 2)), ('▁there', (2, 8))]
 
-Why one module of ~670 lines: it is one pipeline stage, like normalizers.py and
+Why one module: it is one pipeline stage, like normalizers.py and
 decoders.py; its classes are small, share the base class's ``split_pieces`` and each
 carries its own serialization (``dump``/``load``, see registry.py). Split by origin
 (GPT, SentencePiece, BERT, HF) a reader would meet the same ideas in four files.

@@ -212,7 +212,7 @@ class _LazyLines(dict):
         raise KeyError(word)
 
 
-def parse_word_counts(text):
+def parse_word_counts(text: str) -> dict[str, int]:
     """Parse a word-frequency list, one ``word count`` per line (blank lines are skipped).
 
     A count is written with the digits 0-9, from 1 to ``MAX_COUNT`` (10**12); each word is
@@ -225,14 +225,15 @@ def parse_word_counts(text):
     """
     # step 1 (fast, C speed): the well-formed lines at the start, all at once; a
     # problem among them (a duplicate, a count out of range) is left to step 2 to name
-    good = _GOOD_LINES.match(text).end()
+    match = _GOOD_LINES.match(text)
+    good = match.end() if match else 0  # (it always matches, if only an empty start)
     tokens = text[:good].split()
     words, values = tokens[0::2], list(map(int, tokens[1::2]))
     counts = dict(zip(words, values))
     if len(counts) == len(words) and (not values or (min(values) > 0 and max(values) <= MAX_COUNT)):
         first_line, start, rest = _LazyLines(text[:good]), text.count("\n", 0, good), text[good:]
     else:
-        counts, first_line, start, rest = {}, {}, 0, text
+        counts, first_line, start, rest = {}, _LazyLines(""), 0, text
     # step 2: line by line from the first line step 1 did not take, naming any problem
     return _read_lines(rest, start, counts, first_line)
 
