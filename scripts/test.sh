@@ -3,8 +3,8 @@
 #   bash scripts/test.sh           every tier (the README's test command, and CI's)
 #   bash scripts/test.sh --quick   the inner loop: lint and the CPython unit tier only (no site
 #                                  build, no browsers), on every core
-#   1. lint     ruff (configured in pyproject.toml) over the tree, mypy over the core's
-#               annotated public API; any finding fails the run
+#   1. lint     scripts/lint.sh: ruff (configured in pyproject.toml) over the tree, mypy over
+#               the core and the UI; any finding fails the run (also a pre-commit hook)
 #   2. unit     tests/unit on CPython (the core and the UI logic), on both cores
 #   3. pyodide  tests/unit's every_runtime modules inside real Pyodide on Node, against the built wheels,
 #               then the golden model hashes on older Pyodide releases too (CPython 3.12, 3.13)
@@ -77,12 +77,9 @@ shown() {
   record "$name" "$rc" "$took"
 }
 
-# lint: both checkers run; either one's finding fails the tier
+# lint: scripts/lint.sh (ruff and mypy; both run, either one's finding fails the tier)
 lint() {
-  local rc=0
-  "$PY" -m ruff check py_core web tests build bench scripts || rc=1
-  "$PY" -m mypy || rc=1
-  return "$rc"
+  PY="$PY" bash scripts/lint.sh
 }
 
 # pyodide: the unit tests inside the page's Pyodide, then the golden model hashes on every
