@@ -145,7 +145,8 @@ def with_legend(tree: Any, entries: list[tuple[str, str]]) -> Any:
         return tree
     tag, attrs, styles, children = tree
     width, height = size_of(tree)
-    x, y, items = 8.0, height + 8.0, []
+    x, y = 8.0, height + 8.0
+    items: list[tuple[str, dict[str, str], dict[str, str], list[str]]] = []  # trees with text children
     for label, colour in entries:
         # step 1: wrap: a label that would pass the right edge starts a new row
         need = 22 + LEGEND_CHAR * len(label)
@@ -192,7 +193,9 @@ class ChartDownloads:
         """The preset and step, for the file name. Example: 'bpe-step12'."""
         state = getattr(self.app, "state", None)
         spec = getattr(state, "spec", None)
-        return f"{spec.preset}-step{state.step}" if spec is not None and getattr(state, "recording", None) else ""
+        if state is None or spec is None or not getattr(state, "recording", None):
+            return ""
+        return f"{spec.preset}-step{state.step}"
 
     def legend(self) -> list[tuple[str, str]]:
         """Compare's legend as ``(label, colour)``: the colour is its swatch's computed one."""

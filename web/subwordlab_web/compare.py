@@ -347,8 +347,9 @@ def progress_fraction(recording: Any, target: int | None) -> float:
     alpha = recording.alphabet
     if alpha is None:
         prog = getattr(recording, "progress", None)
-        if prog is not None and getattr(prog, "total", 0):
-            return min(0.1, 0.1 * prog.done / prog.total)
+        total: int = getattr(prog, "total", 0)  # (0: no progress event yet, or a corpus of unknown length)
+        if prog is not None and total:
+            return min(0.1, 0.1 * prog.done / total)
         return 0.0
     start = alpha.vocab_size
     now = recording.steps[-1].vocab_size if recording.steps else start

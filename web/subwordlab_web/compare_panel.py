@@ -48,7 +48,7 @@ OPTION_SKIP = frozenset(TARGETS) | {"top_k"}
 def column_labels(configs: Sequence[tuple[str, dict]]) -> list[str]:
     """Readable, distinct labels. Example: [('bpe', {}), ('bpe', {'lowercase': True})] ->
     ['BPE', 'BPE · lowercase']; identical configurations get '#2'."""
-    labels = []
+    labels: list[str] = []
     for preset, options in configs:
         bits = []
         for k, v in options.items():
@@ -128,29 +128,19 @@ class ComparePanel(CompareResults):
         port.on(self.add_button, "click", lambda _e: self.add_config())
         port.on(self.run_button, "click", lambda _e: self.start())
         port.on(self.cancel_button, "click", lambda _e: self.cancel())
-        port.on(self.text_box, "input", lambda _e: (self.on_text_edited(), self._changed()))
-        port.on(self.reference, "change", lambda _e: (self.render_parity(), self._changed()))
+        port.on(self.text_box, "input", lambda _e: self._on_text_input())
+        port.on(self.reference, "change", lambda _e: self._on_reference())
         port.on(self.vocab, "change", lambda _e: self._changed())
         port.on(self.current_box, "change", lambda _e: self._on_current(port.checked(self.current_box)))
         port.on(self.well_known, "change", lambda _e: self._changed())
         port.on(self.parity_files, "change", lambda _e: self.add_own_texts(port.input_files(self.parity_files)))
         port.on(self.parity_clear, "click", lambda _e: self.clear_own_texts())
-        port.on(self.heldout, "change", lambda _e: (self.schedule_curves(0.0), self._changed()))
+        port.on(self.heldout, "change", lambda _e: self._on_heldout())
         state.subscribe(self._on_state)
         self.render_configs()
         self._render_current_option()
 
     # --- setup (also what a share link carries) ---------------------------------------------
-    def _fill_select(self, select: Any, items: Sequence[tuple[str, str]], value: str) -> None:
-        port = self.port
-        options = []
-        for key, label in items:
-            option = port.create("option", text=label)
-            port.set_attr(option, "value", key)
-            options.append(option)
-        port.replace_children(select, options)
-        port.set_value(select, value)
-
     def vocab_size(self) -> int:
         raw = self.port.value(self.vocab).strip()
         if not raw.isdigit() or not 1 <= int(raw) <= 1_000_000:
@@ -176,6 +166,18 @@ class ComparePanel(CompareResults):
 
     def _on_current(self, on: bool) -> None:
         self.current_wanted = on
+        self._changed()
+
+    def _on_text_input(self) -> None:
+        self.on_text_edited()
+        self._changed()
+
+    def _on_reference(self) -> None:
+        self.render_parity()
+        self._changed()
+
+    def _on_heldout(self) -> None:
+        self.schedule_curves(0.0)
         self._changed()
 
     def apply_setup(self, configs: Sequence[Any], text: str, reference: str | None, heldout: str | None,
@@ -362,9 +364,6 @@ class ComparePanel(CompareResults):
         port.set_hidden(self.message, not text)
 
     # --- running -----------------------------------------------------------------------------------
-    def _spawn(self, coro: Any) -> Any:
-        return self.port.spawn(coro)
-
     def start(self) -> Any:
         if self.task is not None and not self.task.done():
             self.task.cancel()

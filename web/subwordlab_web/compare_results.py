@@ -9,6 +9,7 @@ Example: after a run, ``panel.render_text()`` encodes the text with every column
 
 from __future__ import annotations
 
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from . import charts, pattern_guard
@@ -41,12 +42,9 @@ def parity_cell(tokens: int | None, ratio: float | None, unknown: float | None) 
 
 class CompareResults:
     """Drawing the results; mixed into ComparePanel, whose __init__ sets what these methods
-    read: `port`, `run_state` (compare.CompareRun), `labels`, `visible`, the result nodes
-    (`text_box`, `columns_box`, `stats_*`, `parity_*`, `reference`, `heldout`, `curve_*`,
-    `legend`), the caches (`texts`, `own_texts`, `parity_counts`, `parity_unknown`,
-    `curves`, `encodings`, `curve_task`, `text_task`, `parity_refused`), `guard` (the page's
-    PatternGuard) and
-    `_spawn`/`_fill_select`.
+    read (declared below): `port`, `run_state` (compare.CompareRun), `labels`, `visible`,
+    the result nodes, the caches and `guard` (the page's PatternGuard). `_spawn` and
+    `_fill_select` are here, and the panel's half uses them too.
 
     Every text a column cuts — the compare text, the parity texts, the curve's held-out
     text — is first tried in the pattern guard's worker when the column's pipeline holds a
@@ -55,11 +53,50 @@ class CompareResults:
 
     port: Any
     guard: Any
-    text_task: Any
-    parity_refused: list[str]
     run_state: cm.CompareRun | None
     labels: list[str]
     visible: bool
+    # the result nodes (the port's elements)
+    text_box: Any
+    disagree_note: Any
+    columns_box: Any
+    stats_head: Any
+    stats_body: Any
+    reference: Any
+    parity_box: Any
+    parity_table: Any
+    parity_note: Any
+    parity_files: Any
+    parity_clear: Any
+    parity_message: Any
+    heldout: Any
+    curve_box: Any
+    curve_note: Any
+    legend: Any
+    # the caches
+    texts: dict[str, str]  # fetched samples (UDHR, held-out)
+    own_texts: dict[str, str]  # the user's parallel texts: language name -> text
+    parity_counts: list[dict[str, int | None]]
+    parity_unknown: list[dict[str, float | None]]
+    parity_refused: list[str]
+    curves: list[list[tuple[int, int, float]]]
+    encodings: list[Any]
+    curve_task: Any  # the pending (debounced) curve measurement
+    text_task: Any  # the compare text's pattern check after an edit
+
+    # --- shared with the panel's half ----------------------------------------------------------
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return self.port.spawn(coro)
+
+    def _fill_select(self, select: Any, items: Sequence[tuple[str, str]], value: str) -> None:
+        port = self.port
+        options = []
+        for key, label in items:
+            option = port.create("option", text=label)
+            port.set_attr(option, "value", key)
+            options.append(option)
+        port.replace_children(select, options)
+        port.set_value(select, value)
 
     # --- the text, side by side ----------------------------------------------------------------
     def on_text_edited(self) -> None:
@@ -133,7 +170,7 @@ class CompareResults:
                 errors.append(c.error or c.status)
                 continue
             check = pattern_guard.tokenizer_check(c.tokenizer, text, "the Compare text")
-            if not self.guard.known(check) or self.guard.cached(check) is not None:
+            if check is not None and (not self.guard.known(check) or self.guard.cached(check) is not None):
                 # never run unchecked (the caller tries it first): a refused pattern, or one not yet tried
                 encodings.append(None)
                 errors.append(self.guard.cached(check) or pattern_guard.checking_text(check))
@@ -159,7 +196,7 @@ class CompareResults:
             columns.append(self._column(i, c, text, encodings[i], flags[i], errors[i]))
         port.replace_children(self.columns_box, columns)
         port.set_attr(self.columns_box, "data-columns", str(len(columns)))
-        self._render_stats(text)
+        self._render_stats(run, text)
 
     def _column(self, i: int, c: cm.ColumnState, text: str, enc: Any, flags: list[bool], error: str | None) -> Any:
         port = self.port
@@ -207,10 +244,10 @@ class CompareResults:
             port.set_hidden(err, False)
         return col
 
-    def _render_stats(self, text: str) -> None:
+    def _render_stats(self, run: cm.CompareRun, text: str) -> None:
         from subwordlab.stats import text_stats
 
-        port, run = self.port, self.run_state
+        port = self.port
         corner = port.create("th")  # the rows' names below it; named for screen readers
         port.set_attr(corner, "scope", "col")
         port.append(corner, port.create("span", "visually-hidden", "Measure"))

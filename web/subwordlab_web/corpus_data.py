@@ -56,7 +56,9 @@ def _slices(text: str, size: int) -> Iterable[str]:
 def stats_in_slices(text: str, slice_chars: int = STATS_SLICE_CHARS) -> Generator[float, None, CorpusStats]:
     """Statistics of running text (words = white-space separated): a generator that yields
     the share done (0..1) between slices and returns the `CorpusStats`."""
-    words, chars, n_words, n_bytes = Counter(), set(), 0, 0
+    words: Counter[str] = Counter()
+    chars: set[str] = set()
+    n_words, n_bytes = 0, 0
     done = 0
     for piece in _slices(text, slice_chars):
         split = piece.split()
@@ -125,10 +127,11 @@ def format_size(n: int) -> str:
     """Example: 1536 -> '1.5 KB'; 33554432 -> '32 MB'."""
     if n < 1024:
         return f"{n} bytes"
+    size = float(n)
     for unit in ("KB", "MB", "GB"):
-        n /= 1024
-        if n < 1024 or unit == "GB":
-            return f"{n:.1f} {unit}".replace(".0 ", " ")
+        size /= 1024
+        if size < 1024 or unit == "GB":
+            return f"{size:.1f} {unit}".replace(".0 ", " ")
     raise AssertionError("unreachable")
 
 

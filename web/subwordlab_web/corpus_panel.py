@@ -446,10 +446,10 @@ class CorpusPanel:
         self.hide_message()
         self._replacement = None
         self._say(self.status_text())
-        back = self.upload is not None and c is not self.upload
-        port.set_hidden(self.back, not back)
-        if back:
-            port.set_text(self.back, f"Back to your upload “{self.upload.name}”")
+        back = self.upload if self.upload is not None and c is not self.upload else None  # the upload to go back to
+        port.set_hidden(self.back, back is None)
+        if back is not None:
+            port.set_text(self.back, f"Back to your upload “{back.name}”")
         for box, fmt in ((self.format_counts, "word_counts"), (self.format_text, "text")):
             port.set_checked(box, c.format == fmt)  # (a counts file is neither)
         port.set_text(self.format_note, self.format_note_text())

@@ -24,7 +24,7 @@ import inspect
 import json
 import math
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -58,7 +58,8 @@ class ProxyRegistry:
 
     def release(self, root: Any) -> int:
         """Destroy the proxies of listeners on `root` or its descendants; return how many."""
-        keep, gone = [], []
+        keep: list[tuple[Any, str, Any]] = []
+        gone: list[tuple[Any, str, Any]] = []
         for entry in self._entries:
             # subtle: Node.contains(node) is true for the node itself, so this covers both.
             (gone if root.contains(entry[0]) else keep).append(entry)
@@ -235,8 +236,8 @@ class BrowserPort:
 
         self.proxies.add(el, event, listener)
 
-    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future:
-        """Run `coro` as a task (cancel it with `.cancel()`); its errors go to the sink."""
+    def spawn(self, coro: Awaitable[Any]) -> asyncio.Future:
+        """Run `coro` (a coroutine, or any awaitable a window handler returned) as a task (cancel it with `.cancel()`); its errors go to the sink."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -587,8 +588,10 @@ class BrowserPort:
 
     def _task_done(self, task: asyncio.Future) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            self._report(task.exception())
+        if not task.cancelled():
+            exc = task.exception()
+            if exc is not None:
+                self._report(exc)
 
     def _report(self, exc: BaseException) -> None:
         js.console.error(f"{type(exc).__name__}: {exc}")

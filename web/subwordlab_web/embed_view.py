@@ -136,20 +136,21 @@ class EmbedView:
         if st.inspect != author.inspect:
             st.set_inspect(**asdict(author.inspect))
         cmp = app.panels.get("compare") if app is not None else None
-        now = cmp.setup() if cmp is not None else None
-        if cmp is not None and author.compare is not None and now != author.compare:
-            cmp.apply_setup(*author.compare)
-            # (configurations, text, parity reference, held-out text): redo what differs
-            # (the configurations, or the other columns: the current tokenizer, a well-known one)
-            if (now[0], now[4:]) != (author.compare[0], author.compare[4:]) and cmp.run_state is not None:
-                await cmp.run()  # other configurations: train them again
-            else:
-                if now[1] != author.compare[1]:
-                    cmp.on_text_edited()
-                if now[2] != author.compare[2]:
-                    cmp.render_parity()
-                if now[3] != author.compare[3]:
-                    cmp.schedule_curves(0.0)
+        if cmp is not None:
+            now = cmp.setup()
+            if author.compare is not None and now != author.compare:
+                cmp.apply_setup(*author.compare)
+                # (configurations, text, parity reference, held-out text): redo what differs
+                # (the configurations, or the other columns: the current tokenizer, a well-known one)
+                if (now[0], now[4:]) != (author.compare[0], author.compare[4:]) and cmp.run_state is not None:
+                    await cmp.run()  # other configurations: train them again
+                else:
+                    if now[1] != author.compare[1]:
+                        cmp.on_text_edited()
+                    if now[2] != author.compare[2]:
+                        cmp.render_parity()
+                    if now[3] != author.compare[3]:
+                        cmp.schedule_curves(0.0)
         if author.step is not None:
             if st.recording is None or not st.recording.done:
                 await self.share_panel._train_and_seek(author.step)

@@ -334,11 +334,12 @@ class FilesPanel:
 
     def _render_replay(self) -> None:
         port, st = self.port, self.state
-        offer = self._replayable is not None and st.imported is self._replayable[0]
-        port.set_hidden(self.replay_button, not offer)
+        # the loaded model, if it is the one in use and can be stepped through
+        offered = self._replayable[0] if self._replayable is not None and st.imported is self._replayable[0] else None
+        port.set_hidden(self.replay_button, offered is None)
         port.set_hidden(self.replay_note, self._unigram is None or st.imported is not self._unigram)
-        if offer:
-            merges = getattr(self._replayable[0].model, "merges", None)  # (WordPiece keeps its tokens, not its merges)
+        if offered is not None:
+            merges = getattr(offered.model, "merges", None)  # (WordPiece keeps its tokens, not its merges)
             port.set_text(self.replay_button, f"Step through its {len(merges):,} merges on Train" if merges is not None
                           else "Step through its merges on Train")
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from subwordlab.base.events import drain
 from subwordlab.text.special import SpecialTokenInText
+from subwordlab.tokenizer import Special
 
 from .build import el
 from .decode_box import decode_view
@@ -35,7 +36,7 @@ from .tokens import (
 MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
 MAX_TEXT = 20_000  # the inspector encodes at most this many characters (it is for looking closely)
 MAX_NBEST_TEXT = 200
-POLICIES = {
+POLICIES: dict[str, dict[str, Special]] = {
     "disallowed": {},
     "allowed": {"allowed_special": "all"},
     "plain": {"disallowed_special": ()},
@@ -263,7 +264,8 @@ class InspectPanel:
         port = self.port
         raw = port.value(self.decode_ids)
         tok, why = self.state.current_tokenizer()
-        labels, text, problem = [], "", ""
+        labels: list[str] = []
+        text, problem = "", ""
         if raw.strip():
             if tok is None:
                 problem = f"No tokenizer to decode with: {why}"
@@ -358,7 +360,7 @@ class InspectPanel:
         port.set_text(self.count, f"{len(chips):,}")
         port.set_text(self.chars, f"{n_chars:,}")
         port.set_text(self.ratio, f"{n_chars / len(chips):.2f}" if chips else "–")
-        design = bool(r) and r.round_trip_kind == "by_design"
+        design = r is not None and r.round_trip_kind == "by_design"
         port.set_text(self.roundtrip, ("≈ " if design else "✓ " if r.round_trip_ok else "≠ ") + r.round_trip if r else "–")
         port.set_attr(self.roundtrip, "data-ok", ("design" if design else "yes" if r.round_trip_ok else "no") if r else "")
         port.set_attr(self.roundtrip, "title", "decode(encode(text)) compared with the text as typed, the normalized "

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from subwordlab.options import PRESETS
-from subwordlab.replay import ReplayError, replay
+from subwordlab.replay import ReplayedRecording, ReplayError, replay
 
 from .state import AppState, TrainingStatus, TrainSpec
 from .wording import plural
@@ -90,6 +90,7 @@ def status_text(state: AppState) -> str:
     model.json: the corpus in use (“Textbook”) is segmented at each step; counts and
     competing pairs are not in the file'."""
     rec = state.recording
+    assert isinstance(rec, ReplayedRecording)  # (asked only while a replay is the page's recording)
     return (f"{state.spec.schema.short} · {plural(len(rec.steps), 'merge')} replayed from {rec.source or 'a model file'}: "
             f"the corpus in use (“{state.corpus.name}”) is segmented at each step; counts and competing pairs are "
             "not in the file")
@@ -98,6 +99,7 @@ def status_text(state: AppState) -> str:
 def segmentation_help(state: AppState) -> str:
     """What the segmentation table shows for a replay: the corpus in use, not the model's."""
     rec = state.recording
+    assert isinstance(rec, ReplayedRecording)  # (asked only while a replay is the page's recording)
     return (f"How the model from {rec.source or 'the file'} splits, at this step, the most frequent words of the corpus in "
             f"use (“{state.corpus.name}”), not of the corpus it was trained on: load a sample of that corpus, or its "
             "counts file, on the Corpus tab to see its words.")

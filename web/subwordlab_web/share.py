@@ -638,7 +638,8 @@ def _check(doc: Any) -> Experiment:
     sampled = ins.typed("sampled", (bool,))
     nbest = ins.int("nbest", 1, 100)
     special = ins.choice("special", SPECIAL_POLICIES)
-    compare, compare_text, reference, heldout, current, well_known = (), "", None, None, False, ""
+    compare: tuple[Config, ...] = ()
+    compare_text, reference, heldout, current, well_known = "", None, None, False, ""
     if "compare" in top.obj:
         cmp = _Reader(top.typed("compare", (dict,)), "compare")
         cmp.only("configs", "text", "reference", "heldout", "current", "well_known")
@@ -682,7 +683,7 @@ def _check_corpus(r: _Reader) -> CorpusRef:
     if sha is not None and not _SHA256.fullmatch(sha):
         raise r.error("sha256", "must be 64 lower-case hexadecimal digits")
     chars = r.int("chars", 0, 10**10, required=False)
-    if kind == "inline" and sha is not None and sha256_text(text) != sha:
+    if text is not None and sha is not None and sha256_text(text) != sha:  # (text: an inline corpus's)
         raise r.error("text", "does not match its SHA-256 (was the link edited?)")
     return CorpusRef(kind, fmt, text=text, name=name, sha256=sha, chars=chars, title=_title(r, "title"))
 

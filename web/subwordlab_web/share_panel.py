@@ -433,7 +433,7 @@ class SharePanel:
                 checks.append(pattern_guard.spec_check((config.preset, config.options), corpus, "the link's corpus"))
             checks.append(pattern_guard.spec_check((config.preset, config.options), Corpus(exp.compare_text),
                                                    "the link's Compare text"))
-        unknown = [c for c in checks if not self.guard.known(c)]
+        unknown = [c for c in checks if c is not None and not self.guard.known(c)]
         if unknown:
             self.show_banner(pattern_guard.checking_text(unknown[0]))
         refusal = await self.guard.first_refusal(checks)
@@ -540,6 +540,7 @@ class SharePanel:
             app.show_panel(exp.panel)
         ref = exp.corpus
         if ref.kind == "sample" and corpus is not None:
+            assert ref.name is not None  # a sample's link names it (share.py's reader requires it)
             app.panels["corpus"].use_sample(SAMPLES[ref.name], corpus.text, corpus.attribution)
             if not ref.matches(st.corpus.text):
                 self.show_banner(f"The bundled sample “{ref.name}” differs from the one this link was made with "

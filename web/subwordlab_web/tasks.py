@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from subwordlab.base.events import PHASES, Done, EmStep, PruneStep
+from subwordlab.recording import Recording
 
 from . import session
 from .failures import failure_message
@@ -196,7 +197,7 @@ async def record_in_session(port: Any, rec: Any, request: str, corpus: str,
     return loaded.tokenizer
 
 
-async def train(port: Any, state: AppState, rec: Any = None) -> None:
+async def train(port: Any, state: AppState, rec: Recording | None = None) -> None:
     """Record the run `rec` (default: `state.recording`, a mirror made by
     `state.start_recording()`) in the compute session (`record_in_session`: the worker
     trains, the page mirrors its batches of events); stop quietly if the state drops it

@@ -162,11 +162,11 @@ def round_trip_message(expected: str, decoded: str, kind: str = "", reason: str 
     """
     i = first_difference(expected, decoded)
     gives = f"decode gives “{excerpt(decoded, 0, 40)}” by design"
-    if i is None and kind != "by_design":
-        return True, f"Round trip as designed: {normalized_by}: {gives}" if normalized_by else "Round trip exact"
     if kind == "by_design":
         why = "; ".join(w for w in (reason, normalized_by) if w)
         return True, f"Round trip as designed: {why}: {gives}" if why else f"Round trip as designed: {gives}"
+    if i is None:
+        return True, f"Round trip as designed: {normalized_by}: {gives}" if normalized_by else "Round trip exact"
     want = excerpt(expected, i, 12) or "(end)"
     got = excerpt(decoded, i, 12) or "(end)"
     return False, f"Round trip differs at character {i}: expected “{want}”, decoded “{got}”"

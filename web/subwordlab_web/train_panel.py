@@ -173,7 +173,7 @@ class TrainPanel:
             return
         self._form_ticket += 1
         check = pattern_guard.spec_check(spec, self.state.corpus)
-        if not self.guard.known(check):
+        if check is not None and not self.guard.known(check):
             # a new custom pattern: tried in the guard's worker before the page runs it, so a
             # pattern that backtracks catastrophically leaves the spec (and the model) as they were
             self.port.set_text(self.options_note, "(" + pattern_guard.checking_text(check) + ")")
@@ -267,7 +267,7 @@ class TrainPanel:
         st = self.state
         spec, corpus = st.spec, st.corpus
         check = pattern_guard.spec_check(spec, corpus)
-        if not self.guard.known(check):
+        if check is not None and not self.guard.known(check):
             st.training = TrainingStatus(phase="checking", message=pattern_guard.checking_text(check))
             st.notify("progress")
             await self.guard.verdict(check)

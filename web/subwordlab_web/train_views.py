@@ -158,7 +158,8 @@ def vocab_items(vocab: Sequence[str], byte_level: bool, query: str = "", newest_
         shown = list(ids)[:limit]
         return [VocabItem(i, label_of(vocab[i]), vocab[i], new=i == newest_id) for i in shown], len(vocab)
     q_fold = q.casefold()
-    out, matched = [], 0
+    out: list[VocabItem] = []
+    matched = 0
     for i in ids:
         raw = vocab[i]
         label = label_of(raw)
@@ -273,8 +274,8 @@ class Curve:
     title: str
     x_label: str
     y_label: str
-    xs: list[float]
-    ys: list[float]
+    xs: Sequence[float]
+    ys: Sequence[float]
     at: list[int]  # the step of each point
     detail: Callable[[int], str]  # the numbers of point i (computed only for the points shown)
 
