@@ -82,8 +82,7 @@ def readable_words(counted: Counted) -> dict[str, int]:
 def describe(counted: Counted) -> str:
     """What the counts are, in a phrase. Example: '12,345 distinct pre-tokens (1,234,567 in
     all) from 2 inputs, counted for Byte-level BPE'."""
-    from .state import PRESET_SHORT
-    from .wording import plural
+    from .wording import PRESET_SHORT, plural
 
     preset = counted.pipeline.get("preset", "?")
     n = len(counted.inputs)
@@ -100,7 +99,7 @@ def mismatch(counted: Counted, spec: Any) -> str:
     Example: counts of byte_bpe, spec bpe -> 'These counts were made for Byte-level BPE ...'."""
     from subwordlab.presets import pipeline_difference, resolve_options
 
-    from .state import PRESET_SHORT
+    from .wording import PRESET_SHORT
 
     options = dict(spec.kwargs())
     try:

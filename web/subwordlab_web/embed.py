@@ -119,24 +119,6 @@ def _flag(name: str, value: str, problems: list[str], meaning: str) -> bool:
     return False
 
 
-def embed_failure(message: str) -> str:
-    """A failed training said in an embed's own terms: its settings are parameters of its
-    address (``vocab=``, ``merges=``), which the embedding page's author sets.
-
-    Example: embed_failure('vocab_size=5 cannot hold the 11 characters; use at least 14')
-    -> 'This embed could not train its tokenizer: vocab=5 cannot hold the 11 characters; use at
-    least 14. The embed's address sets it: its author can change vocab= there, or “Open the full
-    playground” to try other settings.'
-    """
-    named = [param for option, param in (("vocab_size", "vocab"), ("num_merges", "merges")) if f"{option}=" in message]
-    for option, param in (("vocab_size", "vocab"), ("num_merges", "merges")):
-        message = message.replace(f"{option}=", f"{param}=")
-    where = (f"The embed's address sets it: its author can change {named[0]}= there"
-             if named else "The embed's address sets its settings: its author can change them there")
-    return (f"This embed could not train its tokenizer: {message.rstrip('.')}. {where}, "
-            "or “Open the full playground” to try other settings.")
-
-
 def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int | None = None) -> EmbedParams:
     """The embed parameters of ``location.search`` (with or without the leading ``?``).
     ``lessons``: how many guided lessons there are (lessons.LESSONS by default).

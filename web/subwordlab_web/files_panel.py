@@ -30,7 +30,7 @@ _MAKERS = {"ours": our_json, "hf": hf_json, "vocab": vocab_file}
 
 def describe_tokenizer(tok: Any, source: str) -> str:
     """Example: 'Byte-level BPE tokenizer, 4,000 tokens, trained here (step 3,744).'"""
-    from .state import PRESET_SHORT
+    from .wording import PRESET_SHORT
 
     preset = tok.spec.get("preset")
     name = PRESET_SHORT.get(preset, getattr(tok.model, "type", "custom"))

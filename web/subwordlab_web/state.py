@@ -36,7 +36,7 @@ from subwordlab.options import PRESETS, Preset
 from subwordlab.presets import resolve_options
 from subwordlab.recording import Recording
 
-from .embed import embed_failure
+from .failures import embed_failure
 from .player import Player
 from .wording import plural
 
@@ -44,7 +44,6 @@ FORMATS = ("text", "word_counts", "counts")
 # names for people, from the core's schema (subwordlab.options.PRESETS)
 PRESET_NAMES = {p.name: p.title for p in PRESETS.values()}
 PRESET_HELP = {p.name: p.help for p in PRESETS.values()}
-PRESET_SHORT = {p.name: p.short for p in PRESETS.values()}
 
 
 @dataclass(frozen=True)

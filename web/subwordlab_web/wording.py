@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from subwordlab.options import PRESETS
+
+# each preset's short name, as the page shows it (e.g. 'bpe' -> 'BPE')
+PRESET_SHORT = {p.name: p.short for p in PRESETS.values()}
+
 
 def plural(n: int, singular: str, plural_form: str | None = None, *, number: bool = True) -> str:
     """`n` and the noun in the form that agrees with it (thousands separated). `plural_form`
