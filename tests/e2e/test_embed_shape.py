@@ -125,3 +125,34 @@ def test_the_embed_example_fits_locks_and_restores(fresh_page, site_url, screens
     for fid in FRAMES:
         assert_fits(wait_fitted(page, fid), f"{fid} after the restore")
     guard.check()
+
+
+def test_a_course_page_follows_and_steers_its_embed(fresh_page, site_url):
+    """host-example.html embeds the playground with api= its own origin: the embed's events
+    reach the page (ready, each step, a lesson's step, an error's reason), and the page's
+    commands move it (go to a merge, open a lesson step, reset). host_api.py; the origin
+    checks themselves are unit-tested (tests/unit/test_web_host_api.py)."""
+    page, guard = fresh_page()
+    page.set_default_timeout(120_000)
+    page.goto(site_url + "host-example.html")
+    log = page.locator("#host-log")
+    expect(log.locator("li[data-type='subwordlab:ready']")).to_have_count(1, timeout=APPLY_TIMEOUT)
+    assert '"step":3,"steps":8' in log.locator("li[data-type='subwordlab:ready']").inner_text()
+    embed = page.frame_locator("#host-embed")
+    expect(embed.locator("#train-step-now")).to_have_text("3")
+
+    page.click("#host-step-5")  # a command in: the embed moves, and says so
+    expect(embed.locator("#train-step-now")).to_have_text("5")
+    expect(log.locator("li").last).to_have_text('{"type":"subwordlab:step","step":5,"steps":8}')
+    embed.locator("#train-back").click()  # the learner's own step is an event too
+    expect(log.locator("li").last).to_have_text('{"type":"subwordlab:step","step":4,"steps":8}')
+
+    page.click("#host-bad")
+    expect(log.locator("li[data-type='subwordlab:error']")).to_contain_text('go-to-step needs \\"step\\"')
+
+    page.click("#host-lesson")
+    expect(log.locator("li[data-type='subwordlab:lesson-step']").last).to_contain_text('"lesson":1,"step":2')
+    page.click("#host-reset")
+    expect(embed.locator("#train-step-now")).to_have_text("3")
+    expect(log.locator("li").last).to_contain_text('"step":3,"steps":8')
+    guard.check()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -326,7 +327,9 @@ class FakePort:
         self.store: dict[str, tuple[str, float]] = {}
         self.store_refusal = ""
         self.height_watchers: list[Callable[[int], Any]] = []  # `watch_height`; `resize` calls them
-        self.posted: list[dict[str, Any]] = []  # every `post_to_parent` message, in order
+        self.posted: list[Any] = []  # every `post_to_parent` message, in order
+        self.posted_to: list[str] = []  # ... and the origin each was posted to
+        self.parent_listeners: list[Callable[[str, Any], None]] = []
 
     @classmethod
     def from_html(cls, html: str) -> FakePort:
@@ -625,8 +628,17 @@ class FakePort:
             except Exception as exc:  # noqa: BLE001 - mirrors BrowserPort
                 self._report(exc)
 
-    def post_to_parent(self, message: dict[str, Any]) -> None:
-        self.posted.append(dict(message))
+    def post_to_parent(self, message: dict[str, Any] | str, target_origin: str = "*") -> None:
+        self.posted.append(dict(message) if isinstance(message, dict) else message)
+        self.posted_to.append(target_origin)
+
+    def on_parent_message(self, handler: Callable[[str, Any], None]) -> None:
+        self.parent_listeners.append(handler)
+
+    def message_from_parent(self, origin: str, data: Any) -> None:
+        """Test helper: the embedding page posts `data` from `origin` (as JSON carries it)."""
+        for handler in list(self.parent_listeners):
+            handler(origin, json.loads(json.dumps(data)))
 
     def select(self, el: FakeElement) -> None:
         self.selected = el

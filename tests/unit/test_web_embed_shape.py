@@ -148,7 +148,10 @@ def test_the_page_posts_its_height_when_it_changes():
     port.resize(812)
     port.resize(812)  # unchanged: not posted again
     port.resize(640)
-    assert port.posted == [{"type": HEIGHT_MESSAGE, "height": 812}, {"type": HEIGHT_MESSAGE, "height": 640}]
+    # each height twice: ours, and Canvas's lti.frameResize (a JSON text, as LMS pages read it)
+    assert port.posted == [{"type": HEIGHT_MESSAGE, "height": 812}, '{"subject": "lti.frameResize", "height": 812}',
+                           {"type": HEIGHT_MESSAGE, "height": 640}, '{"subject": "lti.frameResize", "height": 640}']
+    assert port.posted_to == ["*"] * 4
 
 
 def test_the_full_page_posts_nothing():

@@ -615,11 +615,30 @@ class BrowserPort:
         observer.observe(root)
         self._observers.append((observer, proxy))
 
-    def post_to_parent(self, message: dict[str, Any]) -> None:
-        """`window.parent.postMessage(message, "*")`: a plain object to the page that embeds
-        this one (outside an iframe the parent is the window itself, and nobody listens).
-        Only for what any page may know (e.g. the content height)."""
-        js.window.parent.postMessage(to_js(message, dict_converter=js.Object.fromEntries), "*")
+    def post_to_parent(self, message: dict[str, Any] | str, target_origin: str = "*") -> None:
+        """`window.parent.postMessage(message, target_origin)`: a plain object (or a text) to the
+        page that embeds this one (outside an iframe the parent is the window itself, and nobody
+        listens). "*" only for what any page may know (e.g. the content height)."""
+        data = message if isinstance(message, str) else to_js(message, dict_converter=js.Object.fromEntries)
+        js.window.parent.postMessage(data, target_origin)
+
+    def on_parent_message(self, handler: Callable[[str, Any], None]) -> None:
+        """`handler(origin, data)` for each message the parent window posts to this page, its
+        data as plain Python (read through JSON, at most host_api.MAX_MESSAGE_CHARS; anything
+        else is None). Messages from any other window never reach the handler."""
+        from .host_api import MAX_MESSAGE_CHARS
+
+        def received(event: Any) -> None:
+            if event.source != js.window.parent or event.source == js.window:
+                return
+            try:
+                text = js.JSON.stringify(event.data)
+                data = json.loads(text) if isinstance(text, str) and len(text) <= MAX_MESSAGE_CHARS else None
+            except Exception:  # noqa: BLE001 - a value JSON cannot hold (a cycle, a function): not a command
+                data = None
+            handler(str(event.origin), data)
+
+        self.on_window("message", received)  # (whose listener reports a handler's failure)
 
     def teardown(self) -> None:
         for task in list(self._tasks):

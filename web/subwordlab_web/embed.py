@@ -17,7 +17,8 @@ Parameters (all optional but ``embed``): ``panel`` (corpus, train, inspect, comp
 by its number in the picker, 1-based: ``?lesson=3&step=4`` opens lesson 3 at its step 4; the
 lesson sets the sample and the algorithm, lessons.py), ``cards`` (a comma list of the panel's
 cards to show, the rest hidden: see ``CARDS``), ``lock`` (``1``: the settings are read-only;
-the learner can still play, step and type a text). Unknown parameters are ignored (pages add
+the learner can still play, step and type a text), ``api`` (the embedding page's origin: the
+embed then posts events to it and takes its commands, host_api.py). Unknown parameters are ignored (pages add
 their own); a known one with a bad value is reported with its name.
 
 Auto-height: in embed mode the page posts ``{type: "subwordlab:height", height: <px>}`` to
@@ -66,6 +67,19 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
 
+_ORIGIN = re.compile(r"https?://[a-z0-9.\-]+(?::[0-9]{1,5})?")
+
+
+def read_origin(value: str) -> str | None:
+    """``api=``'s value as an origin (lower-cased), or None if it is not one.
+
+    >>> read_origin("https://Course.Example.org"), read_origin("https://x.org/path"), read_origin("*")
+    ('https://course.example.org', None, None)
+    """
+    value = value.strip().lower()
+    return value if _ORIGIN.fullmatch(value) else None
+
+
 class EmbedParamError(ValueError):
     """A query parameter has a value the page cannot use; the message names it."""
 
@@ -85,6 +99,7 @@ class EmbedParams:
     lesson: int | None = None
     cards: tuple[str, ...] | None = None  # None: every card of the panel
     lock: bool = False
+    api: str | None = None  # the embedding page's origin: events and commands (host_api.py)
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -172,6 +187,11 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
                 values["cards"] = value  # checked below, against the panel's cards
             elif name == "lock":
                 values["lock"] = _flag("lock", value, problems, "the settings were not locked")
+            elif name == "api":
+                values["api"] = read_origin(value)
+                if values["api"] is None:
+                    raise EmbedParamError(f"the parameter api={value[:40]!r} must be the embedding page's origin, e.g. "
+                                          "api=https://course.example.org; events and commands are off")
         except EmbedParamError as exc:
             problems.append(str(exc))
     if "cards" in values:

@@ -9,7 +9,9 @@ author's setup". The query is parsed by embed.py; `SharePanel.enter_embed` makes
   setup, Inspect's knobs) is disabled, which disables each control inside it, including
   controls a panel re-creates later; the player, the scrubber and the text boxes stay live.
 - Auto-height: the page posts ``{type: "subwordlab:height", height: px}`` to its parent each
-  time its content height changes (`port.watch_height`); the snippet's script listens.
+  time its content height changes (`port.watch_height`), and the same as Canvas's
+  ``lti.frameResize``; the snippet's script listens.
+- ``api=ORIGIN``: events out to that page and its commands in (host_api.py).
 - The author's setup: what the embed showed when its experiment was applied (corpus,
   algorithm, step, the inspector's settings, the Compare setup). As soon as the learner
   changes any of it (a state change, or an edit in a field) the "↺ Back to the author's
@@ -27,6 +29,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .embed import DEFAULT_PANEL, HEIGHT_MESSAGE, EmbedParams
+from .host_api import HostBridge, lti_resize
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class EmbedView:
         if params.lock:
             self.apply_lock()
         port.watch_height(self._on_height)
+        # api=ORIGIN: the embedding page follows the learner and steers the widget (host_api.py)
+        self.bridge = HostBridge(port, state, app, self, params.api) if params.api else None
         port.on(self.restore_button, "click", lambda _e: self.restore())
         # an edit in any field counts as a change, even one the state does not hold (the Compare text)
         main = port.query("#app")
@@ -93,6 +98,7 @@ class EmbedView:
         if height > 0 and height != self.last_height:
             self.last_height = height
             self.port.post_to_parent({"type": HEIGHT_MESSAGE, "height": height})
+            self.port.post_to_parent(lti_resize(height))  # (the same, as Canvas and other LMSs read it)
 
     # --- the author's setup ------------------------------------------------------------------------
     def current(self) -> Setup:
@@ -107,6 +113,8 @@ class EmbedView:
         if self.author is None:
             self.author = self.current()
         self.refresh()
+        if self.bridge is not None:
+            self.bridge.announce_ready()
 
     def refresh(self) -> None:
         """Show the restore button while the page differs from the author's setup."""
