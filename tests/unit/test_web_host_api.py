@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import pytest
 from fakedom import FakePort
-from test_web_embed_shape import INDEX_HTML, PAGE
+from test_web_embed_shape import started
 
-from subwordlab_web.app import App
 from subwordlab_web.embed import parse_query
 from subwordlab_web.host_api import PREFIX, read_command
 
 HOST = "https://course.example.org"
 TRAIN = "?embed=1&panel=train&preset=bpe&sample=seed000&merges=8&step=3&api=" + HOST
-
-
-def started(search: str) -> tuple[FakePort, App]:
-    port = FakePort.from_html(INDEX_HTML)
-    port.href = PAGE + search
-    app = App(port, warm=False)
-    app.start()
-    port.settle()
-    assert port.errors == []
-    return port, app
 
 
 def events(port: FakePort) -> list[dict]:
