@@ -9,7 +9,8 @@ reached, a lesson finished) and steer the widget from its own text ("now look at
 
 Events (``{type: "subwordlab:<name>", ...}``), to ``ORIGIN``:
 
-- ``ready``: ``{panel, step, steps, lesson}`` once the embed's experiment is shown;
+- ``ready``: ``{panel, step, steps, lesson}`` once the embed's experiment is shown (``lesson``
+  is left out when no lesson is open: None crosses to JavaScript as undefined);
 - ``step``: ``{step, steps}`` whenever the step shown changes, once the run is recorded (a
   training's own progress is not sent; the player's steps are);
 - ``lesson-step``: ``{lesson, step, steps}`` as a lesson's step changes; ``lesson-finished``:
