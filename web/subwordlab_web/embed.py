@@ -46,13 +46,13 @@ DEFAULT_PANEL = "train"  # what an embed without panel= shows (app.START_PANEL)
 # with data-card="NAME" inside its panel's section (a unit test checks both agree)
 CARDS: dict[str, tuple[str, ...]] = {
     "corpus": ("text", "glance"),
-    "train": ("lesson", "form", "player", "candidates", "segmentation", "merges", "vocab", "curve"),
+    "train": ("lesson", "form", "player", "candidates", "rules", "segmentation", "merges", "vocab", "curve"),
     "inspect": ("tokens", "pipeline", "decode", "nbest"),
     "compare": ("setup", "columns", "stats", "parity", "curve"),
 }
 CARD_TITLES = {  # what the Share panel's checkboxes say
     "text": "Corpus text", "glance": "At a glance", "lesson": "Guided lesson", "form": "Algorithm form", "player": "Player",
-    "candidates": "Candidates chart", "segmentation": "Frequent words, split", "merges": "Merges table",
+    "candidates": "Candidates chart", "rules": "Where rules part ways", "segmentation": "Frequent words, split", "merges": "Merges table",
     "vocab": "Vocabulary", "curve": "Curve", "tokens": "Tokens", "pipeline": "Pipeline",
     "decode": "Decode ids", "nbest": "Best segmentations", "setup": "Setup", "columns": "Side by side",
     "stats": "Statistics", "parity": "Tokens per language",

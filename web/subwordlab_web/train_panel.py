@@ -19,6 +19,7 @@ from .options_form import changed_options, option_field, preset_items, read_fiel
 from .pattern_guard import PatternGuard
 from .player import SPEEDS
 from .roving import hand_focus
+from .rules_view import RulesView
 from .state import AppState, TrainingStatus, TrainSpec
 from .train_sections import TrainSections
 from .train_views import now_text, rate_text
@@ -59,6 +60,7 @@ class TrainPanel:
         self.now_kicker, self.now_main = q("#train-now-kicker"), q("#train-now-main")
         port.clone_template("tpl-option")
         self.sections = TrainSections(port, state)  # candidates, merges, vocabulary, segmentation, curve
+        self.rules = RulesView(port, state)  # the same corpus under other rules, and where they part
 
         self.train_task: Any = None
         self.play_task: Any = None

@@ -27,6 +27,7 @@ from .train_views import (
     merge_rows,
     merges_csv,
     segment_words,
+    tie_rule,
     vocab_items,
     vocabulary_at,
     vocabulary_csv,
@@ -103,7 +104,7 @@ class TrainSections:
     def candidates(self) -> None:
         port, st = self.port, self.state
         title, help_text, bars = candidate_bars(st.steps, st.step, st.spec.schema,
-                                                tie_break=st.spec.kwargs().get("tie_break", "first"))
+                                                tie_break=tie_rule(st.spec.kwargs()))
         port.set_text(self.cand_title, title)
         port.set_text(self.cand_help, help_text)
         if bars:

@@ -9,7 +9,7 @@ Example: ``pair_label(('e', 's'), byte_level=False)`` -> ``'e + s'``.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,7 +172,19 @@ def vocab_items(vocab: Sequence[str], byte_level: bool, query: str = "", newest_
 
 
 TIE_RULES = {"first": "the pair met first in the corpus wins", "lex_min": "the alphabetically smallest pair wins",
-             "lex_max": "the alphabetically largest pair wins"}
+             "lex_max": "the alphabetically largest pair wins",
+             "hf": "the pair with the smaller ids wins, as in tokenizers",
+             "sentencepiece": "the shorter piece wins, then the smaller string, as in spm_train"}
+
+
+def tie_rule(options: Mapping[str, Any]) -> str:
+    """How a run breaks ties (a key of TIE_RULES): its reference rules, else its tie_break.
+
+    >>> tie_rule({"rules": "hf", "tie_break": "first"}), tie_rule({"tie_break": "lex_min"})
+    ('hf', 'lex_min')
+    """
+    rules = options.get("rules", "textbook")
+    return rules if rules != "textbook" else options.get("tie_break", "first")
 
 
 def tie_note(values: Sequence[float], tie_break: str = "first", what: str = "pairs") -> str:
