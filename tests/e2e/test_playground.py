@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 import subwordlab
+from subwordlab.divergence import first_divergence
 from subwordlab.recording import Recording
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
@@ -572,3 +573,26 @@ def measure_long_run(fresh_page, site_url, screenshots_dir, record_property, cap
               f"{report['longest_input_delay_ms']} ms over {report['input_events']} mouse moves")
     page.screenshot(path=str(screenshots_dir / f"train-{corpus_file.removesuffix('.txt')}-{case}.png"), full_page=True)
     return report
+
+
+def test_where_tokenizers_rules_part_ways_and_the_step_it_goes_to(app_page, screenshots_dir):
+    page = app_page
+    pick_sample(page, "shakespeare_100k")  # byte-level BPE, vocabulary 512
+    go_train(page)
+    page.click("#train-end")
+    wait_done(page)
+    card = page.locator("#rules-card")
+    expect(card).to_be_visible()
+    page.select_option("#rules-other", label="tokenizers (rules=hf)")
+    page.click("#rules-run")
+    # the answer the core gives on the same two runs made in CPython
+    sample_text = page.evaluate("() => document.querySelector('#corpus-text').value")
+    found = first_divergence(Recording(sample_text, "byte_bpe", vocab_size=512).run(),
+                             Recording(sample_text, "byte_bpe", vocab_size=512, rules="hf").run())
+    expect(page.locator("#rules-status")).to_have_text(
+        f"Under tokenizers (rules=hf) the run parts ways at merge {found.step:,}.", timeout=60_000)
+    expect(page.locator("#rules-reason")).to_have_text(found.reason)
+    page.click("#rules-go")
+    expect(page.locator("#train-step-now")).to_have_text(f"{found.step:,}")
+    expect(page.locator("#candidates-help")).to_contain_text("the pair met first in the corpus wins")
+    card.screenshot(path=str(screenshots_dir / "train-rules-part-ways.png"))
