@@ -366,9 +366,11 @@ _SENTENCEPIECE_TEXT = (
     Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'", choices=NORMALIZATIONS,
            hf=_HF_NORMALIZER),
     Option("lowercase", "bool", False, "lower-case after normalization", hf=_HF_NORMALIZER),
-    Option("sentence_per_line", "bool", False, "read the corpus one sentence per line, as spm_train does: each line is "
-           "normalized on its own and starts with its own ▁, no piece holds a line break (rules='sentencepiece' always "
-           "does); false: the corpus is one text whose line breaks are characters", hf=_TRAINING),
+    Option("sentence_per_line", "bool", True, "read the corpus one sentence per line, as spm_train does (the default): "
+           "each line is normalized on its own and starts with its own ▁, no piece holds a line break "
+           "(rules='sentencepiece' always does), and a line break in a text to encode reads as a space, as spm_encode "
+           "reads a file a line at a time; false: the corpus is one text whose line breaks are characters",
+           hf=HFMeaning("training, and the normalizer: a line break reads as a space (Replace)")),
 )
 _COVERAGE = Option("character_coverage", "float", 1.0,
                    "share of the corpus's characters the alphabet must cover; rarer ones become <unk> or bytes",

@@ -23,7 +23,7 @@ from .base.events import Done, Progress, drain
 from .base.registry import dump_component
 from .options import PRESETS, check_options, preset_of
 from .pipeline.decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
-from .pipeline.normalizers import Collapse, Lowercase, Sequence, StripAccents, Unicode
+from .pipeline.normalizers import Collapse, Lowercase, Replace, Sequence, StripAccents, Unicode
 from .pipeline.pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
 from .text.bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
 from .text.corpus import (
@@ -69,15 +69,19 @@ def resolve_options(preset, vocab_size, num_merges, options):
     if rules != "textbook" and spec.get("tie_break", "first") != "first":
         raise ValueError(f"tie_break={spec['tie_break']!r} applies to rules='textbook' only; rules={rules!r} breaks "
                          "ties as its reference trainer does (leave tie_break at 'first')")
-    # subtle: these two are recorded only when not at their defaults, so a model trained by
-    # the textbook rules is the same file, byte for byte, as before they existed
-    for name in NEW_DEFAULTS:
-        if name in spec and spec[name] == schema.option(name).default:
+    # subtle: options added later are recorded only when not at the value they had before
+    # they existed, so a spec without them still means what it meant (a model trained by the
+    # textbook rules on one text is the same file, byte for byte, as before them)
+    for name, before in NEW_OPTIONS.items():
+        if name in spec and spec[name] == before:
             del spec[name]
     return spec
 
 
-NEW_DEFAULTS = ("rules", "sentence_per_line")  # options a spec leaves out at their defaults (resolve_options)
+# options added after specs were first saved, and the behaviour a spec without them had: a
+# spec (a model file, a counts file) leaves them out at that value (resolve_options); since
+# 2026-12 the SentencePiece presets read a sentence per line by default, so their specs say so
+NEW_OPTIONS = {"rules": "textbook", "sentence_per_line": False}
 
 
 def counting_spec(preset, options):
@@ -112,6 +116,11 @@ def bpe_pipeline(spec):
 def sentencepiece_pipeline(spec):
     """The SentencePiece-style normalizer, ▁ pre-tokenizer and decoder."""
     steps = []
+    if per_line(spec):
+        # a corpus read a sentence per line has no line breaks in its pieces: a text to
+        # encode reads a line break as the space between two sentences (spm's nmt_nfkc
+        # rule too), so "a\nb" encodes as the lines "a" and "b" do, one after the other
+        steps += [Replace("\r\n", " "), Replace("\n", " ")]
     form = (spec["normalization"] or "none").lower()
     if form not in ("nfkc", "nfc", "none"):
         raise ValueError(f"normalization must be 'nfkc', 'nfc' or 'none', not {spec['normalization']!r}")
@@ -193,7 +202,9 @@ def corpus_cuts(spec, pre_tokenizer):
     just before a lone space, as ``corpus_slicer`` (not for every SentencePiece setting).
     The cuts at special tokens are always safe (the text is cut there anyway).
 
-    >>> corpus_cuts(resolve_options("sentencepiece_bpe", 300, None, {}), None)
+    >>> corpus_cuts(resolve_options("sentencepiece_bpe", 300, None, {}), None)   # a sentence per line
+    (True, False)
+    >>> corpus_cuts(resolve_options("sentencepiece_bpe", 300, None, {"sentence_per_line": False}), None)
     (False, True)
     """
     preset = spec["preset"]

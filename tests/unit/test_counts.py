@@ -52,9 +52,12 @@ def test_the_chunks_are_cut_at_lines_spaces_and_special_tokens():
     chunks = list(counts.text_chunks(io.StringIO(text), spec, size=10))
     assert "".join(chunks) == text and len(chunks) > 2
     assert all(c.endswith(("\n", "<|endoftext|>")) or chunks[k + 1].startswith(" ") for k, c in enumerate(chunks[:-1]))
-    # SentencePiece keeps line feeds inside its pieces: no cut there, only before a lone space
-    sp = list(counts.text_chunks(io.StringIO("ab\ncd\nef"), counting_spec("sentencepiece_bpe", {}), size=2))
-    assert sp == ["ab\ncd\nef"]
+    # SentencePiece read as one text keeps line feeds inside its pieces: no cut there, only
+    # before a lone space; read a sentence per line (its default), it cuts at line feeds
+    whole = counting_spec("sentencepiece_bpe", {"sentence_per_line": False})
+    assert list(counts.text_chunks(io.StringIO("ab\ncd\nef"), whole, size=2)) == ["ab\ncd\nef"]
+    per_line = counting_spec("sentencepiece_bpe", {})
+    assert list(counts.text_chunks(io.StringIO("ab\ncd\nef"), per_line, size=2)) == ["ab\n", "cd\nef"]
 
 
 def run(*args, capsys=None, check=0):

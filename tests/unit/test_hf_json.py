@@ -171,7 +171,11 @@ def test_all_nine_top_level_keys_and_special_tokens():
 
 def test_sentencepiece_bpe_export_shape():
     doc = json.loads(quiet_export(trained("sentencepiece_bpe_bytes")))
-    assert [n["type"] for n in doc["normalizer"]["normalizers"]] == ["NFKC", "Lowercase", "Replace", "Strip"]
+    # a sentence per line: a line break reads as a space (two Replace), then NFKC, lower case, collapse
+    assert [n["type"] for n in doc["normalizer"]["normalizers"]] == ["Replace", "Replace", "NFKC", "Lowercase",
+                                                                     "Replace", "Strip"]
+    assert [(n["pattern"]["String"], n["content"]) for n in doc["normalizer"]["normalizers"][:2]] == [
+        ("\r\n", " "), ("\n", " ")]
     assert doc["pre_tokenizer"]["pretokenizers"] == [
         {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True},
         {"type": "Digits", "individual_digits": True}]

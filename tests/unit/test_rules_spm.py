@@ -84,3 +84,27 @@ def test_no_piece_holds_a_line_break_under_the_sentencepiece_rules():
     tok = subwordlab.train(CORPORA["shakespeare_300k"](), preset="sentencepiece_bpe", vocab_size=2000,
                            rules="sentencepiece")
     assert not [p for p in tok.model.vocab if "\n" in p]
+
+
+@pytest.mark.parametrize("preset", ["sentencepiece_bpe", "sentencepiece_unigram"])
+def test_the_sentencepiece_presets_read_a_sentence_per_line_by_default(preset):
+    """Issue 30: the presets learned pieces like '.↵↵' and split a line's first word from its
+    '▁'; spm_train reads a sentence per line, and so do they now, under any rules."""
+    import json
+
+    from subwordlab.formats.our_json import from_json, to_json
+
+    text = CORPORA["shakespeare_300k"]()[:30_000]
+    tok = subwordlab.train(text, preset=preset, vocab_size=400)
+    assert tok.spec["sentence_per_line"] is True
+    assert not [p for p in tok.model.vocab if "\n" in p]
+    # a line's first word is a word like any other: "And" after a line break as after a space
+    assert tok.encode("Come.\nAnd go") == tok.encode("Come. And go")
+    # a model saved before the option existed (its spec without it) read the corpus whole,
+    # and still does: its file loads and encodes line breaks as it did
+    whole = subwordlab.train(text, preset=preset, vocab_size=400, sentence_per_line=False)
+    saved = json.loads(to_json(whole))
+    assert "sentence_per_line" not in saved["spec"]
+    again = from_json(json.dumps(saved))
+    assert again.encode("Come.\nAnd go") == whole.encode("Come.\nAnd go")
+    assert any("\n" in p for p in whole.model.vocab)

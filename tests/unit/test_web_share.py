@@ -60,6 +60,18 @@ def test_round_trip_fills_in_every_option():
     assert back.train.options["num_merges"] == 8
 
 
+def test_a_link_made_before_sentence_per_line_existed_trains_as_its_sender_saw():
+    """SentencePiece presets read a sentence per line by default since 2026-12; a link made
+    before carries no such option, and its sender's model read the corpus as one text."""
+    exp = experiment(train=Config("sentencepiece_bpe", {"vocab_size": 40}))
+    doc = exp.normalized().to_json()
+    assert doc["train"]["options"]["sentence_per_line"] is True  # a new link says so
+    del doc["train"]["options"]["sentence_per_line"]
+    old = decode_fragment(pack(doc))
+    assert old.train.options["sentence_per_line"] is False
+    assert decode_fragment(encode_fragment(old)) == old  # and says so from then on
+
+
 def test_leading_hash_is_accepted():
     assert decode_fragment("#" + encode_fragment(experiment())) == experiment().normalized()
 

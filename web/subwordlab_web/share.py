@@ -690,6 +690,7 @@ def _check_corpus(r: _Reader) -> CorpusRef:
 
 def _check_config(r: _Reader) -> Config:
     from subwordlab.options import PRESETS
+    from subwordlab.presets import NEW_OPTIONS
 
     r.only("preset", "options")
     preset = r.text("preset")
@@ -705,7 +706,10 @@ def _check_config(r: _Reader) -> Config:
         _check_option(opts, schema.option(name))
     if opts.obj.get("vocab_size") is None and opts.obj.get("num_merges") is None:
         raise r.error("options", "must give vocab_size or num_merges")
-    return Config(preset, dict(opts.obj))
+    # a link made before an option existed trained as the option's old value says
+    # (e.g. sentence_per_line, now on by default, was off): it reproduces what its sender saw
+    before = {name: value for name, value in NEW_OPTIONS.items() if schema.has(name) and name not in opts.obj}
+    return Config(preset, {**opts.obj, **before})
 
 
 def _check_option(r: _Reader, option: Any) -> None:
