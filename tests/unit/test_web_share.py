@@ -72,6 +72,18 @@ def test_a_link_made_before_sentence_per_line_existed_trains_as_its_sender_saw()
     assert decode_fragment(encode_fragment(old)) == old  # and says so from then on
 
 
+def test_a_loaded_tokenizer_travels_by_key_or_by_file_hash():
+    """Issue 26: a well-known tokenizer goes by its key (the page fetches it again), the
+    user's own file by its name and SHA-256 (the page asks for it); neither is the file."""
+    known = experiment(tokenizer=share.TokenizerRef(well_known="o200k_base"))
+    assert decode_fragment(encode_fragment(known)).tokenizer == share.TokenizerRef(well_known="o200k_base")
+    own = experiment(tokenizer=share.TokenizerRef(name="my tokenizer.json", sha256="ab" * 32))
+    doc = json.loads(zlib.decompress(base64.urlsafe_b64decode(encode_fragment(own)[3:] + "==")))
+    assert doc["tokenizer"] == {"name": "my tokenizer.json", "sha256": "ab" * 32}
+    assert decode_fragment(encode_fragment(own)) == own.normalized()
+    assert "tokenizer" not in valid_doc()  # a trained tokenizer needs nothing more
+
+
 def test_leading_hash_is_accepted():
     assert decode_fragment("#" + encode_fragment(experiment())) == experiment().normalized()
 
@@ -161,6 +173,10 @@ def experiments(draw):
         compare_well_known=draw(st.sampled_from(("",) + share.WELL_KNOWN_KEYS)) if n else "",
         running=draw(st.booleans()),
         imported=draw(st.one_of(st.just(""), st.text(min_size=1, max_size=200).filter(str.isprintable))),
+        tokenizer=draw(st.one_of(
+            st.none(), st.builds(share.TokenizerRef, well_known=st.sampled_from(share.WELL_KNOWN_KEYS)),
+            st.builds(share.TokenizerRef, name=st.text(min_size=1, max_size=200).filter(str.isprintable),
+                      sha256=st.text("0123456789abcdef", min_size=64, max_size=64)))),
     )
 
 
@@ -420,6 +436,14 @@ def _mutated(path: str, value) -> dict:
         ("corpus.title", 3, "corpus.title must be text"),
         ("running", "yes", "running must be true/false"),
         ("imported", "x" * 201, "imported must be a name of 1 to 200"),
+        ("tokenizer", "cl100k_base", "tokenizer must be an object, not text"),
+        ("tokenizer", {"well_known": "gpt5"}, "tokenizer.well_known must be one of r50k_base"),
+        ("tokenizer", {"well_known": "cl100k_base", "sha256": "0" * 64}, "tokenizer.sha256 is not a field"),
+        ("tokenizer", {"name": "t.json", "sha256": "A" * 64}, "tokenizer.sha256 must be 64 lower-case"),
+        ("tokenizer", {"name": "t.json"}, "tokenizer.sha256 is missing"),
+        ("tokenizer", {"sha256": "0" * 64}, "tokenizer.name is missing"),
+        ("tokenizer", {"name": "<script>\n", "sha256": "0" * 64}, "tokenizer.name must be a name of 1 to 200"),
+        ("tokenizer", {}, "tokenizer.name is missing"),
     ],
 )
 def test_wrong_fields_are_named(path, value, message):

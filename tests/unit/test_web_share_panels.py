@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import hashlib
 import importlib
 import json
 from pathlib import Path
@@ -582,3 +583,30 @@ def test_a_lone_surrogate_gives_a_message_on_copy_link_not_an_exception():
     port.settle()
     status = port.text(port.query("#share-status"))
     assert "lone surrogate U+D83D" in status and "character 11" in status and port.errors == []
+
+
+def test_a_link_asks_for_the_tokenizer_file_its_sender_loaded_and_checks_its_hash():
+    """Issue 26: a loaded file was silently dropped from links; now the link names it by
+    SHA-256, the recipient is asked for it, a different file is told apart, the right one
+    clears the request."""
+    mine = subwordlab.to_hf_json(subwordlab.train("the quick brown fox jumps over " * 5, preset="byte_bpe",
+                                                  vocab_size=270)).encode()
+    other = subwordlab.to_hf_json(subwordlab.train("a lazy dog sleeps all day " * 5, preset="byte_bpe",
+                                                   vocab_size=265)).encode()
+    src_port, src = trained()
+    _file_input(src_port, "my\ttokenizer.json", mine)
+    url, _ = src.panels["share"].make_link()
+
+    port, app = started(hash="#" + url.split("#", 1)[1])
+    st, banner = app.state, port.query("#link-banner")
+    assert port.get_attr(port.query("body"), "data-share") == "applied" and st.imported is None
+    told = port.text(banner)
+    assert not banner.hidden and "“my?tokenizer.json”" in told and hashlib.sha256(mine).hexdigest() in told
+    assert "Files tab" in told
+    _file_input(port, "other.json", other)
+    assert not banner.hidden and "a different one (SHA-256 " + hashlib.sha256(other).hexdigest()[:12] in port.text(banner)
+    _file_input(port, "renamed.json", mine)
+    assert banner.hidden and st.imported_sha256 == hashlib.sha256(mine).hexdigest()
+    # a reload made now keeps asking for it (the page keeps no files), by the same hash
+    exp, _ = app.panels["share"].experiment(for_reload=True)
+    assert exp.tokenizer is not None and exp.tokenizer.sha256 == hashlib.sha256(mine).hexdigest() and not exp.imported

@@ -5,8 +5,10 @@ into our core and encode like the reference libraries; nothing is fetched before
 from __future__ import annotations
 
 import hashlib
+import html
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -166,3 +168,56 @@ def test_a_loaded_rank_file_is_inspected_and_compared_without_deriving_its_merge
     assert port.errors == [] and chips and "".join(chips)
     assert port.text(port.query("#inspect-alpha-label")) == "Dropout"
     assert model._merges is None and model._table is None
+
+
+# -- a loaded tokenizer travels (share links, embed snippets, reloads) -----------------------
+
+def _started_with_vocabs(shipped, search="", hash=""):
+    from test_web_share_panels import page
+
+    from subwordlab_web.app import App
+
+    port = page(search, hash)
+    for item in WELL_KNOWN:
+        port.fetchable[item.url] = shipped[item.file].decode("utf-8")
+    app = App(port, warm=False)
+    app.start(sample="seed000")
+    port.settle()
+    return port, app
+
+
+def test_a_well_known_tokenizer_travels_in_a_link_and_comes_back_by_name(shipped):
+    """Issue 26: a link made while Inspect used cl100k opened on Inspect's trained model at
+    step 0, and said nothing. Now the link names cl100k and opening it fetches it again."""
+    port, app, _ = _page_with_vocabs(shipped)
+    port.click(next(b for b in port.query_all("#files-well-known button") if b.attrs["data-vocab"] == "cl100k_base"))
+    port.settle()
+    app.show_panel("inspect")
+    app.state.set_inspect(text="Tokenizers disagree.")
+    port.settle()
+    url, _ = app.panels["share"].make_link()
+    # the embed snippet carries it too (its address holds the same experiment)
+    from subwordlab_web import share
+
+    src = re.search(r'src="([^"]+)"', app.panels["share"].embed_snippet()).group(1)
+    assert share.decode_fragment(html.unescape(src).split("#", 1)[1]).tokenizer == share.TokenizerRef("cl100k_base")
+
+    port2, app2 = _started_with_vocabs(shipped, hash="#" + url.split("#", 1)[1])
+    st = app2.state
+    assert port2.get_attr(port2.query("body"), "data-share") == "applied" and port2.errors == []
+    assert st.imported_key == "cl100k_base" and st.imported.vocab_size == app.state.imported.vocab_size
+    assert app2.current == "inspect"
+    assert port2.text(port2.query("#inspect-count")) == str(len(app.state.imported.encode("Tokenizers disagree.")))
+    assert "GPT-4 (cl100k)" in port2.text(port2.query("#inspect-which"))
+    assert port2.query("#link-banner").hidden
+
+
+def test_an_embed_names_its_tokenizer_in_the_query(shipped):
+    port, app = _started_with_vocabs(shipped, search="?embed=1&panel=inspect&tokenizer=r50k_base&text=hello%20world")
+    st = app.state
+    assert port.errors == [] and st.imported_key == "r50k_base" and st.imported.vocab_size == 50_257
+    assert port.text(port.query("#inspect-count")) == "2"
+    port, app = _started_with_vocabs(shipped, search="?embed=1&panel=inspect&tokenizer=gpt5")
+    assert app.state.imported is None
+    banner = port.query("#link-banner")
+    assert not banner.hidden and "tokenizer='gpt5' must be one of r50k_base" in port.text(banner)

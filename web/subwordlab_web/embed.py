@@ -17,7 +17,8 @@ Parameters (all optional but ``embed``): ``panel`` (corpus, train, inspect, comp
 by its number in the picker, 1-based: ``?lesson=3&step=4`` opens lesson 3 at its step 4; the
 lesson sets the sample and the algorithm, lessons.py), ``cards`` (a comma list of the panel's
 cards to show, the rest hidden: see ``CARDS``), ``lock`` (``1``: the settings are read-only;
-the learner can still play, step and type a text), ``api`` (the embedding page's origin: the
+the learner can still play, step and type a text), ``tokenizer`` (a well-known tokenizer's key,
+e.g. ``cl100k_base``: Inspect and Compare use it, fetched with the page's shipped file), ``api`` (the embedding page's origin: the
 embed then posts events to it and takes its commands, host_api.py). Unknown parameters are ignored (pages add
 their own); a known one with a bad value is reported with its name.
 
@@ -100,13 +101,14 @@ class EmbedParams:
     cards: tuple[str, ...] | None = None  # None: every card of the panel
     lock: bool = False
     api: str | None = None  # the embedding page's origin: events and commands (host_api.py)
+    tokenizer: str | None = None  # a well-known tokenizer's key: Inspect and Compare use it (well_known.py)
     problems: tuple[str, ...] = field(default=())
 
     @property
     def picks_experiment(self) -> bool:
         """Does the query choose a corpus or an algorithm (not just a panel)?"""
         return any(v is not None for v in (self.preset, self.sample, self.vocab_size, self.num_merges, self.step,
-                                            self.lesson))
+                                            self.lesson, self.tokenizer))
 
 
 def _int(name: str, value: str, lo: int, hi: int) -> int:
@@ -187,6 +189,13 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
                 values["cards"] = value  # checked below, against the panel's cards
             elif name == "lock":
                 values["lock"] = _flag("lock", value, problems, "the settings were not locked")
+            elif name == "tokenizer":
+                from .well_known import WELL_KNOWN_BY_KEY
+
+                if value not in WELL_KNOWN_BY_KEY:
+                    raise EmbedParamError(f"the parameter tokenizer={value[:30]!r} must be one of "
+                                          f"{', '.join(WELL_KNOWN_BY_KEY)}; the trained tokenizer is used")
+                values["tokenizer"] = value
             elif name == "api":
                 values["api"] = read_origin(value)
                 if values["api"] is None:
@@ -204,7 +213,8 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
         problems.append("give vocab= or merges=, not both; merges= was ignored")
         del values["num_merges"]
     if "lesson" in values:  # the lesson sets the corpus and the algorithm
-        for key, name in (("sample", "sample"), ("preset", "preset"), ("vocab_size", "vocab"), ("num_merges", "merges")):
+        for key, name in (("sample", "sample"), ("preset", "preset"), ("vocab_size", "vocab"), ("num_merges", "merges"),
+                          ("tokenizer", "tokenizer")):
             if values.pop(key, None) is not None:
                 problems.append(f"lesson= sets the corpus and the algorithm; {name}= was ignored")
     return EmbedParams(**values, problems=tuple(problems))

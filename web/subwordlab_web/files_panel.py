@@ -16,6 +16,7 @@ the final model only.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
@@ -243,7 +244,7 @@ class FilesPanel:
         tok = await self.fetch_well_known(key, mine)
         if tok is None or mine != self._loads:
             return None  # failed (said so), or superseded meanwhile
-        self.state.set_imported(tok, item.title)
+        self.state.set_imported(tok, item.title, key=key)
         self.say(f"{item.title}: {tok.vocab_size:,} tokens. It is now the tokenizer of Inspect and Compare.")
         return tok
 
@@ -282,7 +283,7 @@ class FilesPanel:
             if refusal is not None:
                 self.say(f"{name!r} was not loaded. {refusal}", error=True)
                 return None
-        self.state.set_imported(imported.tokenizer, name)
+        self.state.set_imported(imported.tokenizer, name, sha256=hashlib.sha256(data).hexdigest())
         self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
         self._offer_replay(imported, name)
         return imported.tokenizer

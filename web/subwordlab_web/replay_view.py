@@ -78,7 +78,7 @@ def use_replay(state: AppState, tok: Any, source: str) -> None:
     spec = spec_of(tok, len(rec.steps))
     state.set_spec(spec)  # (the run trained here, if any, is discarded)
     state.recording = rec
-    state.imported, state.imported_name = None, ""
+    state.set_imported(None, quiet=True)
     state.player.reset_recording()
     state.player.set_recorded(len(rec.steps), final=True)
     state.training = TrainingStatus(phase="done")

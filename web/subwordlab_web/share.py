@@ -35,7 +35,10 @@ What a link carries (``Experiment``):
 - optional: the corpus's ``title`` (the name the page shows, e.g. a file's name or
   "UDHR: English"); ``running`` (the page was reloaded while a run was still going: the
   page restores the settings and offers to run again rather than starting a long run by
-  itself); ``imported`` (the name of a tokenizer file the user had loaded on Files).
+  itself); ``imported`` (the name of a model file replayed on Files, which a reload asks
+  for again); ``tokenizer`` (the tokenizer Inspect and Compare used when it was loaded, not
+  trained: ``{"well_known": key}``, which the page fetches again by name, or ``{"name",
+  "sha256"}`` of the user's file, which the page asks for, as for a big corpus).
 
 Reading a link never trusts it. Each problem raises one ``ShareLinkError`` whose message
 says what is wrong, and the page then shows that message over its default state:
@@ -207,6 +210,25 @@ class Config:
 
 
 @dataclass(frozen=True)
+class TokenizerRef:
+    """A tokenizer that was loaded, not trained: a well-known one by its key (the page
+    fetches it again), or the user's file by its name and SHA-256 (the page asks for it).
+
+    >>> TokenizerRef(well_known="cl100k_base").to_json()
+    {'well_known': 'cl100k_base'}
+    """
+
+    well_known: str = ""
+    name: str = ""
+    sha256: str = ""
+
+    def to_json(self) -> dict:
+        if self.well_known:
+            return {"well_known": self.well_known}
+        return {"name": self.name, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
 class Experiment:
     """Everything a share link reproduces. ``step`` None means "the end of training"."""
 
@@ -227,7 +249,8 @@ class Experiment:
     compare_current: bool = False  # the current tokenizer is a Compare column
     compare_well_known: str = ""  # the key of a well-known tokenizer that is a Compare column
     running: bool = False  # saved while a run was going (a reload offers to run again)
-    imported: str = ""  # the name of the tokenizer file loaded on Files, if any
+    imported: str = ""  # the name of a model file replayed on Files (a reload asks for it again)
+    tokenizer: TokenizerRef | None = None  # the loaded tokenizer Inspect and Compare used, if any
 
     def normalized(self) -> Experiment:
         """Every option of every configuration spelled out (what a link carries)."""
@@ -246,6 +269,8 @@ class Experiment:
             out["running"] = True
         if self.imported:
             out["imported"] = self.imported
+        if self.tokenizer is not None:
+            out["tokenizer"] = self.tokenizer.to_json()
         if self.compare:
             out["compare"] = {
                 "configs": [c.to_json() for c in self.compare],
@@ -625,7 +650,7 @@ def _check(doc: Any) -> Experiment:
     if _depth(doc) > MAX_DEPTH:
         raise ShareLinkError("this link is damaged: its content is nested too deeply")
     top = _Reader(doc, "")
-    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported")
+    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported", "tokenizer")
     corpus = _check_corpus(_Reader(top.typed("corpus", (dict,)), "corpus"))
     train = _check_config(_Reader(top.typed("train", (dict,)), "train"))
     step = top.int("step", 0, MAX_STEP, nullable=True)
@@ -657,8 +682,26 @@ def _check(doc: Any) -> Experiment:
         well_known = cmp.choice("well_known", WELL_KNOWN_KEYS, required=False) or ""
     running = top.typed("running", (bool,), required=False, default=False)
     imported = _title(top, "imported")
+    tokenizer = _check_tokenizer(_Reader(top.typed("tokenizer", (dict,)), "tokenizer")) \
+        if "tokenizer" in top.obj else None
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
-                      compare, compare_text, reference, heldout, current, well_known, running, imported or "")
+                      compare, compare_text, reference, heldout, current, well_known, running, imported or "",
+                      tokenizer)
+
+
+def _check_tokenizer(r: _Reader) -> TokenizerRef:
+    """A link's loaded tokenizer: ``{"well_known": key}`` or ``{"name": ..., "sha256": ...}``."""
+    if "well_known" in r.obj:
+        r.only("well_known")
+        return TokenizerRef(well_known=r.choice("well_known", WELL_KNOWN_KEYS))
+    r.only("name", "sha256")
+    name = _title(r, "name")
+    if name is None:
+        raise r.error("name", "is missing (a loaded tokenizer is named by well_known, or by name and sha256)")
+    sha = r.text("sha256")
+    if not _SHA256.fullmatch(sha):
+        raise r.error("sha256", "must be 64 lower-case hexadecimal digits")
+    return TokenizerRef(name=name, sha256=sha)
 
 
 def _title(r: _Reader, key: str) -> str | None:

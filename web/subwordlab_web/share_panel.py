@@ -37,8 +37,9 @@ from . import embed as embed_mod
 from . import pattern_guard, share, tasks
 from .pattern_guard import PatternGuard
 from .persist import kept_corpus, own_corpus
-from .share import Config, CorpusRef, Experiment, ShareLinkError
+from .share import Config, CorpusRef, Experiment, ShareLinkError, TokenizerRef
 from .state import Corpus, TrainSpec
+from .well_known import WELL_KNOWN_BY_KEY
 from .wording import plural
 
 EMBED_PANELS = embed_mod.EMBED_PANELS
@@ -158,6 +159,31 @@ def file_request(ref: CorpusRef, own: bool = False) -> str:
             f"continues as soon as its SHA-256 matches ({ref.sha256}).")
 
 
+def tokenizer_ref(state: Any) -> TokenizerRef | None:
+    """Where the tokenizer Inspect and Compare use came from, if it was loaded (not trained):
+    a well-known one's key, or the user's file's name and SHA-256. None: the trained one (or
+    a loaded one whose source is unknown)."""
+    if state.imported is None:
+        return None
+    if state.imported_key:
+        return TokenizerRef(well_known=state.imported_key)
+    if state.imported_sha256:
+        name = "".join(c if c.isprintable() else "?" for c in state.imported_name)[:share.MAX_TITLE_CHARS]
+        return TokenizerRef(name=name or "tokenizer file", sha256=state.imported_sha256)
+    return None
+
+
+def tokenizer_request(ref: TokenizerRef, different: str = "") -> str:
+    """What the page asks for when a link's Inspect and Compare used the sender's own
+    tokenizer file (``different``: the SHA-256 of a file loaded since that is not it)."""
+    told = (f"Inspect and Compare used the tokenizer file “{ref.name}”, which neither a link nor a reload can "
+            f"carry. Load that file on the Files tab to see them as they were (SHA-256 {ref.sha256}); until "
+            "then they use the tokenizer trained here.")
+    if different:
+        told += f" The file loaded now is a different one (SHA-256 {different[:12]}…)."
+    return told
+
+
 # -- the panel ----------------------------------------------------------------------------------
 
 class SharePanel:
@@ -190,6 +216,7 @@ class SharePanel:
         port.on(self.embed_panel, "change", lambda _e: self.render_card_choices())
         self.render_card_choices()
         self.pending: tuple[Experiment, float] | None = None  # waiting for the user's file
+        self.awaited_tokenizer: TokenizerRef | None = None  # a link's tokenizer file, asked for
         self.task: Any = None
         self.embedded = False
         self.embed_view: str | None = None  # embed mode: the query's panel wins over a link's
@@ -209,7 +236,9 @@ class SharePanel:
         panel = getattr(app, "work_panel", None) or "train"
         step = st.step if st.recording is not None else None
         running = for_reload and st.training.running
-        imported = (st.imported_name or "loaded tokenizer") if for_reload and st.imported is not None else ""
+        tokenizer = tokenizer_ref(st)
+        imported = (st.imported_name or "loaded tokenizer") \
+            if for_reload and st.imported is not None and tokenizer is None else ""
         if getattr(st.recording, "replayed", False):
             # a model replayed from its file is no run a link can repeat: a reload asks for the file again
             step, imported = None, (st.recording.source or "model file") if for_reload else ""
@@ -225,7 +254,7 @@ class SharePanel:
             compare_reference=reference if configs else None,
             compare_heldout=heldout if configs else None,
             compare_current=bool(configs) and current, compare_well_known=well_known if configs else "",
-            running=running, imported=imported[:share.MAX_TITLE_CHARS],
+            running=running, imported=imported[:share.MAX_TITLE_CHARS], tokenizer=tokenizer,
         )
         return exp, fallback
 
@@ -520,6 +549,8 @@ class SharePanel:
         if cmp is not None and params.vocab_size is not None:
             port.set_value(cmp.vocab, str(params.vocab_size))
         await self._train_and_seek(params.step)
+        if params.tokenizer is not None:
+            await self._bring_tokenizer(TokenizerRef(well_known=params.tokenizer))
         if app is not None and params.panel:
             app.show_panel(params.panel)
         if cmp is not None:
@@ -562,6 +593,8 @@ class SharePanel:
         await self._apply_settings(exp, started)
 
     def _on_state(self, topic: str) -> None:
+        if topic == "tokenizer" and self.awaited_tokenizer is not None and self.state.imported is not None:
+            self._tokenizer_arrived()
         if topic != "corpus" or self.pending is None:
             return
         exp, started = self.pending
@@ -572,6 +605,32 @@ class SharePanel:
         else:
             self.show_banner(file_request(exp.corpus, own_corpus(self.port, exp.corpus.sha256))
                              + " The corpus loaded now is a different text.")
+
+    def _tokenizer_arrived(self) -> None:
+        """A tokenizer file was loaded while a link's was asked for: the banner goes if it is
+        that file (by SHA-256), or says it is another."""
+        ref, got = self.awaited_tokenizer, self.state.imported_sha256
+        assert ref is not None
+        if got == ref.sha256:
+            self.awaited_tokenizer = None
+            self.port.set_hidden(self.banner, True)
+        else:
+            self.show_banner(tokenizer_request(ref, got or self.state.imported_key or "none"))
+
+    async def _bring_tokenizer(self, ref: TokenizerRef) -> None:
+        """Make a link's loaded tokenizer current again: a well-known one is fetched by its
+        key; the sender's own file is asked for (it cannot travel in a link)."""
+        files = self.app.panels.get("files") if self.app is not None else None
+        if not ref.well_known:
+            self.awaited_tokenizer = ref
+            self.show_banner(tokenizer_request(ref))
+            return
+        item = WELL_KNOWN_BY_KEY[ref.well_known]
+        tok = await files.load_well_known(ref.well_known) if files is not None else None
+        if tok is None:
+            self.show_banner(f"This link's Inspect and Compare used {item.title}, which could not be loaded (the "
+                             "Files tab says why); they use the tokenizer trained here. Load it on the Files tab "
+                             "to try again.", error=True)
 
     async def _apply_with_file(self, exp: Experiment, started: float) -> None:
         """The file a link asked for has arrived: its custom pattern is tried on it, then the
@@ -603,6 +662,9 @@ class SharePanel:
             train.offer_rerun(exp.step)
         elif exp.step is not None:
             await self._train_and_seek(exp.step)
+        self.awaited_tokenizer = None
+        if exp.tokenizer is not None:
+            await self._bring_tokenizer(exp.tokenizer)
         if exp.imported:
             self.show_banner(f"Before the reload, Inspect and Compare used “{exp.imported}”, loaded on the Files tab. "
                              "The page does not keep files: load it there again to use it.")

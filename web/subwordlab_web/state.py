@@ -186,6 +186,10 @@ class AppState:
         self.corpus_stats: Any = None  # corpus_data.CorpusStats of the corpus, once computed
         self.imported: Any = None  # a tokenizer loaded on the Files tab; Inspect and Compare use it
         self.imported_name = ""
+        # where it came from, so a share link or a reload can bring it back: a well-known
+        # tokenizer's key (fetched again by name), or the SHA-256 of the user's file (asked for)
+        self.imported_key = ""
+        self.imported_sha256 = ""
         self.corpus_pending = ""  # what the page waits for instead of a corpus (a fetch, a link's file)
         self.lesson: int | None = None  # the guided lesson being followed (its 1-based number), lessons.py
         # in an embed (set by the Share panel): its settings come from its address, and it may
@@ -268,7 +272,7 @@ class AppState:
         resolve_options(self.spec.preset, options.pop("vocab_size", None), options.pop("num_merges", None), options)
         rec = Recording.mirror(self.spec.preset)
         self.recording = rec
-        self.imported, self.imported_name = None, ""  # training again makes the trained tokenizer current
+        self.set_imported(None, quiet=True)  # training again makes the trained tokenizer current
         self.player.reset_recording()
         self.training = TrainingStatus(phase="preparing")
         self.notify("recording")
@@ -327,11 +331,20 @@ class AppState:
         return corpus, self.spec.describe(), self.step_text()
 
     # --- an imported tokenizer (the Files tab) -------------------------------------------
-    def set_imported(self, tokenizer: Any, name: str = "") -> None:
+    def set_imported(self, tokenizer: Any, name: str = "", *, key: str = "", sha256: str = "",
+                     quiet: bool = False) -> None:
         """Make a loaded tokenizer the current one for Inspect and Compare (None: back to
-        the trained one). Notifies "tokenizer" and "step" (the views that encode redraw)."""
-        self.imported, self.imported_name = tokenizer, (name if tokenizer is not None else "")
-        self.notify("tokenizer", "step")
+        the trained one), with where it came from: ``key``, a well-known tokenizer's, or
+        ``sha256``, the user's file's. Notifies "tokenizer" and "step" (the views that
+        encode redraw) unless ``quiet``.
+
+        Example: set_imported(tok, "GPT-4 (cl100k)", key="cl100k_base"); a share link made
+        now names cl100k_base, and opening it loads cl100k again."""
+        loaded = tokenizer is not None
+        self.imported, self.imported_name = tokenizer, (name if loaded else "")
+        self.imported_key, self.imported_sha256 = (key, sha256) if loaded else ("", "")
+        if not quiet:
+            self.notify("tokenizer", "step")
 
     def current_tokenizer(self) -> tuple[Any, str]:
         """What Inspect and Compare encode with: the imported tokenizer if there is one,
