@@ -36,7 +36,7 @@ fi
 REQS="$ROOT/requirements-dev.txt"
 STAMP="$VENV/.requirements-dev.sha256"
 want="$(sha256sum "$REQS" | cut -d' ' -f1)"
-if [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ] || ! "$PY" -c 'import pytest, xdist, pytest_rerunfailures, hypothesis, regex, tokenizers, tiktoken, sentencepiece, dask.distributed, playwright, pytest_playwright, selenium, build, wheel, setuptools, ruff, mypy' 2>/dev/null; then
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ] || ! "$PY" -c 'import pytest, xdist, pytest_rerunfailures, hypothesis, regex, tokenizers, tiktoken, sentencepiece, tokenization_scorer, dask.distributed, playwright, pytest_playwright, selenium, build, wheel, setuptools, ruff, mypy' 2>/dev/null; then
   say "installing the dev environment into .venv (requirements-dev.txt)"
   "$PY" -m pip install -q --upgrade pip
   "$PY" -m pip install -q -r "$REQS"

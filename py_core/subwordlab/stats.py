@@ -6,16 +6,39 @@ Pure functions, no printing. Definitions (the denominators are stated, since pap
 - ``code_points``: ``len(text)``; ``bytes``: its UTF-8 length;
 - ``words``: runs of characters between Unicode White_Space (``text.split()``, except that
   U+001C..U+001F are not spaces) — a rough unit for languages written without spaces;
-- ``tokens_per_word`` (fertility): tokens / words;
+- ``tokens_per_word`` (fertility, Rust et al. 2021): tokens / words;
 - ``chars_per_token``: code points / tokens; ``bytes_per_token``: bytes / tokens;
-- ``split_words``: share of words covered by more than one token (tokens whose character
-  offsets overlap the word, in context);
+- ``split_words``, also named ``continued_words`` (the proportion of continued words, Ács
+  2019, Rust et al. 2021): words covered by more than one token (tokens whose character
+  offsets overlap the word, in context) / words. The words are the white-space runs above,
+  not a treebank's gold words as in Rust et al., so a word with its punctuation ("cat.") is
+  one word here;
 - ``unknown_rate``: share of tokens that are the model's unknown token;
+- ``byte_fallback_rate``: share of tokens that are byte-fallback tokens (the ``<0xHH>``
+  pieces a model with ``byte_fallback``, SentencePiece's option, emits for a character it
+  does not cover); 0.0 for a model without byte fallback (GPT-2's byte-level BPE has no
+  fallback: its bytes are its alphabet);
+- ``distinct_tokens``: how many different ids the text's tokens are (``V`` below);
+- ``shannon_efficiency`` and ``renyi_efficiency`` (Zouhar et al. 2023, "Tokenization and the
+  Noiseless Channel"): the entropy of the text's token unigram distribution (``p`` = each
+  distinct token's count / tokens) over the largest entropy its ``V`` distinct tokens could
+  have, ``log V``. Shannon: ``-Σ p log p / log V``; Rényi of order α (default 2.5, the
+  paper's choice): ``log(Σ p**α) / ((1 - α) log V)``, Shannon's at α = 1. Between 0 and 1
+  (1: every distinct token equally frequent), to 12 digits (the portable logs keep 40 bits).
+  ``V`` is the observed distinct tokens, not the vocabulary size, as in the
+  ``tokenization-scorer`` package (1.1.8), whose values these equal to 1e-9
+  (tests/unit/test_paper_measures.py); None when ``V < 2``;
 - ``round_trip``: whether ``decode(encode(text))`` gives back the normalized text (as a
   reader sees it: ``shown_normalized``), and if not the first difference;
   ``round_trip_kind``: "exact", "by_design" (what the pipeline promises, which drops white
   space on purpose, or spaces out punctuation) or "lossy" (less than promised: unknown tokens...);
-- ``parity``: tokens / the reference text's tokens (for translations of the same text).
+- ``premium`` (the tokenization premium, Petrov et al. 2023), also named ``parity``: tokens
+  / the reference text's tokens, for translations of the same text (the reference's is 1.0;
+  2.5 means the text costs 2.5 times the tokens of its English original, say).
+
+``compare_corpus`` gives the same measures over all the texts pooled (``all_texts``): sums
+of tokens, words... divided by each other, and the efficiencies of the summed token counts,
+as the papers measure a corpus.
 
 A ratio whose denominator is 0 is None.
 
@@ -25,11 +48,18 @@ A ratio whose denominator is 0 is None.
 {'tokens': 9, 'code_points': 3, 'tokens_per_code_point': 3.0}
 >>> embedding_parameters(32_000, 1_024)
 32768000
+>>> round(shannon_efficiency({"a": 2, "b": 1, "c": 1}), 4), round(renyi_efficiency({"a": 5, "b": 5}), 9)
+(0.9464, 1.0)
 """
 
 import bisect
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from operator import mul
 from typing import Any
 
+from .base.portable_math import exps, log, logs
 from .pipeline.pre_tokenizers import _NON_SPACE
 from .tokenizer import Tokenizer
 
@@ -67,6 +97,94 @@ def vocab_size_calculator(vocab_size, d_model):
 
 def _ratio(a, b):
     return a / b if b else None
+
+
+RENYI_ALPHA = 2.5  # Zouhar et al. 2023's order α: its Rényi efficiency predicted BLEU best
+
+
+def check_alpha(alpha):
+    """``alpha`` as a float, or ValueError if it is not a positive finite number (Rényi's
+    order α; 1 is Shannon's entropy)."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not (0 < alpha < math.inf):
+        raise ValueError(f"alpha (the order of the Rényi efficiency) must be a positive number such as 2.5 "
+                         f"(1 for Shannon's), not {alpha!r}")
+    return float(alpha)
+
+
+def _probabilities(frequencies):
+    """The unigram distribution of ``frequencies`` (token -> count): the probabilities of the
+    tokens counted more than 0 times (the observed ones) and their natural logs, or None
+    when fewer than 2 tokens are observed (the efficiency's normaliser log V is then 0).
+    Raises ValueError for a negative or non-numeric count."""
+    counts = list(frequencies.values()) if isinstance(frequencies, Mapping) else list(frequencies)
+    for c in counts:
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not c >= 0:
+            raise ValueError(f"token frequencies must be counts (numbers >= 0), not {c!r}")
+    # step 1: only observed tokens count, as in tokenization-scorer (its V is the tokens seen)
+    counts = [c for c in counts if c > 0]
+    if len(counts) < 2:
+        return None
+    # step 2: p = count / total (math.fsum: exactly rounded, whatever the order)
+    total = math.fsum(counts)
+    probs = [c / total for c in counts]
+    # step 3: the portable logs, so that CPython and Pyodide give the same bits
+    return probs, logs(probs)
+
+
+def shannon_efficiency(frequencies: Mapping[Any, float] | Iterable[float]) -> float | None:
+    """Shannon efficiency of a token unigram distribution (Zouhar et al. 2023): its entropy
+    over the largest entropy of as many distinct tokens, ``-Σ p log p / log V``, where ``V``
+    is the number of tokens with a count above 0 (the observed ones, as tokenization-scorer
+    counts them; not the vocabulary size). ``frequencies``: a mapping token -> count (a
+    ``Counter``) or an iterable of counts. None when fewer than 2 distinct tokens are
+    observed (0 / 0). The logarithm's base cancels out.
+
+    Example: counts 2, 1, 1 -> p = 1/2, 1/4, 1/4, entropy 1.5 bits, log2 3 = 1.585 bits ->
+    0.9464; counts 5, 5 -> 1.0 (uniform).
+    """
+    dist = _probabilities(frequencies)
+    if dist is None:
+        return None
+    probs, lps = dist
+    # entropy in nats, -Σ p log p, over the normaliser log V (also in nats)
+    return -math.fsum(map(mul, probs, lps)) / log(len(probs))
+
+
+def renyi_efficiency(frequencies: Mapping[Any, float] | Iterable[float], alpha: float = RENYI_ALPHA) -> float | None:
+    """Rényi efficiency of order ``alpha`` of a token unigram distribution (Zouhar et al.
+    2023): the Rényi entropy ``log(Σ p**α) / (1 - α)`` over ``log V`` (``V``: the tokens
+    with a count above 0, as in ``shannon_efficiency``); at ``alpha`` = 1 it is the Shannon
+    efficiency. ``alpha`` must be positive (ValueError otherwise). None when fewer than 2
+    distinct tokens are observed.
+
+    Near α = 1 (|1 - α| below 1e-3, say) the quotient loses digits: ``log Σ p**α`` and
+    ``1 - α`` both near 0 (at α = 1.1 it still agrees with tokenization-scorer to 1e-9).
+
+    Example: counts 2, 1, 1 at α = 2: Σ p² = 1/4 + 1/16 + 1/16 = 3/8, entropy -log(3/8),
+    over log 3 -> 0.8928; counts 5, 5 -> 1.0 for every α.
+    """
+    alpha = check_alpha(alpha)
+    if alpha == 1.0:
+        return shannon_efficiency(frequencies)
+    dist = _probabilities(frequencies)
+    if dist is None:
+        return None
+    probs, lps = dist
+    # step 1: p**α as exp(α log p), with the portable exp (pow is the C library's too)
+    powered = exps([alpha * lp for lp in lps])
+    # step 2: Rényi entropy in nats, log(Σ p**α) / (1 - α), over log V
+    return log(math.fsum(powered)) / (1.0 - alpha) / log(len(probs))
+
+
+def byte_fallback_ids(tok):
+    """The ids of the model's byte-fallback tokens (``<0xHH>``) if it falls back to bytes
+    (``model.byte_fallback``), else an empty set: a byte-level model's bytes are its
+    alphabet, not a fallback."""
+    model = tok.model
+    if not getattr(model, "byte_fallback", False):
+        return frozenset()
+    found = (tok.token_to_id(f"<0x{b:02X}>") for b in range(256))
+    return frozenset(i for i in found if i is not None)
 
 
 def first_difference(expected, got):
@@ -241,8 +359,17 @@ def normalizer_changes(normalizer, text):
     return ("the normalizer " + ", ".join(dict.fromkeys(what))) if what else ""
 
 
-def text_stats(tok, text):
-    """The statistics of one text (see the module docstring for every definition)."""
+def text_stats(tok, text, alpha=RENYI_ALPHA):
+    """The statistics of one text (see the module docstring for every definition);
+    ``alpha``: the order of ``renyi_efficiency``."""
+    return _measure(tok, text, check_alpha(alpha))[0]
+
+
+def _measure(tok, text, alpha, fallback=None):
+    """``(row, tally)``: the row of ``text_stats`` and the counts its ratios come from
+    (``continued``, ``unknown``, ``byte_fallback``, ``frequencies``: a Counter of ids), which
+    ``compare_corpus`` adds up; tally is None when the text cannot be encoded (the row says
+    why in ``error``). ``fallback``: ``byte_fallback_ids(tok)``, if already known."""
     n_bytes = len(text.encode("utf-8"))
     words = [m.span() for m in _NON_SPACE.finditer(text)]
     row = {"tokens": None, "code_points": len(text), "bytes": n_bytes, "words": len(words)}
@@ -250,9 +377,10 @@ def text_stats(tok, text):
         enc = tok.encode_full(text, disallowed_special=())
     except ValueError as exc:  # e.g. a character outside the vocabulary and no unk token
         row["error"] = str(exc)
-        return row
+        return row, None
     n = len(enc.ids)
     unk = getattr(tok.model, "unk_id", None)
+    fallback = byte_fallback_ids(tok) if fallback is None else fallback
     # tokens per word, in context: tokens whose offsets overlap the word's span (a
     # zero-width token, e.g. an end-of-word marker, counts for the word it touches)
     starts, ends = [a for a, _ in words], [b for _, b in words]
@@ -265,43 +393,117 @@ def text_stats(tok, text):
             k = bisect.bisect_left(ends, s)
             if k < len(words) and starts[k] <= s:
                 per_word[k] += 1
+    # the counts behind the ratios: continued words, unknown and byte-fallback tokens, and
+    # each id's frequency (the unigram distribution of the efficiencies)
+    frequencies = Counter(enc.ids)
+    tally = {"continued": sum(1 for c in per_word if c > 1),
+             "unknown": frequencies[unk] if unk is not None else 0,
+             "byte_fallback": sum(frequencies[i] for i in fallback if i in frequencies),
+             "frequencies": frequencies}
     trip = round_trip(tok, text, enc.ids)
+    continued = _ratio(tally["continued"], len(words))
     row.update(
         tokens=n,
         tokens_per_word=_ratio(n, len(words)),
         chars_per_token=_ratio(len(text), n),
         bytes_per_token=_ratio(n_bytes, n),
-        split_words=_ratio(sum(1 for c in per_word if c > 1), len(words)),
-        unknown_rate=_ratio(sum(1 for i in enc.ids if i == unk), n) if unk is not None else (0.0 if n else None),
+        split_words=continued,
+        continued_words=continued,
+        unknown_rate=_ratio(tally["unknown"], n) if unk is not None else (0.0 if n else None),
+        byte_fallback_rate=_ratio(tally["byte_fallback"], n),
+        distinct_tokens=len(frequencies),
+        shannon_efficiency=shannon_efficiency(frequencies),
+        renyi_efficiency=renyi_efficiency(frequencies, alpha),
         round_trip=trip["kind"] == "exact",
         round_trip_kind=trip["kind"],
         round_trip_difference=trip["difference"],
     )
-    return row
+    return row, tally
 
 
-def compare_texts(tok: Tokenizer, texts: dict[str, str], reference: str | None = None) -> dict[str, dict[str, Any]]:
-    """``{name: text_stats + parity}`` for named texts. ``reference``: the name of the
-    text the others are compared to (default: the first); parity = tokens / its tokens.
+def compare_texts(tok: Tokenizer, texts: dict[str, str], reference: str | None = None,
+                  alpha: float = RENYI_ALPHA) -> dict[str, dict[str, Any]]:
+    """``{name: text_stats + premium}`` for named texts. ``reference``: the name of the
+    text the others are compared to (default: the first); premium = tokens / its tokens
+    (also under its older name, ``parity``). ``alpha``: the Rényi efficiency's order.
 
-    Example: {'en': ..., 'de': ...} with reference 'en' -> rows['de']['parity'] = 1.3
+    Example: {'en': ..., 'de': ...} with reference 'en' -> rows['de']['premium'] = 1.3
     when the German text takes 30% more tokens.
     """
-    rows = {name: text_stats(tok, text) for name, text in texts.items()}
-    if not rows:
-        return rows
-    ref = reference if reference is not None else next(iter(rows))
-    if ref not in rows:
-        raise ValueError(f"the reference text {ref!r} is not one of {', '.join(map(repr, rows))}")
-    base = rows[ref]["tokens"]
-    for row in rows.values():
-        row["parity"] = _ratio(row["tokens"], base) if row["tokens"] is not None and base is not None else None
-    return rows
+    return compare_corpus(tok, texts, alpha, reference)["texts"]
+
+
+def compare_corpus(tok: Tokenizer, texts: dict[str, str], alpha: float = RENYI_ALPHA,
+                   reference: str | None = None) -> dict[str, Any]:
+    """The measures of every text and of all of them pooled, each text encoded once:
+    ``{"texts": compare_texts' rows, "all_texts": pooled}``.
+
+    ``all_texts`` sums tokens, code points, bytes, words, continued words, unknown and
+    byte-fallback tokens over the texts that could be encoded, and divides the sums (so a
+    long text weighs more than a short one: corpus-level fertility, as the papers compute
+    it); its efficiencies are those of the summed token counts. Also ``texts`` (how many were
+    pooled), ``skipped`` (the names of texts that could not be encoded: their rows say why),
+    ``alpha``, and ``round_trip`` (every pooled text's is exact). No premium: it compares
+    one text with another.
+
+    Example: a text of one word in one token and a text of one word in two tokens ->
+    all_texts' tokens = 3, words = 2, tokens_per_word = 3 / 2, continued_words = 1 / 2.
+    """
+    alpha = check_alpha(alpha)
+    fallback = byte_fallback_ids(tok)
+    measured = {name: _measure(tok, text, alpha, fallback) for name, text in texts.items()}
+    rows = {name: row for name, (row, _) in measured.items()}
+    if rows:
+        ref = reference if reference is not None else next(iter(rows))
+        if ref not in rows:
+            raise ValueError(f"the reference text {ref!r} is not one of {', '.join(map(repr, rows))}")
+        base = rows[ref]["tokens"]
+        for row in rows.values():
+            premium = _ratio(row["tokens"], base) if row["tokens"] is not None and base is not None else None
+            row["premium"] = row["parity"] = premium
+    return {"texts": rows, "all_texts": _pooled(tok, measured, alpha)}
+
+
+def _pooled(tok, measured, alpha):
+    """The ``all_texts`` measures of ``compare_corpus`` from each text's (row, tally)."""
+    pooled = [(row, tally) for row, tally in measured.values() if tally is not None]
+    # step 1: the sums (math.fsum is not needed: all are integers)
+    sums = {key: sum(row[key] for row, _ in pooled) for key in ("tokens", "code_points", "bytes", "words")}
+    counts = {key: sum(tally[key] for _, tally in pooled) for key in ("continued", "unknown", "byte_fallback")}
+    frequencies = Counter()
+    for _, tally in pooled:
+        frequencies.update(tally["frequencies"])
+    n, words = sums["tokens"], sums["words"]
+    has_unk = getattr(tok.model, "unk_id", None) is not None
+    # step 2: the ratios of the sums, as the per-text ones (None for a 0 denominator)
+    continued = _ratio(counts["continued"], words)
+    return {
+        "texts": len(pooled),
+        "skipped": [name for name, (_, tally) in measured.items() if tally is None],
+        **sums,
+        "tokens_per_word": _ratio(n, words),
+        "chars_per_token": _ratio(sums["code_points"], n),
+        "bytes_per_token": _ratio(sums["bytes"], n),
+        "split_words": continued,
+        "continued_words": continued,
+        "unknown_rate": _ratio(counts["unknown"], n) if has_unk else (0.0 if n else None),
+        "byte_fallback_rate": _ratio(counts["byte_fallback"], n),
+        "distinct_tokens": len(frequencies),
+        # step 3: the efficiencies of the pooled unigram distribution
+        "shannon_efficiency": shannon_efficiency(frequencies),
+        "renyi_efficiency": renyi_efficiency(frequencies, alpha),
+        "alpha": alpha,
+        "round_trip": all(row["round_trip"] for row, _ in pooled) if pooled else None,
+    }
 
 
 COLUMNS = (("tokens", "tokens"), ("code_points", "chars"), ("bytes", "bytes"), ("words", "words"),
            ("tokens_per_word", "tok/word"), ("chars_per_token", "chars/tok"), ("bytes_per_token", "bytes/tok"),
-           ("split_words", "split"), ("unknown_rate", "unk"), ("parity", "parity"), ("round_trip", "round trip"))
+           ("continued_words", "continued"), ("unknown_rate", "unk"), ("byte_fallback_rate", "byte fb"),
+           ("renyi_efficiency", "renyi"), ("premium", "premium"), ("round_trip", "round trip"))
+_PERCENT = ("split_words", "continued_words", "unknown_rate", "byte_fallback_rate")
+_THREE_DIGITS = ("renyi_efficiency", "shannon_efficiency")  # between 0 and 1: two digits say too little
+ALL_TEXTS = "all texts"  # the name of the table's pooled line
 
 
 def _cell(key, value):
@@ -309,16 +511,20 @@ def _cell(key, value):
         return "-"
     if isinstance(value, bool):
         return "ok" if value else "FAILS"
-    if key in ("split_words", "unknown_rate"):
+    if key in _PERCENT:
         return f"{100 * value:.1f}%"
+    if key in _THREE_DIGITS:
+        return f"{value:.3f}"
     if isinstance(value, float):
         return f"{value:.2f}"
     return f"{value:,}"
 
 
-def format_table(rows):
-    """The rows of ``compare_texts`` as an aligned text table (one line per text), then
-    the first difference of every failed round trip and every error."""
+def format_table(rows, all_texts=None):
+    """The rows of ``compare_texts`` as an aligned text table (one line per text), with
+    ``all_texts`` (``compare_corpus``'s pooled measures, if given) as a last line named
+    'all texts' and a line saying what the less common columns mean, then the first
+    difference of every failed round trip and every error."""
     head = ["text"] + [label for _, label in COLUMNS]
     lines = [head]
     notes = []
@@ -329,6 +535,12 @@ def format_table(rows):
         elif row.get("round_trip_difference"):
             d = row["round_trip_difference"]
             notes.append(f"{name}: round trip differs at character {d['index']}: expected {d['expected']!r}, got {d['got']!r}")
+    if all_texts is not None:
+        # the pooled line: premium compares one text with another, so it has none
+        lines.append([ALL_TEXTS] + [_cell(k, all_texts.get(k)) for k, _ in COLUMNS])
     widths = [max(len(r[k]) for r in lines) for k in range(len(head))]
     out = ["  ".join(c.ljust(widths[k]) if k == 0 else c.rjust(widths[k]) for k, c in enumerate(r)).rstrip() for r in lines]
-    return "\n".join(out + notes)
+    alpha = all_texts.get("alpha", RENYI_ALPHA) if all_texts is not None else RENYI_ALPHA
+    legend = (f"continued: words in 2+ tokens; byte fb: byte-fallback tokens; renyi: Renyi efficiency, "
+              f"alpha={alpha:g}; premium: tokens / the reference's")
+    return "\n".join(out + [legend] + notes)

@@ -131,10 +131,12 @@ def test_stats_table_and_json(model):
     p = run("stats", "-m", model, *UDHR[:2], "--text", "en=cat", "--text", "ko=고양이", "--reference", "en", "--d-model", 1024,
             check=0)
     lines = p.stdout.splitlines()
-    assert lines[0].split()[:3] == ["text", "tokens", "chars"]
+    assert lines[0].split()[:3] == ["text", "tokens", "chars"] and "premium" in lines[0].split()
     assert any(line.startswith("en ") for line in lines) and "embedding parameters V*d = 600 x 1,024 = 614,400" in p.stdout
+    assert any(line.startswith("all texts ") for line in lines)  # the pooled line
     data = json.loads(run("stats", "-m", model, "--text", "en=cat", "--text", "ko=고양이", "--json", check=0).stdout)
-    assert data["texts"]["ko"]["bytes"] == 9 and data["texts"]["en"]["parity"] == 1.0
+    assert data["texts"]["ko"]["bytes"] == 9 and data["texts"]["en"]["parity"] == data["texts"]["en"]["premium"] == 1.0
+    assert data["all_texts"]["bytes"] == 12 and data["all_texts"]["alpha"] == 2.5
     one_error_line(run("stats", "-m", model), "give files or --text")
     one_error_line(run("stats", "-m", model, "--text", "en=cat", "--reference", "de"), "--reference 'de'")
 

@@ -14,7 +14,8 @@ import pytest
 import subwordlab
 from subwordlab import stats
 
-README_NAMED = {"stats.compare_texts": stats.compare_texts}
+README_NAMED = {"stats.compare_texts": stats.compare_texts, "stats.compare_corpus": stats.compare_corpus,
+                "stats.shannon_efficiency": stats.shannon_efficiency, "stats.renyi_efficiency": stats.renyi_efficiency}
 
 
 def public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:

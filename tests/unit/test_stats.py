@@ -50,11 +50,15 @@ def test_text_stats_by_hand():
     tok = seed_tokenizer()
     assert tok.tokenize("lowest newest") == ["low", "est</w>", "newest</w>"]
     row = text_stats(tok, "lowest newest")
+    # three distinct tokens, once each: a uniform distribution, efficiency 1 (to 12 digits)
+    efficiencies = row.pop("shannon_efficiency"), row.pop("renyi_efficiency")
+    assert efficiencies == (pytest.approx(1.0, abs=1e-12), pytest.approx(1.0, abs=1e-12))
     assert row == {
         "tokens": 3, "code_points": 13, "bytes": 13, "words": 2,
         "tokens_per_word": 1.5, "chars_per_token": 13 / 3, "bytes_per_token": 13 / 3,
-        "split_words": 0.5,  # 'lowest' is two tokens, 'newest' one
-        "unknown_rate": 0.0, "round_trip": True, "round_trip_kind": "exact", "round_trip_difference": None,
+        "split_words": 0.5, "continued_words": 0.5,  # 'lowest' is two tokens, 'newest' one
+        "unknown_rate": 0.0, "byte_fallback_rate": 0.0, "distinct_tokens": 3,
+        "round_trip": True, "round_trip_kind": "exact", "round_trip_difference": None,
     }
 
 
@@ -102,6 +106,7 @@ def test_parity_relative_to_a_reference_text():
     tok = seed_tokenizer()
     rows = compare_texts(tok, {"a": "lowest newest", "b": "low  low", "c": "lowq"})
     assert rows["a"]["parity"] == 1.0 and rows["b"]["parity"] == 4 / 3 and rows["c"]["parity"] is None
+    assert [row["premium"] for row in rows.values()] == [row["parity"] for row in rows.values()]  # two names
     rows = compare_texts(tok, {"a": "lowest newest", "b": "low  low"}, reference="b")
     assert rows["a"]["parity"] == 0.75
     with pytest.raises(ValueError, match="reference text 'z'"):
@@ -109,6 +114,7 @@ def test_parity_relative_to_a_reference_text():
     table = format_table(compare_texts(tok, {"a": "lowest newest", "b": "low  low", "c": "lowq"}))
     lines = table.splitlines()
     assert lines[0].split()[:3] == ["text", "tokens", "chars"]
+    assert "premium" in lines[0].split() and "parity" not in lines[0]  # the paper's name in the header
     assert lines[1].split()[:5] == ["a", "3", "13", "13", "2"]
     assert "b: round trip differs at character 4" in table and "c: the character 'q'" in table
 

@@ -24,7 +24,7 @@ from ..formats.hf_json import HFExportError, export_hf
 from ..formats.our_json import format_vocab_table, to_json, vocab_table
 from ..options import PRESETS, OptionError, all_options, options_markdown
 from ..presets import counting_spec, resolve_options
-from ..stats import compare_texts, embedding_parameters, first_difference, format_table
+from ..stats import compare_corpus, embedding_parameters, first_difference, format_table
 from ..text.corpus import UTF16_SNIFF_BYTES, parse_word_counts, text_encoding, utf16_advice, why_not_text
 
 EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
@@ -563,16 +563,16 @@ def cmd_stats(args):
         raise CliError("give files or --text NAME=TEXT to measure")
     if args.reference is not None and args.reference not in texts:
         raise CliError(f"--reference {args.reference!r} is not one of the texts: {', '.join(texts)}")
-    rows = compare_texts(tok, texts, args.reference)
+    measured = compare_corpus(tok, texts, args.alpha, args.reference)
     extra = {}
     if args.d_model:
         extra = {"vocab_size": tok.vocab_size, "d_model": args.d_model,
                  "embedding_parameters": embedding_parameters(tok.vocab_size, args.d_model),
                  "with_separate_output_projection": embedding_parameters(tok.vocab_size, args.d_model, True)}
     if args.json:
-        print(json.dumps({"texts": rows, **({"parameters": extra} if extra else {})}, ensure_ascii=False, indent=2))
+        print(json.dumps({**measured, **({"parameters": extra} if extra else {})}, ensure_ascii=False, indent=2))
     else:
-        print(format_table(rows))
+        print(format_table(measured["texts"], measured["all_texts"]))
         if extra:
             print(f"embedding parameters V*d = {extra['vocab_size']:,} x {args.d_model:,} = {extra['embedding_parameters']:,}"
                   f" ({extra['with_separate_output_projection']:,} with a separate output projection)")

@@ -17,6 +17,7 @@ import sys
 
 from ..base.parallel import default_workers
 from ..options import LIST_SYNTAX, PRESETS, all_options
+from ..stats import RENYI_ALPHA, check_alpha
 from ..version import __version__
 from .commands import (
     EXIT_ERROR,
@@ -50,6 +51,15 @@ def _workers(text):
     if n < 1:
         raise argparse.ArgumentTypeError(f"takes a whole number of processes, at least 1, not {text!r}")
     return n
+
+
+def _alpha(text):
+    """--alpha A: the Renyi efficiency's order, a positive number."""
+    try:
+        return check_alpha(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"takes a positive number such as 2.5 (1 for Shannon's efficiency), "
+                                         f"not {text!r}") from None
 
 
 def workers_arg(p, what):
@@ -158,14 +168,20 @@ def build_parser():
     p.add_argument("ids", nargs="*", help="ids (or read them from stdin)")
 
     # stats
-    p = command("stats", "statistics of the tokenizer on texts: tokens, chars/token, fertility, parity, round trip",
+    p = command("stats", "statistics of the tokenizer on texts: tokens, chars/token, fertility, continued words, "
+                "byte fallback, Renyi efficiency, premium, round trip",
                 "subwordlab stats -m model.json udhr_eng.txt udhr_kor.txt --reference udhr_eng.txt\n"
-                "  subwordlab stats -m model.json --text en=cat --text ko=고양이 --json\n\n"
-                "words are runs of non-white-space characters; parity is tokens / the reference's tokens", cmd_stats)
+                "  subwordlab stats -m model.json --text en=cat --text ko=고양이 --alpha 3 --json\n\n"
+                "words are runs of non-white-space characters; continued words: words cut into 2 or more tokens; "
+                "premium (parity) is tokens / the reference's tokens; the Shannon and Renyi efficiencies are those "
+                "of the token unigram distribution (Zouhar et al. 2023), per text and, on the 'all texts' line, "
+                "of all the texts pooled", cmd_stats)
     model_arg(p)
     p.add_argument("files", nargs="*", metavar="FILE", help="texts to measure (named by file name)")
     p.add_argument("--text", action="append", metavar="NAME=TEXT", help="a named text to measure (repeatable)")
-    p.add_argument("--reference", metavar="NAME", help="the text parity is relative to (default: the first)")
+    p.add_argument("--reference", metavar="NAME", help="the text premium is relative to (default: the first)")
+    p.add_argument("--alpha", type=_alpha, default=RENYI_ALPHA, metavar="A",
+                   help=f"the order of the Renyi efficiency (default {RENYI_ALPHA}, the paper's; 1 is Shannon's)")
     p.add_argument("--d-model", type=int, metavar="D", help="also show the embedding parameters V*d for width D")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
