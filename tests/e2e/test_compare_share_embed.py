@@ -546,3 +546,30 @@ def test_well_known_tokenizers_load_on_demand_only(app_page):
     expect(page.locator("#inspect-roundtrip")).to_have_text("✓ Round trip exact")
     page.fill("#inspect-input", "de la liberté")
     expect(page.locator("#inspect-roundtrip")).to_have_text("≠ Round trip differs at character 12: expected “é”, decoded “<unk>”")
+
+
+def test_a_well_known_tokenizer_comes_back_after_a_reload_and_in_a_link(fresh_page, site_url):
+    """Issue 26: a loaded tokenizer, even one that ships with the page, was dropped on reload
+    (which asked to load it again) and from links (the recipient saw the trained model at
+    step 0, no warning). Now both bring GPT-2's back by name."""
+    page, guard = fresh_page()
+    page.goto(site_url)
+    guard.wait_ready()
+    page.click("#tab-files")
+    page.click("#files-well-known button[data-vocab='r50k_base']")
+    expect(page.locator("#files-status")).to_contain_text("It is now the tokenizer of Inspect and Compare", timeout=60_000)
+    page.click("#tab-inspect")
+    page.fill("#inspect-input", "Hello world, tokenizers!")
+    expect(page.locator("#inspect-which")).to_contain_text("GPT-2 (r50k)")
+    want = page.locator("#inspect-count").inner_text()
+    page.wait_for_function("location.hash.startsWith('#v1.')")
+    page.reload()
+    guard.wait_ready()
+    wait_applied(page)
+    expect(page.locator("#inspect-which")).to_contain_text("GPT-2 (r50k)", timeout=60_000)
+    expect(page.locator("#inspect-count")).to_have_text(want)
+    assert page.locator("#link-banner").is_hidden()
+    dst, dst_guard = open_link(fresh_page, page.url)
+    expect(dst.locator("#inspect-which")).to_contain_text("GPT-2 (r50k)", timeout=60_000)
+    expect(dst.locator("#inspect-input")).to_have_value("Hello world, tokenizers!")
+    expect(dst.locator("#inspect-count")).to_have_text(want)
