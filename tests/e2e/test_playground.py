@@ -247,6 +247,18 @@ def test_byte_level_inspection_on_a_multilingual_sample(app_page, screenshots_di
     assert chips.evaluate_all("cs => cs.map(c => c.dataset.bytes)") == [f"{a}-{b}" for a, b in enc.byte_offsets]
     expect(page.locator("#inspect-roundtrip")).to_have_text("✓ Round trip exact")
     expect(page.locator("#stage-normalized")).to_have_text("héllo·你好·🙂→ok")
+    # the text itself, coloured by token: hovering the emoji's span lights its byte chips
+    spans = page.locator("#inspect-spans")
+    expect(spans).to_have_text(text)
+    emoji = spans.locator(".tok-span", has_text="🙂")
+    over = [k for k, o in enumerate(enc.offsets) if o == (text.index("🙂"), text.index("🙂") + 1)]
+    expect(emoji).to_have_attribute("data-chips", " ".join(map(str, over)))
+    emoji.hover()
+    expect(page.locator("#inspect-chips .chip.lit")).to_have_count(len(over))
+    assert page.locator("#inspect-chips .chip.lit").evaluate_all("cs => cs.map(c => +c.dataset.index)") == over
+    page.locator("#inspect-spans").screenshot(path=str(screenshots_dir / "inspect-spans.png"))
+    chips.nth(0).hover()
+    expect(spans.locator(".tok-span.lit")).to_have_count(1)
     page.fill("#inspect-alpha", "0.4")
     page.fill("#inspect-seed", "3")
     page.click("#inspect-sample")

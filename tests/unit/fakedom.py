@@ -103,10 +103,10 @@ class FakeElement:
 # --- selectors ------------------------------------------------------------------------
 _COMPOUND = re.compile(
     r"""(?P<tag>[a-zA-Z][\w-]*|\*)?
-        (?P<rest>(?:\#[\w-]+|\.[\w-]+|\[[\w-]+(?:=(?:"[^"]*"|'[^']*'|[\w-]+))?\])*)$""",
+        (?P<rest>(?:\#[\w-]+|\.[\w-]+|\[[\w-]+(?:~?=(?:"[^"]*"|'[^']*'|[\w-]+))?\])*)$""",
     re.VERBOSE,
 )
-_PART = re.compile(r"""\#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=(?:"([^"]*)"|'([^']*)'|([\w-]+)))?\]""")
+_PART = re.compile(r"""\#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:(~?)=(?:"([^"]*)"|'([^']*)'|([\w-]+)))?\]""")
 
 
 @dataclass
@@ -114,7 +114,7 @@ class _Compound:
     tag: str | None = None
     ids: list[str] = field(default_factory=list)
     classes: list[str] = field(default_factory=list)
-    attrs: list[tuple[str, str | None]] = field(default_factory=list)
+    attrs: list[tuple[str, str | None, bool]] = field(default_factory=list)  # (name, value, ~=: one of its words)
 
     def matches(self, el: FakeElement) -> bool:
         if self.tag not in (None, "*") and el.tag != self.tag:
@@ -123,8 +123,10 @@ class _Compound:
             return False
         if any(c not in el.class_list for c in self.classes):
             return False
-        for name, value in self.attrs:
-            if name not in el.attrs or (value is not None and el.attrs[name] != value):
+        for name, value, word in self.attrs:
+            if name not in el.attrs:
+                return False
+            if value is not None and (value not in el.attrs[name].split() if word else el.attrs[name] != value):
                 return False
         return True
 
@@ -138,14 +140,14 @@ def _parse_selector(selector: str) -> list[_Compound]:
             raise ValueError(f"fakedom cannot parse selector {selector!r}")
         compound = _Compound(tag=m.group("tag").lower() if m.group("tag") else None)
         for part in _PART.finditer(m.group("rest")):
-            ident, cls, attr, v1, v2, v3 = part.groups()
+            ident, cls, attr, tilde, v1, v2, v3 = part.groups()
             if ident:
                 compound.ids.append(ident)
             elif cls:
                 compound.classes.append(cls)
             else:
                 value = next((v for v in (v1, v2, v3) if v is not None), None)
-                compound.attrs.append((attr, value))
+                compound.attrs.append((attr, value, bool(tilde)))
         compounds.append(compound)
     if not compounds:
         raise ValueError("empty selector")

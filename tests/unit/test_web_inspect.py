@@ -367,3 +367,42 @@ def test_the_stages_say_how_many_characters_a_custom_pattern_left_unmatched():
     assert port.text(port.query("#stage-decoded")) == visible("ab, cd!")
     typed(port, "abcd")
     assert note.hidden
+
+
+def test_the_text_is_shown_as_coloured_spans_linked_to_their_chips():
+    """Issue 26 item 0: the text itself, each token's characters in its chip's colour;
+    hovering a span lights its chips, hovering a chip lights its span (bytes of one emoji:
+    two chips, one span); spaces a pipeline drops are shown plain; user text stays text."""
+    port, app = started()
+    text = read("taylorswift.txt")[:20_000]
+    use(app, port, Corpus(text), TrainSpec("byte_bpe", "vocab_size", 300))
+    typed(port, "Swift's songs 🙂 <b>x</b>")
+    tok = app.state.recording.tokenizer
+    enc = tok.encode_full("Swift's songs 🙂 <b>x</b>")
+    box = port.query("#inspect-spans")
+    spans = port.query_all(".tok-span", box)
+    assert not box.hidden and port.text(box) == "Swift's songs 🙂 <b>x</b>" and port.query_all("b", box) == []
+    # one span per character range, naming every chip over it
+    ranges = list(dict.fromkeys(enc.offsets))
+    assert len(spans) == len(ranges)
+    emoji = next(s for s in spans if port.text(s) == "🙂")
+    over = [str(k) for k, o in enumerate(enc.offsets) if o == (14, 15)]
+    assert port.get_attr(emoji, "data-chips").split() == over and len(over) > 1
+    assert [port.get_attr(s, "data-color") for s in spans[:3]] == \
+        [port.get_attr(chips(port)[int(port.get_attr(s, "data-chips").split()[0])], "data-color") for s in spans[:3]]
+    # hover the emoji's span: its chips light, and the detail names them
+    port.dispatch(emoji, "mouseover")
+    lit = [c for c in chips(port) if "lit" in c.class_list]
+    assert [port.get_attr(c, "data-index") for c in lit] == over and "lit" in emoji.class_list
+    assert port.text(port.query("#inspect-detail")).count("id ") == len(over)
+    # hover a chip: its span lights, the emoji's goes dark
+    port.dispatch(port.query(".chip-text", chips(port)[0]), "mouseover")
+    assert "lit" in spans[0].class_list and "lit" not in emoji.class_list
+
+
+def test_span_segments_cover_the_text_in_order():
+    port, app = started()
+    typed(port, "  low  newest  ")
+    box = port.query("#inspect-spans")
+    assert port.text(box) == "  low  newest  "[:max(int(port.get_attr(c, "data-end")) for c in chips(port))]
+    assert port.query_all(".tok-gap", box)  # the spaces the bpe pipeline drops

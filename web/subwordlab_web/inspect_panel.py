@@ -7,7 +7,7 @@ sampling (BPE-dropout with a seed; Unigram n-best and sampling with alpha and se
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,6 +198,8 @@ class InspectPanel:
         self.count, self.chars, self.ratio = q("#inspect-count"), q("#inspect-chars"), q("#inspect-ratio")
         self.roundtrip, self.mode = q("#inspect-roundtrip"), q("#inspect-mode")
         self.chips, self.detail, self.more = q("#inspect-chips"), q("#inspect-detail"), q("#inspect-more")
+        self.spans = q("#inspect-spans")
+        self._lit: list[Any] = []  # the chip and spans lit by the hovered or focused token
         self.st_norm, self.st_pre, self.st_pre_count = q("#stage-normalized"), q("#stage-pretokens"), q("#stage-pretokens-count")
         self.st_unmatched = q("#stage-pretokens-unmatched")
         self.st_tokens, self.st_ids, self.st_decoded = q("#stage-tokens"), q("#stage-ids"), q("#stage-decoded")
@@ -220,6 +222,7 @@ class InspectPanel:
         port.on(self.chips, "focusin", self._on_chip)
         RovingFocus(port, self.chips, ".chip")  # the chips are one Tab stop; arrows move inside
         port.on(self.chips, "mouseover", self._on_chip)
+        port.on(self.spans, "mouseover", self._on_span)
         state.subscribe(self._on_state)
 
     # --- events -------------------------------------------------------------------
@@ -251,6 +254,27 @@ class InspectPanel:
         target = self.port.closest(self.port.event_target(event), ".chip")
         if target is not None:
             self.port.set_text(self.detail, self.port.get_attr(target, "title") or "")
+            self._light(self.port.get_attr(target, "data-index") or "")
+
+    def _on_span(self, event: Any) -> None:
+        target = self.port.closest(self.port.event_target(event), ".tok-span")
+        if target is not None:
+            self.port.set_text(self.detail, self.port.get_attr(target, "title") or "")
+            self._light(*(self.port.get_attr(target, "data-chips") or "").split())
+
+    def _light(self, *indexes: str) -> None:
+        """Light the chips ``indexes`` and the spans of the text they cover (one token's
+        chip and span glow together, whichever was hovered)."""
+        port = self.port
+        for node in self._lit:
+            port.toggle_class(node, "lit", False)
+        lit = []
+        for k in (k for k in indexes if k.isdigit()):
+            lit.append(port.query(f'.chip[data-index="{k}"]', self.chips))
+            lit += port.query_all(f'.tok-span[data-chips~="{k}"]', self.spans)  # (~=: one of its words)
+        self._lit = [node for node in lit if node is not None]
+        for node in self._lit:
+            port.toggle_class(node, "lit", True)
 
     # --- drawing ------------------------------------------------------------------
     def on_show(self) -> None:
@@ -356,6 +380,12 @@ class InspectPanel:
         chips = r.chips if r else []
         shown = chips[:MAX_CHIPS]
         port.build_into(self.chips, [chip_spec(c, r.text, r.sampled, i) for i, c in enumerate(shown)] if r else [])
+        # the text itself, each token's characters coloured (not for a sampled segmentation,
+        # whose offsets are not kept)
+        spans = spans_spec(shown, r.text, len(chips) > len(shown)) if r and not r.sampled else []
+        port.build_into(self.spans, spans)
+        port.set_hidden(self.spans, not spans)
+        self._lit = []
         n_chars = len(r.text) if r else len(self.state.inspect.text)
         port.set_text(self.count, f"{len(chips):,}")
         port.set_text(self.chars, f"{n_chars:,}")
@@ -403,6 +433,56 @@ class InspectPanel:
         port.set_hidden(self.nbest_card, not rows)
 
 
+def span_segments(chips: Sequence[TokenChip], text: str) -> list[tuple[int, int, tuple[int, ...]]]:
+    """The text cut into ``(start, end, chip indexes)`` segments, in order, covering it up
+    to the last chip's end: each token's characters (the indexes of the chips over them;
+    several when tokens share a character, e.g. bytes of one emoji) and the characters no
+    token covers (no indexes). Zero-width chips (an end-of-word marker) join the segment
+    before them.
+
+    >>> from subwordlab_web.tokens import TokenChip
+    >>> chips = [TokenChip("a", "a", 1, 0, 0, 1, 0, 1), TokenChip("\\xf0", "x", 2, 1, 2, 3, 1, 3),
+    ...          TokenChip("\\x9f", "y", 3, 2, 2, 3, 3, 5)]
+    >>> span_segments(chips, "a 🙂")
+    [(0, 1, (0,)), (1, 2, ()), (2, 3, (1, 2))]
+    """
+    segments: list[tuple[int, int, tuple[int, ...]]] = []
+    pos = 0
+    for i, c in enumerate(chips):
+        start, end = max(c.start, 0), min(c.end, len(text))
+        if end <= pos or end <= start:
+            # (a character an earlier token already began, or no width): the same segment
+            if segments and segments[-1][2]:
+                a, b, ids = segments[-1]
+                segments[-1] = (a, b, ids + (i,))
+            continue
+        start = max(start, pos)
+        if start > pos:  # characters between tokens (e.g. spaces a pipeline drops)
+            segments.append((pos, start, ()))
+        segments.append((start, end, (i,)))
+        pos = end
+    return segments
+
+
+def spans_spec(chips: Sequence[TokenChip], text: str, cut: bool = False) -> list[Any]:
+    """The original text as inline coloured spans, one per token (element specs): hovering
+    one names its token; ``data-chips`` links it to its chips (and back). ``cut``: more text
+    follows than the chips shown."""
+    out: list[Any] = []
+    for a, b, ids in span_segments(chips, text):
+        if not ids:
+            out.append(el("span", "tok-gap", text[a:b]))
+            continue
+        first = chips[ids[0]]
+        title = " + ".join(("no id" if chips[k].id is None else f"id {chips[k].id}") + f" {chips[k].label}"
+                           for k in ids) + f" · chars {a}–{b}"
+        out.append(el("span", "tok-span", text[a:b], attrs={
+            "data-color": first.color, "data-chips": " ".join(map(str, ids)), "title": title}))
+    if cut:
+        out.append(el("span", "tok-more", " …"))
+    return out
+
+
 def chip_spec(chip: TokenChip, text: str, sampled: bool = False, index: int = 0) -> list[Any]:
     """One token chip (an element spec): label, id, colour, and its offsets as a title,
     an accessible name and data attributes; an option of the chips' listbox, focusable by
@@ -411,7 +491,7 @@ def chip_spec(chip: TokenChip, text: str, sampled: bool = False, index: int = 0)
     attrs = {"data-color": chip.color, "tabindex": roving_tabindex(index), "role": "option",
              # the name starts with what the chip shows (token, id), then its details
              "title": title, "aria-label": f"{chip.label} {'no id' if chip.id is None else chip.id}: {title}",
-             "data-id": chip.id, "data-start": chip.start, "data-end": chip.end,
+             "data-id": chip.id, "data-index": index, "data-start": chip.start, "data-end": chip.end,
              "data-bytes": f"{chip.byte_start}-{chip.byte_end}",
              "data-unk": "" if chip.unknown else None, "data-special": "" if chip.special else None,
              "data-gap": "" if chip.gap_before else None}
