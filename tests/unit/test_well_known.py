@@ -218,6 +218,54 @@ def test_an_embed_names_its_tokenizer_in_the_query(shipped):
     assert port.errors == [] and st.imported_key == "r50k_base" and st.imported.vocab_size == 50_257
     assert port.text(port.query("#inspect-count")) == "2"
     port, app = _started_with_vocabs(shipped, search="?embed=1&panel=inspect&tokenizer=gpt5")
-    assert app.state.imported is None
+    assert app.state.imported_key == "cl100k_base"  # refused: the embed opens on Inspect's default
     banner = port.query("#link-banner")
     assert not banner.hidden and "tokenizer='gpt5' must be one of r50k_base" in port.text(banner)
+
+
+def test_inspect_opens_on_a_real_tokenizer_until_the_learner_trains_or_picks(shipped):
+    """Issue 26 item 0: straight to Inspect on a fresh page showed the textbook sample's
+    11-token model at step 0 (34 tokens for 33 characters, red "no id" chips). It now opens
+    on GPT-4's cl100k, says so, and the picker goes back to the trained model in one click."""
+    port, app, fetched = _page_with_vocabs(shipped)
+    assert not [u for u in fetched if u.startswith("vocabs/")]  # still nothing at boot
+    app.show_panel("inspect")
+    port.settle()
+    st = app.state
+    assert st.imported_key == "cl100k_base" and fetched[-1] == "vocabs/cl100k_base.tiktoken"
+    note = port.query("#inspect-pick-note")
+    assert not note.hidden and "GPT-4 (cl100k)" in port.text(note) and "until you train one" in port.text(note)
+    pressed = lambda: [port.get_attr(b, "data-pick") for b in port.query_all("#inspect-pick button")
+                       if port.get_attr(b, "aria-pressed") == "true"]
+    assert pressed() == ["cl100k_base"]
+    typed = "Tokenizers split text into tokens."
+    st.set_inspect(text=typed)
+    port.settle()
+    assert port.text(port.query("#inspect-count")) == str(len(st.imported.encode(typed)))
+    # one click back to the model trained here; another to o200k
+    port.click(port.query('#inspect-pick button[data-pick="trained"]'))
+    port.settle()
+    assert st.imported is None and pressed() == ["trained"] and note.hidden
+    port.click(port.query('#inspect-pick button[data-pick="o200k_base"]'))
+    port.settle()
+    assert st.imported_key == "o200k_base" and pressed() == ["o200k_base"]
+    # training makes the trained tokenizer current again, and Inspect shows it
+    app.panels["train"].start_training()
+    port.settle()
+    assert st.imported is None and pressed() == ["trained"]
+
+
+def test_inspect_keeps_what_the_learner_chose(shipped):
+    # the learner moved the player first: Inspect shows that step, not a default
+    port, app, fetched = _page_with_vocabs(shipped)
+    app.state.seek(3)
+    app.show_panel("inspect")
+    port.settle()
+    assert app.state.imported is None and not [u for u in fetched if u.startswith("vocabs/")]
+    # another sample: the learner's corpus, its model
+    port, app, fetched = _page_with_vocabs(shipped)
+    port.spawn(app.panels["corpus"].load_sample("seed003"))
+    port.settle()
+    app.show_panel("inspect")
+    port.settle()
+    assert app.state.imported is None and port.query("#inspect-pick-note").hidden

@@ -98,6 +98,7 @@ class App:
         self.current: str | None = None
         self.work_panel = START_PANEL  # the last panel shown other than Share: where a share link lands
         self.warm = warm
+        self.opened_link = False  # a share link or an embed's query took over the first load (start)
         self.guard = PatternGuard(port)  # custom regexes are tried in a worker first (pattern_guard.py)
 
     def start(self, sample: str | None = DEFAULT_SAMPLE) -> None:
@@ -131,7 +132,8 @@ class App:
         self.show_panel(START_PANEL)
         # a share link (#v1.…) or an embed's query may take over the first load
         share = self.panels.get("share")
-        if share is not None and share.boot(sample):
+        self.opened_link = share is not None and share.boot(sample)  # a link or an embed's query took over
+        if self.opened_link:
             return
         if sample is not None:
             port.spawn(self.panels["corpus"].load_sample(sample))

@@ -19,6 +19,7 @@ from .build import el
 from .decode_box import decode_view
 from .pattern_guard import PatternGuard, tokenizer_check
 from .roving import RovingFocus, roving_tabindex
+from .samples import DEFAULT_SAMPLE, SAMPLES
 from .state import AppState
 from .tasks import drive
 from .tokens import (
@@ -32,6 +33,7 @@ from .tokens import (
     token_label,
     visible,
 )
+from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 
 MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
 MAX_TEXT = 20_000  # the inspector encodes at most this many characters (it is for looking closely)
@@ -199,6 +201,13 @@ class InspectPanel:
         self.roundtrip, self.mode = q("#inspect-roundtrip"), q("#inspect-mode")
         self.chips, self.detail, self.more = q("#inspect-chips"), q("#inspect-detail"), q("#inspect-more")
         self.spans = q("#inspect-spans")
+        self.pick, self.pick_note = q("#inspect-pick"), q("#inspect-pick-note")
+        self._default_tried = False  # the first look at Inspect may load DEFAULT_WELL_KNOWN (once)
+        port.build_into(self.pick, [el("button", "button button-small", title, attrs={
+            "type": "button", "data-pick": key, "aria-pressed": "false",
+            "title": "the tokenizer trained on this page's corpus, at the step shown" if key == "trained" else source})
+            for key, title, source in pick_choices()])
+        port.on(self.pick, "click", self._on_pick)
         self._lit: list[Any] = []  # the chip and spans lit by the hovered or focused token
         self.st_norm, self.st_pre, self.st_pre_count = q("#stage-normalized"), q("#stage-pretokens"), q("#stage-pretokens-count")
         self.st_unmatched = q("#stage-pretokens-unmatched")
@@ -228,6 +237,8 @@ class InspectPanel:
     # --- events -------------------------------------------------------------------
     def _on_state(self, topic: str) -> None:
         # a hidden panel draws nothing; on_show brings it up to date
+        if self.visible and topic == "corpus":
+            self._maybe_open_on_a_real_tokenizer()
         if self.visible and topic in ("recording", "step", "inspect", "spec", "progress"):
             self.render()
             self.render_decode()
@@ -256,6 +267,62 @@ class InspectPanel:
             self.port.set_text(self.detail, self.port.get_attr(target, "title") or "")
             self._light(self.port.get_attr(target, "data-index") or "")
 
+    def _on_pick(self, event: Any) -> Any:
+        """One click on the picker: the trained tokenizer, or a well-known one (fetched by
+        the Files tab, which says how the fetch went)."""
+        target = self.port.closest(self.port.event_target(event), "button[data-pick]")
+        if target is None:
+            return None
+        key = self.port.get_attr(target, "data-pick") or ""
+        self._default_tried = True  # the learner chose
+        self.port.set_hidden(self.pick_note, True)
+        if key == "trained":
+            self.state.set_imported(None)
+            return None
+        files = self.app.panels.get("files") if self.app is not None else None
+        return files.load_well_known(key) if files is not None else None
+
+    def _maybe_open_on_a_real_tokenizer(self) -> None:
+        """At the first look at Inspect (once its corpus is there): if the page is as it
+        booted, open on a real tokenizer (``_open_on_a_real_tokenizer``)."""
+        if self._default_tried or (self.state.corpus.is_empty and self.state.lesson is None):
+            return  # (decided once; an embed shows Inspect before its corpus has arrived)
+        self._default_tried = True
+        if self._untouched():
+            self.port.spawn(self._open_on_a_real_tokenizer())
+
+    async def _open_on_a_real_tokenizer(self) -> None:
+        """The page's first look at Inspect, before the learner has done anything: the
+        textbook sample's model at step 0 (11 tokens, characters only) looks broken on any
+        real sentence, so Inspect opens on a well-known tokenizer instead, and says so."""
+        files = self.app.panels.get("files") if self.app is not None else None
+        if files is None:
+            return
+        item = WELL_KNOWN_BY_KEY[DEFAULT_WELL_KNOWN]
+        tok = await files.load_well_known(DEFAULT_WELL_KNOWN)
+        if tok is not None and self.state.imported_key == DEFAULT_WELL_KNOWN:
+            self.port.set_text(self.pick_note, f"Showing {item.title}, a real tokenizer, until you train one: the "
+                                               "tokenizer trained here so far knows only characters. Pick another "
+                                               "above, or press “Trained here”.")
+            self.port.set_hidden(self.pick_note, False)
+
+    def _untouched(self) -> bool:
+        """Is the page as it booted: the default sample, its settings, step 0, nothing
+        loaded, no link, embed query or lesson?"""
+        st, app = self.state, self.app
+        return (app is not None and not getattr(app, "opened_link", True) and st.imported is None
+                and st.lesson is None and st.corpus.sample == DEFAULT_SAMPLE
+                and st.spec == SAMPLES[DEFAULT_SAMPLE].config and st.player.position == 0)
+
+    def _render_pick(self) -> None:
+        st = self.state
+        chosen = "trained" if st.imported is None else st.imported_key
+        for button in self.port.query_all("button[data-pick]", self.pick):
+            self.port.set_attr(button, "aria-pressed", "true" if self.port.get_attr(button, "data-pick") == chosen
+                               else "false")
+        if st.imported_key != DEFAULT_WELL_KNOWN:
+            self.port.set_hidden(self.pick_note, True)
+
     def _on_span(self, event: Any) -> None:
         target = self.port.closest(self.port.event_target(event), ".tok-span")
         if target is not None:
@@ -280,6 +347,7 @@ class InspectPanel:
     def on_show(self) -> None:
         self.visible = True
         self._key = None
+        self._maybe_open_on_a_real_tokenizer()
         self.render()
         self.render_decode()
 
@@ -319,6 +387,7 @@ class InspectPanel:
         port.set_text(self.step_now, f"{player.position:,}")
         port.set_text(self.step_total, f"{player.recorded:,}")
         port.set_hidden(self.step_row, st.imported is not None)  # a loaded tokenizer has no training steps
+        self._render_pick()
         tok, why = st.current_tokenizer()
         key = (id(tok), settings, id(st.recording))
         if key == self._key and tok is not None:
@@ -431,6 +500,20 @@ class InspectPanel:
                 for k, (labels, lp, share) in enumerate((r.nbest or []) if r else [], 1)]
         port.build_into(self.nbest_rows, rows)
         port.set_hidden(self.nbest_card, not rows)
+
+
+DEFAULT_WELL_KNOWN = "cl100k_base"  # what Inspect opens on before the learner trains or picks (GPT-4's)
+
+
+def pick_choices() -> list[tuple[str, str, str]]:
+    """The picker's buttons: ``(key, title, source)``, the trained tokenizer first, then
+    each well-known tokenizer the page ships.
+
+    >>> [k for k, _, _ in pick_choices()][:3]
+    ['trained', 'r50k_base', 'cl100k_base']
+    """
+    return [("trained", "Trained here", "")] + [(v.key, v.title, v.source) for v in WELL_KNOWN
+                                                 if getattr(v, "shipped", True)]
 
 
 def span_segments(chips: Sequence[TokenChip], text: str) -> list[tuple[int, int, tuple[int, ...]]]:
