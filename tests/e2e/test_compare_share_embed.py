@@ -212,7 +212,8 @@ def _expect_compare_columns(page) -> None:
     expect(page.locator("#cmp-preset-0")).to_have_value("bpe")
     expect(page.locator("#cmp-preset-1")).to_have_value("unigram")
     expect(page.locator("#cmp-vocab")).to_have_value("321")
-    expect(page.locator("#cmp-well-known")).to_have_value("r50k_base")
+    expect(page.locator('#cmp-well-known input[data-vocab="r50k_base"]')).to_be_checked()
+    expect(page.locator('#cmp-well-known input[data-vocab="o200k_base"]')).to_be_checked()
     expect(page.locator("#cmp-current")).to_be_checked(timeout=60_000)  # once the page trained its tokenizer
 
 
@@ -229,11 +230,12 @@ def test_compare_columns_survive_a_reload_and_travel_in_a_link(fresh_page, site_
     page.fill("#cmp-vocab", "321")
     page.locator("#cmp-vocab").press("Tab")  # (a number field says "change" when it is left)
     page.check("#cmp-current")
-    page.select_option("#cmp-well-known", "r50k_base")
+    page.check('#cmp-well-known input[data-vocab="r50k_base"]')
+    page.check('#cmp-well-known input[data-vocab="o200k_base"]')
     page.wait_for_function("location.hash.startsWith('#v1.')")
     exp = share.decode_fragment(page.evaluate("location.hash"))
     assert [c.preset for c in exp.compare] == ["bpe", "unigram"] and exp.compare[0].options["vocab_size"] == 321
-    assert exp.compare_current and exp.compare_well_known == "r50k_base"
+    assert exp.compare_current and exp.compare_well_known == ("r50k_base", "o200k_base")
     page.reload()
     guard.wait_ready()
     wait_applied(page)

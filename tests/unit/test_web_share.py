@@ -170,7 +170,8 @@ def experiments(draw):
         compare_reference=draw(st.one_of(st.none(), _names)) if n else None,
         compare_heldout=draw(st.one_of(st.none(), _names)) if n else None,
         compare_current=draw(st.booleans()) if n else False,
-        compare_well_known=draw(st.sampled_from(("",) + share.WELL_KNOWN_KEYS)) if n else "",
+        compare_well_known=tuple(draw(st.lists(st.sampled_from(share.WELL_KNOWN_KEYS), max_size=3, unique=True)))
+        if n else (),
         running=draw(st.booleans()),
         imported=draw(st.one_of(st.just(""), st.text(min_size=1, max_size=200).filter(str.isprintable))),
         tokenizer=draw(st.one_of(
@@ -480,14 +481,17 @@ def test_compare_columns_round_trip_and_an_old_link_without_them_still_opens():
     """The current tokenizer's and a well-known tokenizer's columns travel in the link (only
     when chosen: a link without them, as every older link, opens with neither)."""
     configs = (Config("bpe", {"num_merges": 5}),)
-    exp = experiment(compare=configs, compare_text="a text", compare_current=True, compare_well_known="cl100k_base")
+    exp = experiment(compare=configs, compare_text="a text", compare_current=True,
+                     compare_well_known=("cl100k_base", "r50k_base"))
     back = decode_fragment(encode_fragment(exp))
-    assert back == exp.normalized() and back.compare_current and back.compare_well_known == "cl100k_base"
+    assert back == exp.normalized() and back.compare_current and back.compare_well_known == ("cl100k_base", "r50k_base")
     doc = valid_doc()
     doc["compare"] = {"configs": [c.normalized().to_json() for c in configs * 2], "text": "", "reference": None,
                       "heldout": None}  # as session 8 wrote it
     old = decode_fragment(pack(doc))
-    assert len(old.compare) == 2 and not old.compare_current and old.compare_well_known == ""
+    assert len(old.compare) == 2 and not old.compare_current and old.compare_well_known == ()
+    doc["compare"]["well_known"] = "o200k_base"  # one key, as links before 2026-12 wrote it
+    assert decode_fragment(pack(doc)).compare_well_known == ("o200k_base",)
     assert "current" not in encode_fragment(old) and len(encode_fragment(exp)) < len(encode_fragment(old)) + 40
 
 
@@ -496,8 +500,11 @@ def test_compare_columns_round_trip_and_an_old_link_without_them_still_opens():
     ("current", 1, "compare.current must be true/false, not a whole number"),
     ("well_known", "gpt5", "compare.well_known must be one of r50k_base, cl100k_base"),
     ("well_known", "x" * 5000, "compare.well_known must be one of"),
-    ("well_known", None, "compare.well_known must be text, not null"),
-    ("well_known", ["cl100k_base"], "compare.well_known must be text, not a list"),
+    ("well_known", None, "compare.well_known must be a list of at most 3 well-known tokenizers"),
+    ("well_known", ["cl100k_base", "gpt5"], r"compare.well_known\[1\] must be one of r50k_base"),
+    ("well_known", ["cl100k_base", 7], r"compare.well_known\[1\] must be one of"),
+    ("well_known", ["cl100k_base"] * 4, "compare.well_known must be a list of at most 3"),
+    ("well_known", ["cl100k_base", "cl100k_base"], "compare.well_known names a tokenizer twice"),
     ("columns", 3, "compare.columns is not a field of a v1 link"),
 ])
 def test_a_hostile_compare_column_is_refused_by_name(field, value, message):

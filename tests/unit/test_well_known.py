@@ -140,7 +140,7 @@ def test_compare_adds_a_well_known_column(shipped):
     panel.configs = [("bpe", {"unk_token": "<unk>"})]
     panel.render_configs()
     app.show_panel("compare")
-    port.input(port.query("#cmp-well-known"), "sp_test_unigram", event="change")
+    app.panels["compare"].set_well_known(["sp_test_unigram"])
     port.set_value(port.query("#cmp-vocab"), "90")
     port.click(port.query("#cmp-run"))
     port.settle()
@@ -269,3 +269,52 @@ def test_inspect_keeps_what_the_learner_chose(shipped):
     app.show_panel("inspect")
     port.settle()
     assert app.state.imported is None and port.query("#inspect-pick-note").hidden
+
+
+def test_compare_takes_several_well_known_columns_and_marks_any_two(shipped):
+    """Issue 26 item 0: Compare took one well-known column, and with three or four columns
+    one outlier marked most characters as "different". Now up to three well-known columns,
+    and the marking can be set to any two columns."""
+    from test_web_share_panels import CMP_CORPUS
+
+    from subwordlab_web import compare as cm
+    from subwordlab_web import share
+    from subwordlab_web.state import Corpus
+
+    assert share.MAX_WELL_KNOWN_COLUMNS == cm.MAX_WELL_KNOWN
+    port, app, _ = _page_with_vocabs(shipped)
+    app.state.set_corpus(Corpus(CMP_CORPUS, name="UDHR excerpt"))
+    panel = app.panels["compare"]
+    panel.configs = [("bpe", {"unk_token": "<unk>"})]
+    panel.render_configs()
+    app.show_panel("compare")
+    for key in ("r50k_base", "cl100k_base", "bert_base_uncased", "o200k_base"):
+        tick = port.query(f'#cmp-well-known input[data-vocab="{key}"]')
+        port.set_checked(tick, True)
+        port.dispatch(tick, "change")
+    assert panel.well_known_keys() == ("r50k_base", "cl100k_base", "bert_base_uncased")  # a fourth is refused
+    assert "At most 3 well-known tokenizers" in port.text(port.query("#cmp-message"))
+    port.set_value(port.query("#cmp-vocab"), "90")
+    port.set_value(port.query("#cmp-text"), "Unbelievably, tokenizers disagree about untokenizable words.")
+    port.click(port.query("#cmp-run"))
+    port.settle()
+    assert port.errors == [] and panel.labels == ["BPE", "GPT-2 (r50k)", "GPT-4 (cl100k)", "BERT base uncased (WordPiece)"]
+    text = port.value(port.query("#cmp-text"))
+    every = port.text(port.query("#cmp-disagree"))
+    assert every.startswith("The columns split ")
+    marked = lambda i: [c.attrs.get("data-disagree") is not None
+                        for c in port.query_all(".chip", port.query_all("#cmp-columns .cmp-col")[i])]
+    # GPT-2 against GPT-4 only: the BPE and BERT columns are not marked, and the note says whose
+    port.input(port.query("#cmp-diff-a"), "GPT-2 (r50k)", "change")
+    port.input(port.query("#cmp-diff-b"), "GPT-4 (cl100k)", "change")
+    port.settle()
+    note = port.text(port.query("#cmp-disagree"))
+    assert note.startswith("GPT-2 (r50k) and GPT-4 (cl100k) split ")
+    pair = cm.boundary_disagreement(text, [panel.encodings[1].offsets, panel.encodings[2].offsets])
+    assert marked(1) == pair.flags[0] and marked(2) == pair.flags[1]
+    assert not any(marked(0)) and not any(marked(3))
+    assert f"split {pair.chars:,} of {len(text):,} characters" in note and note != every
+    # the link carries all three well-known columns
+    url, _ = app.panels["share"].make_link()
+    assert share.decode_fragment(url.split("#", 1)[1]).compare_well_known == (
+        "r50k_base", "cl100k_base", "bert_base_uncased")

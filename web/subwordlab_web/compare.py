@@ -38,7 +38,8 @@ from .wording import plural
 
 MIN_COLUMNS = 2
 MAX_CONFIGS = 4  # configurations trained side by side
-MAX_COLUMNS = MAX_CONFIGS + 2  # ... plus the current tokenizer and a well-known one; each its own colour
+MAX_WELL_KNOWN = 3  # well-known tokenizers as columns at once
+MAX_COLUMNS = MAX_CONFIGS + 1 + MAX_WELL_KNOWN  # ... plus the current tokenizer and those; each its own colour
 CURVE_POINTS = 24  # most points per compression curve
 CURVE_TEXT_CHARS = 20_000  # held-out text used for the curve, at most
 
@@ -140,15 +141,16 @@ def boundary_disagreement(text: str, columns: Sequence[Sequence[Span]]) -> Disag
     return Disagreement(flags, regions, chars, boundaries, inner)
 
 
-def disagreement_note(d: Disagreement, length: int) -> str:
-    """The line under the columns. Example: 5 of 12 characters in 2 places ->
-    'The columns split 5 of 12 characters differently (41.7%), in 2 places. ...'"""
+def disagreement_note(d: Disagreement, length: int, who: str = "The columns") -> str:
+    """The line under the columns (``who``: which columns were compared). Example: 5 of
+    12 characters in 2 places -> 'The columns split 5 of 12 characters differently
+    (41.7%), in 2 places. ...'"""
     n = len(d.regions)
     agree_b, all_b = d.boundaries
     agree_i, all_i = d.inner
     inner = (f"{agree_i:,} of {all_i:,} cuts inside words ({100 * agree_i / all_i:.0f}%)" if all_i
              else "no cuts inside words")
-    return (f"The columns split {d.chars:,} of {length:,} characters differently "
+    return (f"{who} split {d.chars:,} of {length:,} characters differently "
             f"({100 * d.chars / max(1, length):.1f}%), in {plural(n, 'place')}. "
             f"They agree on {agree_b:,} of {all_b:,} word boundaries and {inner}.")
 

@@ -29,6 +29,7 @@ from subwordlab.options import PRESETS, TARGETS
 
 from . import compare as cm
 from . import pattern_guard
+from .build import el as spec
 from .compare_results import HELDOUT_CHOICES, MAX_TEXT_CHARS, CompareResults
 from .options_form import changed_options, option_field, parse_field, preset_items, value_text
 from .pattern_guard import PatternGuard
@@ -73,6 +74,7 @@ class ComparePanel(CompareResults):
         self.current_box = q("#cmp-current")
         self.current_label = q("#cmp-current-label")
         self.well_known = q("#cmp-well-known")
+        self.diff_a, self.diff_b = q("#cmp-diff-a"), q("#cmp-diff-b")
         self.run_button = q("#cmp-run")
         self.cancel_button = q("#cmp-cancel")
         self.message = q("#cmp-message")
@@ -124,7 +126,11 @@ class ComparePanel(CompareResults):
         self._take_corpus_sentence()
         self._fill_reference()
         self._fill_select(self.heldout, HELDOUT_CHOICES, "text")
-        self._fill_select(self.well_known, [("", "none")] + [(v.key, v.title) for v in WELL_KNOWN], "")
+        port.build_into(self.well_known, [
+            spec("label", "inline-check", children=[
+                spec("input", attrs={"type": "checkbox", "data-vocab": v.key, "title": v.source}), " " + v.title])
+            for v in WELL_KNOWN if getattr(v, "shipped", True)])
+        self._fill_pair_selects()
         port.on(self.add_button, "click", lambda _e: self.add_config())
         port.on(self.run_button, "click", lambda _e: self.start())
         port.on(self.cancel_button, "click", lambda _e: self.cancel())
@@ -132,7 +138,9 @@ class ComparePanel(CompareResults):
         port.on(self.reference, "change", lambda _e: self._on_reference())
         port.on(self.vocab, "change", lambda _e: self._changed())
         port.on(self.current_box, "change", lambda _e: self._on_current(port.checked(self.current_box)))
-        port.on(self.well_known, "change", lambda _e: self._changed())
+        port.on(self.well_known, "change", self._on_well_known)
+        port.on(self.diff_a, "change", lambda _e: self._on_pair())
+        port.on(self.diff_b, "change", lambda _e: self._on_pair())
         port.on(self.parity_files, "change", lambda _e: self.add_own_texts(port.input_files(self.parity_files)))
         port.on(self.parity_clear, "click", lambda _e: self.clear_own_texts())
         port.on(self.heldout, "change", lambda _e: self._on_heldout())
@@ -147,9 +155,25 @@ class ComparePanel(CompareResults):
             raise ValueError(f"the vocabulary size must be a whole number from 1 to 1,000,000, not {raw!r}")
         return int(raw)
 
-    def setup(self) -> tuple[tuple[Any, ...], str, str | None, str | None, bool, str]:
+    def well_known_keys(self) -> tuple[str, ...]:
+        """The keys of the well-known tokenizers ticked as columns, in the page's order."""
+        port = self.port
+        return tuple(port.get_attr(box, "data-vocab") or "" for box in port.query_all("input[data-vocab]", self.well_known)
+                     if port.checked(box))
+
+    def _on_well_known(self, event: Any) -> None:
+        if len(self.well_known_keys()) > cm.MAX_WELL_KNOWN:  # the box just ticked is one too many
+            self.port.set_checked(self.port.event_target(event), False)
+            self.say(f"At most {cm.MAX_WELL_KNOWN} well-known tokenizers at once: untick one first.", error=True)
+        self._changed()
+
+    def set_well_known(self, keys: Sequence[str]) -> None:
+        for box in self.port.query_all("input[data-vocab]", self.well_known):
+            self.port.set_checked(box, self.port.get_attr(box, "data-vocab") in keys)
+
+    def setup(self) -> tuple[tuple[Any, ...], str, str | None, str | None, bool, tuple[str, ...]]:
         """(configs as share.Config, text, reference id, held-out id, the current tokenizer
-        as a column?, a well-known tokenizer's key or "") for a share link: every column."""
+        as a column?, the well-known tokenizers' keys) for a share link: every column."""
         from .share import Config
 
         try:
@@ -158,11 +182,24 @@ class ComparePanel(CompareResults):
             size = DEFAULT_VOCAB
         configs = tuple(Config(p, {**o, "vocab_size": size}) for p, o in self.configs)
         return (configs, self.port.value(self.text_box), self.port.value(self.reference), self.port.value(self.heldout),
-                self.current_wanted, self.port.value(self.well_known) or "")
+                self.current_wanted, self.well_known_keys())
 
     def _changed(self) -> None:
         """The setup changed: the page's address keeps it (persist.py)."""
         self.state.notify("compare")
+
+    def _fill_pair_selects(self) -> None:
+        """The two columns whose disagreement is marked ("every column" by default), kept
+        across runs while their labels stay."""
+        port = self.port
+        a, b = port.value(self.diff_a), port.value(self.diff_b)
+        columns = [(label, label) for label in self.labels]
+        self._fill_select(self.diff_a, [("", "any column")] + columns, a if a in self.labels else "")
+        self._fill_select(self.diff_b, [("", "any other")] + columns, b if b in self.labels else "")
+
+    def _on_pair(self) -> None:
+        if self.run_state is not None and self.run_state.done and not self.run_state.cancelled:
+            self.render_text()
 
     def _on_current(self, on: bool) -> None:
         self.current_wanted = on
@@ -181,12 +218,13 @@ class ComparePanel(CompareResults):
         self._changed()
 
     def apply_setup(self, configs: Sequence[Any], text: str, reference: str | None, heldout: str | None,
-                    current: bool = False, well_known: str = "") -> None:
+                    current: bool = False, well_known: Sequence[str] | str = ()) -> None:
         """Take a share link's Compare setup (configs with every option spelled out, and
-        the other columns: the current tokenizer, a well-known one)."""
+        the other columns: the current tokenizer, well-known ones)."""
         port = self.port
         self.current_wanted = bool(current)
-        port.set_value(self.well_known, well_known if well_known in WELL_KNOWN_BY_KEY else "")
+        keys = (well_known,) if isinstance(well_known, str) else tuple(well_known)
+        self.set_well_known([k for k in keys if k in WELL_KNOWN_BY_KEY][: cm.MAX_WELL_KNOWN])
         self._render_current_option()
         sizes = [c.options.get("vocab_size") for c in configs if c.options.get("vocab_size")]
         if sizes:
@@ -408,8 +446,7 @@ class ComparePanel(CompareResults):
             tok, label = self.current_tokenizer()
             if tok is not None:
                 fixed.append((label, tok))
-        key = port.value(self.well_known)
-        if key and self.app is not None:
+        for key in self.well_known_keys() if self.app is not None else ():
             # fetched (once) and parsed by the Files panel, which says so there if it fails
             self.say(f"Loading {WELL_KNOWN_BY_KEY[key].title}…")
             tok = await self.app.panels["files"].fetch_well_known(key)
@@ -431,6 +468,7 @@ class ComparePanel(CompareResults):
             self.say(f"Cannot compare: {refusal}", error=True)
             return False
         self.labels = column_labels(configs) + [label for label, _ in fixed]
+        self._fill_pair_selects()
         run = cm.CompareRun([(label, p, {**o, "vocab_size": size}) for label, (p, o) in zip(self.labels, configs)],
                             fixed=fixed)
         self.run_state = run

@@ -59,6 +59,8 @@ class CompareResults:
     # the result nodes (the port's elements)
     text_box: Any
     disagree_note: Any
+    diff_a: Any  # the two columns whose disagreement is marked ("": every column)
+    diff_b: Any
     columns_box: Any
     stats_head: Any
     stats_body: Any
@@ -182,13 +184,18 @@ class CompareResults:
                 encodings.append(None)
                 errors.append(f"Cannot encode this text: {exc}")
         ok = [i for i, e in enumerate(encodings) if e is not None]
+        # the columns compared: every column that encoded the text, or the chosen two
+        pair = [self.labels.index(port.value(s)) for s in (self.diff_a, self.diff_b) if port.value(s) in self.labels]
+        who = "The columns"
+        if len(pair) == 2 and pair[0] != pair[1] and all(i in ok for i in pair):
+            ok, who = pair, f"{self.labels[pair[0]]} and {self.labels[pair[1]]}"
         found = cm.boundary_disagreement(text, [list(encodings[i].offsets) for i in ok])
-        flags: list[list[bool]] = [[] for _ in encodings]
+        flags: list[list[bool]] = [[False] * len(e.ids) if e is not None else [] for e in encodings]
         for i, fl in zip(ok, found.flags):
             flags[i] = fl if len(ok) >= 2 else [False] * len(fl)
         self.encodings = encodings
         if len(ok) >= 2 and text:
-            port.set_text(self.disagree_note, cm.disagreement_note(found, len(text)) + note)
+            port.set_text(self.disagree_note, cm.disagreement_note(found, len(text), who) + note)
         else:
             port.set_text(self.disagree_note, "Type a text to compare." if not text else note.strip())
         columns = []

@@ -29,7 +29,8 @@ What a link carries (``Experiment``):
   step shown; the panel shown.
 - ``compare``: the 1–4 configurations of the Compare panel, its text and reference, and
   its other columns: ``current`` (true: the current tokenizer is a column) and
-  ``well_known`` (a well-known tokenizer's key, e.g. "cl100k_base"); both are left out
+  ``well_known`` (a list of well-known tokenizers' keys, e.g. ["cl100k_base"]; a single key
+  as text, as links before 2026-12 wrote it, is read too); both are left out
   when unused, so a link without them (older ones too) opens with neither.
 - ``inspect``: the inspector text and its seeds (BPE-dropout / Unigram sampling).
 - optional: the corpus's ``title`` (the name the page shows, e.g. a file's name or
@@ -87,6 +88,7 @@ SPECIAL_POLICIES = ("disallowed", "allowed", "plain")
 CORPUS_KINDS = ("inline", "sample", "file")
 CORPUS_FORMATS = ("text", "word_counts", "counts")  # (state.FORMATS)
 WELL_KNOWN_KEYS = tuple(v.key for v in WELL_KNOWN)  # what compare.well_known may name
+MAX_WELL_KNOWN_COLUMNS = 3  # compare.well_known's length at most (compare.MAX_WELL_KNOWN)
 _NAME = re.compile(r"[\w.\- ()\[\]+,'&]{1,200}")  # a sample id or a file name
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _VERSION_PREFIX = re.compile(r"v(\d{1,6})\.")
@@ -247,7 +249,7 @@ class Experiment:
     compare_reference: str | None = None
     compare_heldout: str | None = None  # the held-out text of the compression curve
     compare_current: bool = False  # the current tokenizer is a Compare column
-    compare_well_known: str = ""  # the key of a well-known tokenizer that is a Compare column
+    compare_well_known: tuple[str, ...] = ()  # the keys of the well-known tokenizers that are Compare columns
     running: bool = False  # saved while a run was going (a reload offers to run again)
     imported: str = ""  # the name of a model file replayed on Files (a reload asks for it again)
     tokenizer: TokenizerRef | None = None  # the loaded tokenizer Inspect and Compare used, if any
@@ -281,7 +283,7 @@ class Experiment:
             if self.compare_current:
                 out["compare"]["current"] = True
             if self.compare_well_known:
-                out["compare"]["well_known"] = self.compare_well_known
+                out["compare"]["well_known"] = list(self.compare_well_known)
         return out
 
 
@@ -664,7 +666,8 @@ def _check(doc: Any) -> Experiment:
     nbest = ins.int("nbest", 1, 100)
     special = ins.choice("special", SPECIAL_POLICIES)
     compare: tuple[Config, ...] = ()
-    compare_text, reference, heldout, current, well_known = "", None, None, False, ""
+    compare_text, reference, heldout, current = "", None, None, False
+    well_known: tuple[str, ...] = ()
     if "compare" in top.obj:
         cmp = _Reader(top.typed("compare", (dict,)), "compare")
         cmp.only("configs", "text", "reference", "heldout", "current", "well_known")
@@ -679,7 +682,7 @@ def _check(doc: Any) -> Experiment:
             if value is not None and not _NAME.fullmatch(value):
                 raise cmp.error(key, "is not a valid text name")
         current = cmp.typed("current", (bool,), required=False, default=False)
-        well_known = cmp.choice("well_known", WELL_KNOWN_KEYS, required=False) or ""
+        well_known = _well_known_columns(cmp)
     running = top.typed("running", (bool,), required=False, default=False)
     imported = _title(top, "imported")
     tokenizer = _check_tokenizer(_Reader(top.typed("tokenizer", (dict,)), "tokenizer")) \
@@ -687,6 +690,25 @@ def _check(doc: Any) -> Experiment:
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
                       compare, compare_text, reference, heldout, current, well_known, running, imported or "",
                       tokenizer)
+
+
+def _well_known_columns(r: _Reader) -> tuple[str, ...]:
+    """compare.well_known: a list of distinct well-known keys (or one key as text, as older
+    links wrote it); absent: none."""
+    if "well_known" not in r.obj:
+        return ()
+    value = r.obj["well_known"]
+    if isinstance(value, str):
+        return (r.choice("well_known", WELL_KNOWN_KEYS),)
+    if not isinstance(value, list) or len(value) > MAX_WELL_KNOWN_COLUMNS:
+        raise r.error("well_known", f"must be a list of at most {MAX_WELL_KNOWN_COLUMNS} well-known tokenizers "
+                                    f"({', '.join(WELL_KNOWN_KEYS)})")
+    for k, key in enumerate(value):
+        if not isinstance(key, str) or key not in WELL_KNOWN_KEYS:
+            raise r.error(f"well_known[{k}]", f"must be one of {', '.join(WELL_KNOWN_KEYS)}")
+    if len(set(value)) != len(value):
+        raise r.error("well_known", "names a tokenizer twice")
+    return tuple(value)
 
 
 def _check_tokenizer(r: _Reader) -> TokenizerRef:

@@ -244,7 +244,7 @@ class SharePanel:
             step, imported = None, (st.recording.source or "model file") if for_reload else ""
         cmp = getattr(app, "panels", {}).get("compare") if app is not None else None
         configs, text, reference, heldout, current, well_known = cmp.setup() if cmp is not None else \
-            ((), "", None, None, False, "")
+            ((), "", None, None, False, ())
         exp = Experiment(
             corpus=inline, train=config_from_spec(st.spec), step=step,
             panel=panel if panel in share.PANELS else "train",
@@ -253,7 +253,7 @@ class SharePanel:
             compare=tuple(configs), compare_text=text if configs else "",
             compare_reference=reference if configs else None,
             compare_heldout=heldout if configs else None,
-            compare_current=bool(configs) and current, compare_well_known=well_known if configs else "",
+            compare_current=bool(configs) and current, compare_well_known=well_known if configs else (),
             running=running, imported=imported[:share.MAX_TITLE_CHARS], tokenizer=tokenizer,
         )
         return exp, fallback
