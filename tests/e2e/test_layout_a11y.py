@@ -209,6 +209,11 @@ def tab_stops(page, selector: str) -> int:
 def test_chips_and_chart_dots_are_one_tab_stop_walked_with_the_arrow_keys(app_page):
     page = app_page
     page.click("#tab-inspect")
+    # a fresh page's Inspect opens on GPT-4's tokenizer (fetched now); this test wants the
+    # textbook model's thousands of one-character chips: back to it, in one click
+    expect(page.locator('#inspect-pick button[data-pick="cl100k_base"]')).to_have_attribute("aria-pressed", "true",
+                                                                                          timeout=60_000)
+    page.click('#inspect-pick button[data-pick="trained"]')
     text = ("lowest newer wider widest lower newest low " * 140)[:6000]
     page.fill("#inspect-input", text)
     chips = page.locator("#inspect-chips .chip")
