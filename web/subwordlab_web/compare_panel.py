@@ -124,7 +124,9 @@ class ComparePanel(CompareResults):
         self._take_corpus_sentence()
         self._fill_reference()
         self._fill_select(self.heldout, HELDOUT_CHOICES, "text")
-        self._fill_select(self.well_known, [("", "none")] + [(v.key, v.title) for v in WELL_KNOWN], "")
+        # (one not shipped with the page is the user's own copy, loaded with its button on Files)
+        well_known = [(v.key, v.title if v.shipped else f"{v.title} (your copy, loaded on Files)") for v in WELL_KNOWN]
+        self._fill_select(self.well_known, [("", "none")] + well_known, "")
         port.on(self.add_button, "click", lambda _e: self.add_config())
         port.on(self.run_button, "click", lambda _e: self.start())
         port.on(self.cancel_button, "click", lambda _e: self.cancel())
