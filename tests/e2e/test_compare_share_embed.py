@@ -575,3 +575,32 @@ def test_a_well_known_tokenizer_comes_back_after_a_reload_and_in_a_link(fresh_pa
     expect(dst.locator("#inspect-which")).to_contain_text("GPT-2 (r50k)", timeout=60_000)
     expect(dst.locator("#inspect-input")).to_have_value("Hello world, tokenizers!")
     expect(dst.locator("#inspect-count")).to_have_text(want)
+
+
+def test_the_biggest_shipped_modern_tokenizer_loads_and_inspects_like_tokenizers(app_page):
+    """gpt-oss's tokenizer.json (o200k_harmony, 27.9 MB, the biggest shipped), one click on
+    Files: fetched then, SHA-256 checked, parsed in the page; Inspect's chips carry the ids
+    HF tokenizers gives for the same file (the one in dist/site/vocabs) on a multilingual text."""
+    import time
+
+    from tokenizers import Tokenizer as HF
+
+    from subwordlab_web.well_known import WELL_KNOWN_BY_KEY
+
+    page = app_page
+    item = WELL_KNOWN_BY_KEY["gpt_oss"]
+    page.click("#tab-files")
+    start = time.monotonic()
+    page.click(f"#files-well-known button[data-vocab='{item.key}']")
+    expect(page.locator("#files-status")).to_contain_text("It is now the tokenizer of Inspect and Compare",
+                                                          timeout=180_000)
+    print(f"\n{item.file} ({item.size:,} bytes) loaded in the browser in {time.monotonic() - start:.1f} s")
+    text = "Tokenizers differ: naïve café, Привет мир, 東京は晴れ, नमस्ते दुनिया, 👩‍👩‍👧 12345678!"
+    page.click("#tab-inspect")
+    page.fill("#inspect-input", text)
+    expect(page.locator("#inspect-which")).to_contain_text(item.title)
+    site = Path(__file__).resolve().parents[2] / "dist" / "site"
+    want = HF.from_file(str(site / item.url)).encode(text, add_special_tokens=False).ids
+    expect(page.locator("#inspect-chips .chip")).to_have_count(len(want), timeout=30_000)
+    got = [int(x) for x in page.eval_on_selector_all("#inspect-chips .chip", "cs => cs.map(c => c.dataset.id)")]
+    assert got == want

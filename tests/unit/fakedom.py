@@ -305,6 +305,7 @@ class FakePort:
         # task that slices its work by elapsed time (tasks.train) hands back here too
         self.work_tick = 0.001
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
+        self.pickers_opened: list[FakeElement] = []  # inputs whose file picker `open_picker` opened
         self.guard_requests: list[tuple[str, float]] = []  # what `run_guarded` was asked
         self.guard_hangs: Callable[[str], bool] = lambda request: False
         self.compute_session: Any = None  # the in-process compute session (`compute`), made on first use
@@ -542,6 +543,9 @@ class FakePort:
 
     def clear_files(self, el: FakeElement) -> None:
         el.files = []
+
+    def open_picker(self, el: FakeElement) -> None:
+        self.pickers_opened.append(el)  # a test then sets el.files and fires "change"
 
     def dropped_files(self, event: FakeEvent) -> list[FakeFile]:
         return list(event.files or [])

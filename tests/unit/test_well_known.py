@@ -41,8 +41,8 @@ def shipped(tmp_path_factory) -> dict[str, bytes]:
 
 
 def test_every_shipped_file_has_its_pinned_hash(shipped):
-    assert sorted(shipped) == sorted(v.file for v in WELL_KNOWN)
-    for item in WELL_KNOWN:
+    assert sorted(shipped) == sorted(v.file for v in WELL_KNOWN if v.shipped)  # the others: load your own
+    for item in (v for v in WELL_KNOWN if v.shipped):
         data = shipped[item.file]
         assert hashlib.sha256(data).hexdigest() == item.sha256 and len(data) == item.size
         check(item, data)  # the page's check passes
@@ -96,7 +96,8 @@ def _page_with_vocabs(shipped):
 
     port.fetch_text = recording
     for item in WELL_KNOWN:
-        port.fetchable[item.url] = shipped[item.file].decode("utf-8")
+        if item.shipped:
+            port.fetchable[item.url] = shipped[item.file].decode("utf-8")
     app = App(port, warm=False)
     app.start(sample="seed000")
     port.settle()
@@ -108,6 +109,14 @@ def test_files_loads_a_well_known_tokenizer_in_one_click_and_not_before(shipped)
     assert not [u for u in fetched if u.startswith("vocabs/")]  # nothing at boot
     buttons = port.query_all("#files-well-known button")
     assert [b.attrs["data-vocab"] for b in buttons] == [v.key for v in WELL_KNOWN]
+    # under their headings: a row (role=group) per group, the buttons of its tokenizers in it
+    rows = port.query_all("#files-well-known .well-known-group")
+    assert [r.attrs["aria-label"] for r in rows] == ["OpenAI", "Open models", "Teaching"]
+    assert [[b.attrs["data-vocab"] for b in port.query_all("button", r)] for r in rows] == \
+        [[v.key for v in WELL_KNOWN if v.group == r.attrs["aria-label"]] for r in rows]
+    not_shipped = [b.attrs["data-vocab"] for b in buttons if b.attrs.get("data-shipped") == "no"]
+    assert not_shipped == [v.key for v in WELL_KNOWN if not v.shipped] and not_shipped
+    assert all(port.text(b).endswith("(your copy)") for b in buttons if b.attrs.get("data-shipped") == "no")
     port.click(next(b for b in buttons if b.attrs["data-vocab"] == "r50k_base"))
     port.settle()
     assert port.errors == [] and fetched[-1] == "vocabs/r50k_base.tiktoken"
@@ -179,7 +188,8 @@ def _started_with_vocabs(shipped, search="", hash=""):
 
     port = page(search, hash)
     for item in WELL_KNOWN:
-        port.fetchable[item.url] = shipped[item.file].decode("utf-8")
+        if item.shipped:
+            port.fetchable[item.url] = shipped[item.file].decode("utf-8")
     app = App(port, warm=False)
     app.start(sample="seed000")
     port.settle()

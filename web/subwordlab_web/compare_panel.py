@@ -126,10 +126,12 @@ class ComparePanel(CompareResults):
         self._take_corpus_sentence()
         self._fill_reference()
         self._fill_select(self.heldout, HELDOUT_CHOICES, "text")
+        # (one not shipped with the page is the user's own copy, loaded with its button on Files)
         port.build_into(self.well_known, [
             spec("label", "inline-check", children=[
-                spec("input", attrs={"type": "checkbox", "data-vocab": v.key, "title": v.source}), " " + v.title])
-            for v in WELL_KNOWN if getattr(v, "shipped", True)])
+                spec("input", attrs={"type": "checkbox", "data-vocab": v.key, "title": v.source}),
+                " " + (v.title if v.shipped else f"{v.title} (your copy, loaded on Files)")])
+            for v in WELL_KNOWN])
         self._fill_pair_selects()
         port.on(self.add_button, "click", lambda _e: self.add_config())
         port.on(self.run_button, "click", lambda _e: self.start())

@@ -282,6 +282,10 @@ class BrowserPort:
         """Forget the input's files, so picking the same file again fires `change`."""
         el.value = ""
 
+    def open_picker(self, el: Any) -> None:
+        """Open an `<input type=file>`'s file picker (browsers allow it during a click)."""
+        el.click()
+
     def dropped_files(self, event: Any) -> list[Any]:
         transfer = event.dataTransfer
         if transfer is None or transfer.files is None:

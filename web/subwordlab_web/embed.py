@@ -192,9 +192,10 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
             elif name == "tokenizer":
                 from .well_known import WELL_KNOWN_BY_KEY
 
-                if value not in WELL_KNOWN_BY_KEY:
+                shipped = [k for k, v in WELL_KNOWN_BY_KEY.items() if v.shipped]  # (the page can fetch these)
+                if value not in shipped:
                     raise EmbedParamError(f"the parameter tokenizer={value[:30]!r} must be one of "
-                                          f"{', '.join(WELL_KNOWN_BY_KEY)}; the trained tokenizer is used")
+                                          f"{', '.join(shipped)}; the trained tokenizer is used")
                 values["tokenizer"] = value
             elif name == "api":
                 values["api"] = read_origin(value)

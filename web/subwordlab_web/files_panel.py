@@ -23,7 +23,7 @@ from .exports import Download, ImportFailed, hf_json, import_model, import_steps
 from .pattern_guard import PatternGuard, checking_text, tokenizer_check
 from .replay_view import ReplayError, is_replay, unigram_note, use_replay
 from .tasks import drive, failure_message
-from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
+from .well_known import WELL_KNOWN_BY_KEY, check, groups, same_file
 
 KINDS = ("ours", "hf", "vocab")
 _MAKERS = {"ours": our_json, "hf": hf_json, "vocab": vocab_file}
@@ -78,15 +78,27 @@ class FilesPanel:
         self._unigram: Any = None  # a loaded Unigram model of ours: the note says it has no steps
         port.on(self.replay_button, "click", lambda _e: self.step_through())
         self.well_known_box = q("#files-well-known")
-        buttons = []
-        for item in WELL_KNOWN:
-            button = port.create("button", "button button-small", item.title)
-            port.set_attr(button, "type", "button")
-            port.set_attr(button, "data-vocab", item.key)
-            port.set_attr(button, "title", f"{item.source}; {human_size(item.size)}")
-            port.on(button, "click", lambda _e, k=item.key: self.load_well_known(k))
-            buttons.append(button)
-        port.replace_children(self.well_known_box, buttons)
+        rows = []
+        for group, items in groups():  # "OpenAI", "Open models", "Teaching": a row each
+            row = port.create("div", "well-known-group")
+            port.set_attr(row, "role", "group")
+            port.set_attr(row, "aria-label", group)
+            port.append(row, port.create("span", "well-known-group-name", group))
+            for item in items:
+                text = item.title if item.shipped else f"{item.title} (your copy)"
+                button = port.create("button", "button button-small", text)
+                port.set_attr(button, "type", "button")
+                port.set_attr(button, "data-vocab", item.key)
+                if item.shipped:
+                    port.set_attr(button, "title", f"{item.source}; {human_size(item.size)}")
+                else:
+                    port.set_attr(button, "data-shipped", "no")
+                    port.set_attr(button, "title", f"Not shipped with this page: load your own copy. {item.source}")
+                port.on(button, "click", lambda _e, k=item.key: self.load_well_known(k))
+                port.append(row, button)
+            rows.append(row)
+        port.replace_children(self.well_known_box, rows)
+        self._own_copy_of = ""  # the key of a not-shipped tokenizer whose file the user is asked for
         self._hf_cache: tuple[Any, Download] | None = None
         self.guard = getattr(app, "guard", None) or PatternGuard(port)
         self._hf_task: Any = None
@@ -224,6 +236,7 @@ class FilesPanel:
             self.say("Drop one model file at a time (a Subword Lab .json, a tokenizer.json or a .tiktoken file).", error=True)
             return
         name = port.file_name(files[0])
+        own_copy_of, self._own_copy_of = self._own_copy_of, ""
         self._loads += 1
         mine = self._loads  # a later load (chosen while this one runs) wins
         self.say(f"Reading {name}…")
@@ -233,14 +246,22 @@ class FilesPanel:
         except OSError as exc:
             self.say(f"{name!r} could not be read: {exc}", error=True)
             return
-        await self.load_bytes(name, data, mine)
+        await self.load_bytes(name, data, mine, own_copy_of)
 
     async def load_well_known(self, key: str) -> Any:
         """Fetch a well-known tokenizer shipped with the page (only now) and make it the
-        current tokenizer; the tokenizer, or None (the message says why)."""
+        current tokenizer; the tokenizer, or None (the message says why). One the page does
+        not ship: say why and open the file picker for the user's own copy (``load``)."""
+        item = WELL_KNOWN_BY_KEY[key]
+        if not item.shipped:
+            self._own_copy_of = key
+            self.say(f"{item.title} is not shipped with this page. {item.why_not} Choose the file now "
+                     "(or drop it here); its SHA-256 is compared with the one this page knows.")
+            self.port.open_picker(self.input)
+            return None
+        self._own_copy_of = ""
         self._loads += 1
         mine = self._loads
-        item = WELL_KNOWN_BY_KEY[key]
         tok = await self.fetch_well_known(key, mine)
         if tok is None or mine != self._loads:
             return None  # failed (said so), or superseded meanwhile
@@ -255,6 +276,10 @@ class FilesPanel:
             return self._well_known[key]
         port = self.port
         item = WELL_KNOWN_BY_KEY[key]
+        if not item.shipped:
+            self.say(f"{item.title} is not shipped with this page: load your own copy with its button on "
+                     "Files first.", error=True)
+            return None
         self.say(f"Fetching {item.title} ({human_size(item.size)})…")
         try:
             data = (await port.fetch_text(item.url)).encode("utf-8")
@@ -267,8 +292,10 @@ class FilesPanel:
             self._well_known[key] = imported.tokenizer
         return imported.tokenizer if imported is not None else None
 
-    async def load_bytes(self, name: str, data: bytes, mine: int) -> Any:
-        """Parse a model file's bytes and make it the current tokenizer (or say why not)."""
+    async def load_bytes(self, name: str, data: bytes, mine: int, own_copy_of: str = "") -> Any:
+        """Parse a model file's bytes and make it the current tokenizer (or say why not).
+        ``own_copy_of``: the key of the not-shipped well-known tokenizer the user was asked
+        for; the file is compared with its pinned SHA-256 (and loads either way)."""
         imported = await self.parse(name, data, mine)
         if imported is None:
             return None
@@ -284,7 +311,12 @@ class FilesPanel:
                 self.say(f"{name!r} was not loaded. {refusal}", error=True)
                 return None
         self.state.set_imported(imported.tokenizer, name, sha256=hashlib.sha256(data).hexdigest())
-        self.say(imported.summary + " It is now the tokenizer of Inspect and Compare.")
+        said = imported.summary + " It is now the tokenizer of Inspect and Compare."
+        if own_copy_of:
+            item = WELL_KNOWN_BY_KEY[own_copy_of]
+            said += " " + same_file(item, data)
+            self._well_known[own_copy_of] = imported.tokenizer  # Compare's well-known column can use it now
+        self.say(said)
         self._offer_replay(imported, name)
         return imported.tokenizer
 

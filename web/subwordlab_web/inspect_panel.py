@@ -513,7 +513,7 @@ def pick_choices() -> list[tuple[str, str, str]]:
     ['trained', 'r50k_base', 'cl100k_base']
     """
     return [("trained", "Trained here", "")] + [(v.key, v.title, v.source) for v in WELL_KNOWN
-                                                 if getattr(v, "shipped", True)]
+                                                 if v.shipped]
 
 
 def span_segments(chips: Sequence[TokenChip], text: str) -> list[tuple[int, int, tuple[int, ...]]]:

