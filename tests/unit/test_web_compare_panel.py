@@ -4,6 +4,8 @@ corpus, the user's own parallel texts and unknown-token shading in the parity ch
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fakedom import FakeFile
 from test_web_share_panels import CMP_CORPUS, compared, started, trained
 
@@ -11,6 +13,8 @@ from subwordlab_web import compare as cm
 from subwordlab_web.compare_panel import DEFAULT_TEXT
 from subwordlab_web.compare_results import CURVE_DEBOUNCE_S
 from subwordlab_web.state import Corpus
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def curve_tpc(port, series: int) -> list[str]:
@@ -107,23 +111,34 @@ def test_parity_takes_the_users_own_texts_one_file_per_language():
     panel = app.panels["compare"]
     fra = "Tous les êtres humains naissent libres et égaux en dignité et en droits."
     files = port.query("#cmp-parity-files")
-    files.files = [FakeFile("français.txt", fra.encode()), FakeFile("broken.txt", b"\xff\xfd\x00bad")]
+    udhr_fra = (REPO / "corpora" / "udhr_more" / "udhr_fra.txt").read_text(encoding="utf-8")
+    files.files = [FakeFile("français.txt", fra.encode()), FakeFile("broken.txt", b"\xff\xfd\x00bad"),
+                   FakeFile("udhr_fra.txt", udhr_fra.encode())]
     port.input(files, "", event="change")
     port.settle()
     rows = port.query_all("#cmp-parity-table tr")[1:]
-    assert rows[-1].attrs["data-lang"] == "own:français"
-    assert port.text(port.query("th", rows[-1])) == "français"
+    # (issue 26 item 5: three UDHR files were labelled "udh udh udh": a UDHR file is named by its header's language)
+    assert [r.attrs["data-lang"] for r in rows[-2:]] == ["own:français", "own:French"]
+    assert port.text(port.query("th", rows[-1])) == "French" and not port.text(rows[-1]).startswith("Universal")
+    rows = rows[:-1]
+    port.click(port.query('#cmp-parity-table button[data-sort="-1"]'))  # A to Z
+    assert [r.attrs["data-lang"] for r in port.query_all("#cmp-parity-table tr")[1:]][3:5] == ["own:français", "own:French"]
+    port.click(port.query('#cmp-parity-table button[data-sort="-1"]'))  # Z to A
+    assert port.query_all("#cmp-parity-table tr")[1].attrs["data-lang"] == "udhr_rus"
+    assert port.query('#cmp-parity-table tr th[aria-sort="descending"]') is not None
     counts = [int(td.attrs["data-tokens"]) for td in port.query_all("td", rows[-1])]
     assert counts == [len(c.tokenizer.encode(fra)) for c in panel.run_state.columns]
-    assert len(port.query_all("#cmp-parity rect")) == 21  # 7 languages × 3 columns
+    assert len(port.query_all("#cmp-parity rect")) == 24  # 8 languages × 3 columns
     message = port.query("#cmp-parity-message")
     assert not message.hidden and "broken.txt" in port.text(message)
     # the user's language can be the reference
     port.input(port.query("#cmp-reference"), "own:français", event="change")
-    assert all("1.00×" in port.text(td) for td in port.query_all("td", port.query_all("#cmp-parity-table tr")[-1]))
+    own = port.query('#cmp-parity-table tr[data-lang="own:français"]')
+    assert all("1.00×" in port.text(td) for td in port.query_all("td", own))
     port.click(port.query("#cmp-parity-clear"))
     rows = port.query_all("#cmp-parity-table tr")[1:]
     assert len(rows) == 6 and port.query("#cmp-parity-clear").hidden
+    assert [a for a, _ in panel.parity_groups()][:2] == ["udhr_eng", "udhr_hin"]
 
 
 def test_parity_bars_are_pale_by_their_share_of_unknown_tokens():
@@ -249,3 +264,14 @@ def test_the_keyboard_focus_goes_to_cancel_during_a_run_and_back_after_it():
     port.input(select, "unigram", "change")
     assert port.focused is port.query("#cmp-preset-1") and port.value(port.focused) == "unigram"
     assert port.errors == []
+
+
+def test_own_parallel_texts_are_named_by_their_language_helper():
+    """Issue 26 item 5: three uploaded UDHR files were labelled "udh udh udh"; a UDHR file is
+    now named by the language its header names, any other file by its name."""
+    from subwordlab_web.languages import language_of_upload
+
+    fra = (REPO / "corpora" / "udhr_more" / "udhr_fra.txt").read_text(encoding="utf-8")
+    assert language_of_upload("udhr_fra.txt", fra) == "French"
+    assert language_of_upload("deu_Latn.devtest", "Ein Satz.") == "deu_Latn"
+    assert language_of_upload(".hidden", "x") == ".hidden"

@@ -347,7 +347,7 @@ def test_a_reload_and_a_share_link_keep_every_compare_column():
     port.settle()
     want = app.panels["compare"].setup()
     assert [c.preset for c in want[0]] == ["wordpiece"] and want[0][0].options["vocab_size"] == 321
-    assert want[4:] == (True, ("cl100k_base",))
+    assert want[4:] == (True, ("cl100k_base",), "udhr6")
     url = port.href
     assert "#v1." in url and share.decode_fragment(url.split("#", 1)[1]).compare_well_known == ("cl100k_base",)
     port2, app2 = reload(port)

@@ -84,6 +84,26 @@ def test_a_loaded_tokenizer_travels_by_key_or_by_file_hash():
     assert "tokenizer" not in valid_doc()  # a trained tokenizer needs nothing more
 
 
+def test_a_comparison_of_only_real_tokenizers_travels_with_its_languages():
+    """Train's "Measure it against real tokenizers" makes a Compare setup with no trained
+    configuration: the current tokenizer, well-known ones, 47 languages. A setup with no
+    column at all is refused; an older link (no languages) reads as the six."""
+    exp = experiment(compare_current=True, compare_well_known=("o200k_base",), compare_languages="udhr47",
+                     compare_text="a text")
+    back = decode_fragment(encode_fragment(exp))
+    assert back.compare == () and back.compare_current and back.compare_languages == "udhr47" and back.has_compare
+    doc = valid_doc()
+    doc["compare"] = {"configs": [], "text": "", "reference": None, "heldout": None}
+    with pytest.raises(ShareLinkError, match="compare.configs must list 1 to 4 configurations, not 0"):
+        decode_fragment(pack(doc))
+    doc["compare"]["languages"] = "udhr1000"
+    doc["compare"]["current"] = True
+    with pytest.raises(ShareLinkError, match="compare.languages must be one of udhr6, udhr47"):
+        decode_fragment(pack(doc))
+    del doc["compare"]["languages"]
+    assert decode_fragment(pack(doc)).compare_languages == "udhr6"
+
+
 def test_leading_hash_is_accepted():
     assert decode_fragment("#" + encode_fragment(experiment())) == experiment().normalized()
 

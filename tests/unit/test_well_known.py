@@ -328,3 +328,68 @@ def test_compare_takes_several_well_known_columns_and_marks_any_two(shipped):
     url, _ = app.panels["share"].make_link()
     assert share.decode_fragment(url.split("#", 1)[1]).compare_well_known == (
         "r50k_base", "cl100k_base", "bert_base_uncased")
+
+
+def test_train_measures_its_tokenizer_against_real_ones_in_47_languages(shipped):
+    """Issue 26 items 4 and 6: from Train, one button puts the tokenizer trained here beside
+    GPT-4o's and Qwen3's on Compare, with the premium over the UDHR in 47 languages (24
+    scripts): a sortable table, a CSV, and a link that carries the whole comparison."""
+    from subwordlab.stats import text_stats
+    from subwordlab_web import compare as cm
+    from subwordlab_web import share
+    from subwordlab_web.languages import LANGUAGE_SETS, LANGUAGES
+
+    port, app, _ = _page_with_vocabs(shipped)
+    for lang in LANGUAGES.values():  # the real texts, as the site ships them (corpora/)
+        port.fetchable[lang.url] = (REPO / "corpora" / lang.url.removeprefix("samples/")).read_text(encoding="utf-8")
+    measure = port.query("#train-measure")
+    app.panels["train"].start_training()
+    port.settle()
+    app.state.seek(len(app.state.recording.steps))
+    port.settle()
+    assert "disabled" not in measure.attrs
+    port.click(measure)
+    port.settle()
+    panel = app.panels["compare"]
+    assert port.errors == [] and app.current == "compare"
+    assert panel.labels[1:] == ["GPT-4o (o200k)", "Qwen3"] and panel.labels[0].startswith("Current: ")
+    rows = port.query_all("#cmp-parity-table tr[data-lang]")
+    assert len(rows) == 47 and [r.attrs["data-lang"] for r in rows][:2] == ["udhr_eng", "udhr_hin"]
+    # a cell is the tokenizer's own count of that text (header stripped), and English is 1.0
+    from subwordlab_web.samples import strip_udhr_header
+
+    tamil = strip_udhr_header((REPO / "corpora" / "udhr_more" / "udhr_tam.txt").read_text(encoding="utf-8"))[0]
+    want = text_stats(panel.run_state.columns[1].tokenizer, tamil)["tokens"]
+    row = next(r for r in rows if r.attrs["data-lang"] == "udhr_tam")
+    assert int(port.query_all("td", row)[1].attrs["data-tokens"]) == want
+    english = next(r for r in rows if r.attrs["data-lang"] == "udhr_eng")
+    cells = [port.text(td) for td in port.query_all("td", english)]
+    assert cells[0] == "–"  # the textbook model knows too few characters to encode English (said in the note)
+    assert all(c.endswith(" · 1.00×") for c in cells[1:])
+    # sort by GPT-4o's premium, the costliest language first; again: the other way
+    port.click(port.query('#cmp-parity-table button[data-sort="1"]'))
+    order = [r.attrs["data-lang"] for r in port.query_all("#cmp-parity-table tr[data-lang]")]
+    premium = {r.attrs["data-lang"]: int(port.query_all("td", r)[1].attrs["data-tokens"]) for r in rows}
+    assert order == sorted(premium, key=lambda k: -premium[k]) or \
+        [premium[k] for k in order] == sorted(premium.values(), reverse=True)
+    head = port.query('#cmp-parity-table th[data-series="1"]')
+    assert head.attrs.get("aria-sort") == "descending"
+    port.click(port.query('#cmp-parity-table button[data-sort="1"]'))
+    assert port.query('#cmp-parity-table th[data-series="1"]').attrs.get("aria-sort") == "ascending"
+    # the CSV: a row per language with its script, tokens and premium per tokenizer
+    port.click(port.query("#cmp-parity-csv"))
+    name, text, mime = port.downloads[-1]
+    import csv
+    import io
+
+    table = list(csv.reader(io.StringIO(text)))
+    assert name == "premium.csv" and mime == "text/csv" and len(table) == 48
+    assert table[0] == ["language", "script"] + [f"{label} {w}" for label in panel.labels for w in ("tokens", "premium")]
+    tamil_row = next(r for r in table if r[:2] == ["Tamil", "Tamil"])
+    assert int(tamil_row[4]) == want and next(r for r in table if r[0] == "English")[4:6][1] == "1.0000"
+    # the link carries the comparison: no configuration, the current tokenizer, two real ones, 47 languages
+    url, _ = app.panels["share"].make_link()
+    exp = share.decode_fragment(url.split("#", 1)[1])
+    assert exp.compare == () and exp.compare_current and exp.compare_well_known == ("o200k_base", "qwen3")
+    assert exp.compare_languages == "udhr47" and len(LANGUAGE_SETS["udhr47"]) == 47
+    assert cm.MAX_WELL_KNOWN == 3

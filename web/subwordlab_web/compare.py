@@ -275,6 +275,52 @@ def parity(counts: dict[str, int | None], reference: str) -> dict[str, float | N
     return {name: (None if n is None or not ref else n / ref) for name, n in counts.items()}
 
 
+def premium_order(names: Sequence[str], values: Sequence[Sequence[float | None]], column: int,
+                  descending: bool = False) -> list[int]:
+    """The rows of the premium table in the order asked for: as given (``column`` -2), by
+    name (-1) or by one column's premium; a missing value goes last either way, ties keep
+    the given order.
+
+    >>> premium_order(["en", "hi", "zh"], [[1.0], [2.5], [None]], 0, descending=True)
+    [1, 0, 2]
+    >>> premium_order(["en", "hi", "zh"], [[1.0], [2.5], [None]], -1, descending=True)
+    [2, 1, 0]
+    """
+    rows = range(len(names))
+    if column == -2:
+        return list(rows)
+    if column < 0:
+        return sorted(rows, key=lambda r: names[r].casefold(), reverse=descending)
+    present = [r for r in rows if values[r][column] is not None]
+    missing = [r for r in rows if values[r][column] is None]
+    return sorted(present, key=lambda r: values[r][column] or 0.0, reverse=descending) + missing
+
+
+def premium_csv(languages: Sequence[tuple[str, str]], labels: Sequence[str],
+                counts: Sequence[Sequence[int | None]], values: Sequence[Sequence[float | None]]) -> str:
+    """The premium table as CSV: a row per language (its name and script), and for each
+    tokenizer its token count and premium (blank where the text could not be encoded).
+
+    >>> print(premium_csv([("English", "Latin"), ("Hindi", "Devanagari")], ["GPT-4"], [[10], [25]], [[1.0], [2.5]]),
+    ...       end="")
+    language,script,GPT-4 tokens,GPT-4 premium
+    English,Latin,10,1.0000
+    Hindi,Devanagari,25,2.5000
+    """
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["language", "script"] + [f"{label} {what}" for label in labels for what in ("tokens", "premium")])
+    for (name, script), row_counts, row_values in zip(languages, counts, values):
+        cells: list[str] = []
+        for n, v in zip(row_counts, row_values):
+            cells += ["" if n is None else str(n), "" if v is None else f"{v:.4f}"]
+        writer.writerow([name, script] + cells)
+    return out.getvalue()
+
+
 def unknown_shade(unknown: float) -> float:
     """A bar's opacity from its share of unknown tokens: full colour with none, pale when
     most of the text was lost. Example: unknown_shade(0.0) -> 1.0; unknown_shade(0.9) -> 0.28"""

@@ -31,6 +31,7 @@ from . import compare as cm
 from . import pattern_guard
 from .build import el as spec
 from .compare_results import HELDOUT_CHOICES, MAX_TEXT_CHARS, CompareResults
+from .languages import DEFAULT_SET, LANGUAGE_SETS, SET_TITLES
 from .options_form import changed_options, option_field, parse_field, preset_items, value_text
 from .pattern_guard import PatternGuard
 from .roving import RovingFocus, hand_focus
@@ -38,6 +39,7 @@ from .state import Corpus
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 from .wording import plural
 
+MEASURE_WITH = ("o200k_base", "qwen3")  # Train's "Measure it against real tokenizers": GPT-4o's, an open model's
 DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}))
 DEFAULT_VOCAB = 1000
 DEFAULT_TEXT = ("Everyone has the right to education. Unbelievably, tokenizers disagree about "
@@ -92,6 +94,8 @@ class ComparePanel(CompareResults):
         self.parity_files = q("#cmp-parity-files")
         self.parity_clear = q("#cmp-parity-clear")
         self.parity_message = q("#cmp-parity-message")
+        self.parity_csv, self.languages = q("#cmp-parity-csv"), q("#cmp-languages")
+        self.parity_sort = (-2, False)  # the premium table: the languages' own order, then the user's
         self.heldout = q("#cmp-heldout")
         self.curve_box = q("#cmp-curve")
         self.curve_note = q("#cmp-curve-note")
@@ -124,6 +128,7 @@ class ComparePanel(CompareResults):
         port.set_value(self.vocab, str(DEFAULT_VOCAB))
         self.auto_text = ""  # the text this panel chose (replaced on a corpus change unless edited)
         self._take_corpus_sentence()
+        self._fill_select(self.languages, list(SET_TITLES.items()), DEFAULT_SET)
         self._fill_reference()
         self._fill_select(self.heldout, HELDOUT_CHOICES, "text")
         # (one not shipped with the page is the user's own copy, loaded with its button on Files)
@@ -145,6 +150,9 @@ class ComparePanel(CompareResults):
         port.on(self.diff_b, "change", lambda _e: self._on_pair())
         port.on(self.parity_files, "change", lambda _e: self.add_own_texts(port.input_files(self.parity_files)))
         port.on(self.parity_clear, "click", lambda _e: self.clear_own_texts())
+        port.on(self.parity_table, "click", self.sort_parity)
+        port.on(self.parity_csv, "click", lambda _e: self.download_parity_csv())
+        port.on(self.languages, "change", lambda _e: self._on_languages())
         port.on(self.heldout, "change", lambda _e: self._on_heldout())
         state.subscribe(self._on_state)
         self.render_configs()
@@ -173,9 +181,10 @@ class ComparePanel(CompareResults):
         for box in self.port.query_all("input[data-vocab]", self.well_known):
             self.port.set_checked(box, self.port.get_attr(box, "data-vocab") in keys)
 
-    def setup(self) -> tuple[tuple[Any, ...], str, str | None, str | None, bool, tuple[str, ...]]:
+    def setup(self) -> tuple[tuple[Any, ...], str, str | None, str | None, bool, tuple[str, ...], str]:
         """(configs as share.Config, text, reference id, held-out id, the current tokenizer
-        as a column?, the well-known tokenizers' keys) for a share link: every column."""
+        as a column?, the well-known tokenizers' keys, the premium's language set) for a
+        share link: every column."""
         from .share import Config
 
         try:
@@ -184,7 +193,7 @@ class ComparePanel(CompareResults):
             size = DEFAULT_VOCAB
         configs = tuple(Config(p, {**o, "vocab_size": size}) for p, o in self.configs)
         return (configs, self.port.value(self.text_box), self.port.value(self.reference), self.port.value(self.heldout),
-                self.current_wanted, self.well_known_keys())
+                self.current_wanted, self.well_known_keys(), self.language_set())
 
     def _changed(self) -> None:
         """The setup changed: the page's address keeps it (persist.py)."""
@@ -211,6 +220,31 @@ class ComparePanel(CompareResults):
         self.on_text_edited()
         self._changed()
 
+    def measure_current(self) -> Any:
+        """Train's "Measure it against real tokenizers": Compare with the current tokenizer
+        and ``MEASURE_WITH`` as its columns (no configuration to train), the premium over
+        the 47 UDHR languages; shown and run at once. The run's task."""
+        self.configs = []
+        self.render_configs()
+        self.current_wanted = True
+        self._render_current_option()
+        self.set_well_known([k for k in MEASURE_WITH if WELL_KNOWN_BY_KEY[k].shipped])
+        self.port.set_value(self.languages, "udhr47")
+        self._fill_reference()
+        self._changed()
+        if self.app is not None:
+            self.app.show_panel("compare")
+        return self.start()
+
+    def _on_languages(self) -> Any:
+        """Another set of languages: the reference list follows; after a run, the premium is
+        counted again for them (their texts fetched once)."""
+        self._fill_reference()
+        self._changed()
+        if self.run_state is not None and self.run_state.done and not self.run_state.cancelled:
+            return self._spawn(self.compute_parity())
+        return None
+
     def _on_reference(self) -> None:
         self.render_parity()
         self._changed()
@@ -220,7 +254,7 @@ class ComparePanel(CompareResults):
         self._changed()
 
     def apply_setup(self, configs: Sequence[Any], text: str, reference: str | None, heldout: str | None,
-                    current: bool = False, well_known: Sequence[str] | str = ()) -> None:
+                    current: bool = False, well_known: Sequence[str] | str = (), languages: str = DEFAULT_SET) -> None:
         """Take a share link's Compare setup (configs with every option spelled out, and
         the other columns: the current tokenizer, well-known ones)."""
         port = self.port
@@ -236,6 +270,8 @@ class ComparePanel(CompareResults):
             opts = {k: v for k, v in c.options.items() if k not in TARGETS and PRESETS[c.preset].has(k)}
             self.configs.append((c.preset, changed_options(c.preset, opts)))
         port.set_value(self.text_box, text)
+        port.set_value(self.languages, languages if languages in LANGUAGE_SETS else DEFAULT_SET)
+        self._fill_reference()
         if reference in dict(self.parity_groups()):
             port.set_value(self.reference, reference)
         if heldout in {k for k, _ in HELDOUT_CHOICES}:

@@ -15,6 +15,7 @@ from typing import Any
 from . import charts, pattern_guard
 from . import compare as cm
 from .build import el as spec
+from .languages import DEFAULT_SET, LANGUAGE_SETS, LANGUAGES, language_of_upload
 from .roving import RovingFocus, roving_tabindex
 from .samples import SAMPLES, strip_udhr_header
 from .tokens import chip_children, token_chips
@@ -71,6 +72,9 @@ class CompareResults:
     parity_files: Any
     parity_clear: Any
     parity_message: Any
+    parity_csv: Any  # the premium table's CSV download
+    languages: Any  # the language set's select (languages.LANGUAGE_SETS)
+    parity_sort: tuple[int, bool]  # the premium table's order: (column, -1 by name, -2 as listed; descending?)
     heldout: Any
     curve_box: Any
     curve_note: Any
@@ -310,15 +314,25 @@ class CompareResults:
 
     # --- per-language parity --------------------------------------------------------------------
     async def _text_of(self, sample_id: str) -> str:
+        """A bundled sample's text, or a UDHR translation of the premium view's (fetched once)."""
         if sample_id not in self.texts:
-            sample = SAMPLES[sample_id]
-            raw = await self.port.fetch_text(sample.url)
-            self.texts[sample_id] = strip_udhr_header(raw)[0] if sample.udhr else raw[: cm.CURVE_TEXT_CHARS]
+            if sample_id in SAMPLES:
+                sample = SAMPLES[sample_id]
+                raw = await self.port.fetch_text(sample.url)
+                self.texts[sample_id] = strip_udhr_header(raw)[0] if sample.udhr else raw[: cm.CURVE_TEXT_CHARS]
+            else:
+                self.texts[sample_id] = strip_udhr_header(await self.port.fetch_text(LANGUAGES[sample_id].url))[0]
         return self.texts[sample_id]
 
+    def language_set(self) -> str:
+        """The chosen set of languages (a key of languages.LANGUAGE_SETS)."""
+        chosen = self.port.value(self.languages)
+        return chosen if chosen in LANGUAGE_SETS else DEFAULT_SET
+
     def parity_groups(self) -> list[tuple[str, str]]:
-        """(key, name) of every parity language: the six UDHR translations, then the user's."""
-        return [(s.id, s.title.replace("UDHR: ", "")) for s in UDHR] + [(OWN + n, n) for n in self.own_texts]
+        """(key, name) of every premium language: the chosen set's UDHR translations, then the user's."""
+        return [(lang.key, lang.name) for lang in LANGUAGE_SETS[self.language_set()]] + \
+            [(OWN + n, n) for n in self.own_texts]
 
     async def add_own_texts(self, files: list[Any]) -> None:
         """Add the user's parallel texts (one file per language) to the parity chart; a file
@@ -334,7 +348,10 @@ class CompareResults:
             if upload.problem or not upload.text.strip():
                 problems.append(upload.message() if upload.problem else f"{name} is empty.")
                 continue
-            self.own_texts[name.rsplit(".", 1)[0] or name] = upload.text
+            # named by its language (a UDHR file's header says it), else by its file name
+            text, _header = strip_udhr_header(upload.text) if upload.text.startswith("Universal Declaration") \
+                else (upload.text, "")
+            self.own_texts[language_of_upload(name, upload.text)] = text
         port.set_text(self.parity_message, " ".join(problems))
         port.toggle_class(self.parity_message, "error", bool(problems))
         port.set_hidden(self.parity_message, not problems)
@@ -366,8 +383,8 @@ class CompareResults:
         port.set_text(self.parity_note, f"Counting tokens in {plural(len(groups), 'language')}…")
         texts = {}
         try:
-            for s in UDHR:
-                texts[s.id] = await self._text_of(s.id)
+            for lang in LANGUAGE_SETS[self.language_set()]:
+                texts[lang.key] = await self._text_of(lang.key)
         except OSError as exc:
             port.set_text(self.parity_note, f"The UDHR texts could not be loaded: {exc}")
             return
@@ -400,6 +417,8 @@ class CompareResults:
             return
         ref = port.value(self.reference) or UDHR[0].id
         names = dict(self.parity_groups())
+        if ref not in names or ref not in self.parity_counts[0]:
+            ref = UDHR[0].id  # (a language of another set, or a removed text: English)
         groups = [g for g in names if g in self.parity_counts[0]]
         ratios = [cm.parity(row, ref) for row in self.parity_counts]
         values = [[ratios[k].get(g) for k in range(len(ratios))] for g in groups]
@@ -407,8 +426,8 @@ class CompareResults:
                    for g in groups]
         missing = [self.labels[k] for k, row in enumerate(self.parity_counts) if any(v is None for v in row.values())]
         port.set_text(self.parity_note, (f"Tokens for the same text in {plural(len(groups), 'language')}, relative to "
-                                         f"{names[ref]} (1.0 = as many tokens). Longer bars cost more; a pale bar "
-                                         "is mostly unknown tokens.")
+                                         f"{names[ref]}: the tokenization premium (Petrov et al. 2023; 1.0 = as many "
+                                         "tokens, parity). Longer bars cost more; a pale bar is mostly unknown tokens.")
                       + (f" {', '.join(missing)}: some texts could not be encoded (characters outside the "
                          "vocabulary and no unknown token)." if missing else "")
                       + (" Where many tokens are unknown, text was lost and the count is too low to compare."
@@ -418,7 +437,7 @@ class CompareResults:
             width = max(300.0, port.width(self.parity_box) or 640.0)
             # subtle: axis labels must fit their group: short names, or codes on a narrow screen
             narrow = (width - 52) / len(groups) < 64
-            axis_names = [(g.removeprefix("udhr_").removeprefix(OWN)[:3] if narrow else names[g].split(" (")[0])
+            axis_names = [(g.removeprefix(OWN).removeprefix("udhr_")[:3] if narrow else names[g].split(" (")[0])
                           for g in groups]
             chart = charts.grouped_bars(axis_names, len(self.labels), values, width=width, height=280,
                                         value_fmt=lambda v: f"{v:.2f}×")
@@ -427,20 +446,31 @@ class CompareResults:
                         if values[gi][k] is not None else ""
                         for k in range(len(self.labels))] for gi, g in enumerate(groups)]
             port.build_into(self.parity_box, [charts.grouped_bar_chart(
-                chart, details, f"Parity relative to {names[ref]}, per language and configuration", y_suffix="×",
+                chart, details, f"Premium relative to {names[ref]}, per language and tokenizer", y_suffix="×",
                 unknown=unknown, shade=cm.unknown_shade)])
-        # the numbers as a table
+        # the numbers as a table, sorted as asked (a header's button: by that column)
+        column, descending = self.parity_sort
+        column = column if column < len(self.labels) else -1
+        order = cm.premium_order([names[g] for g in groups], values, column, descending)
         head = port.create("tr")
-        port.append(head, port.create("th", text="Language"))
-        for i, label in enumerate(self.labels):
+        for i, label in [(-1, "Language")] + list(enumerate(self.labels)):
             th = port.create("th")
-            port.set_attr(th, "data-series", str(i))
             port.set_attr(th, "scope", "col")
-            port.append(th, port.create("span", "swatch"))
-            port.append(th, port.create("span", text=label))
+            if i == column:
+                port.set_attr(th, "aria-sort", "descending" if descending else "ascending")
+            button = port.create("button", "sort-button")
+            port.set_attr(button, "type", "button")
+            port.set_attr(button, "data-sort", str(i))
+            port.set_attr(button, "title", f"Sort by {label}" + (" (again: the other way)" if i == column else ""))
+            if i >= 0:
+                port.set_attr(th, "data-series", str(i))
+                port.append(button, port.create("span", "swatch"))
+            port.append(button, port.create("span", text=label))
+            port.append(th, button)
             port.append(head, th)
         rows = [head]
-        for gi, g in enumerate(groups):
+        for gi in order:
+            g = groups[gi]
             tr = port.create("tr")
             port.set_attr(tr, "data-lang", g)
             th = port.create("th", text=names[g])
@@ -459,6 +489,33 @@ class CompareResults:
                 port.append(tr, td)
             rows.append(tr)
         port.replace_children(self.parity_table, rows)
+        port.set_disabled(self.parity_csv, not groups)
+
+    def sort_parity(self, event: Any) -> None:
+        """A header's button: sort the premium table by its column (again: the other way)."""
+        button = self.port.closest(self.port.event_target(event), "button[data-sort]")
+        if button is None:
+            return
+        column = int(self.port.get_attr(button, "data-sort") or "-1")
+        was, descending = self.parity_sort
+        # a column's first click puts the costliest language first; a name sorts A to Z
+        self.parity_sort = (column, not descending if column == was else column >= 0)
+        self.render_parity()
+
+    def download_parity_csv(self) -> None:
+        """The premium table as premium.csv: language, script, each tokenizer's tokens and premium."""
+        port = self.port
+        if not self.parity_counts:
+            return
+        ref = port.value(self.reference) or UDHR[0].id
+        names = dict(self.parity_groups())
+        groups = [g for g in names if g in self.parity_counts[0]]
+        ratios = [cm.parity(row, ref if ref in row else UDHR[0].id) for row in self.parity_counts]
+        scripts = [LANGUAGES[g].script if g in LANGUAGES else "" for g in groups]
+        text = cm.premium_csv(list(zip([names[g] for g in groups], scripts)), self.labels,
+                              [[row.get(g) for row in self.parity_counts] for g in groups],
+                              [[r.get(g) for r in ratios] for g in groups])
+        port.download("premium.csv", text, "text/csv")
 
     # --- the compression curve -------------------------------------------------------------------
     async def compute_curves(self) -> None:

@@ -71,6 +71,7 @@ from typing import Any
 from subwordlab.base.events import Progressing, drain
 from subwordlab.base.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
 
+from .languages import DEFAULT_SET, LANGUAGE_SETS
 from .well_known import WELL_KNOWN
 
 VERSION = 1
@@ -250,6 +251,7 @@ class Experiment:
     compare_heldout: str | None = None  # the held-out text of the compression curve
     compare_current: bool = False  # the current tokenizer is a Compare column
     compare_well_known: tuple[str, ...] = ()  # the keys of the well-known tokenizers that are Compare columns
+    compare_languages: str = DEFAULT_SET  # the premium view's languages (a key of languages.LANGUAGE_SETS)
     running: bool = False  # saved while a run was going (a reload offers to run again)
     imported: str = ""  # the name of a model file replayed on Files (a reload asks for it again)
     tokenizer: TokenizerRef | None = None  # the loaded tokenizer Inspect and Compare used, if any
@@ -273,7 +275,7 @@ class Experiment:
             out["imported"] = self.imported
         if self.tokenizer is not None:
             out["tokenizer"] = self.tokenizer.to_json()
-        if self.compare:
+        if self.has_compare:
             out["compare"] = {
                 "configs": [c.to_json() for c in self.compare],
                 "text": self.compare_text,
@@ -284,7 +286,15 @@ class Experiment:
                 out["compare"]["current"] = True
             if self.compare_well_known:
                 out["compare"]["well_known"] = list(self.compare_well_known)
+            if self.compare_languages != DEFAULT_SET:
+                out["compare"]["languages"] = self.compare_languages
         return out
+
+    @property
+    def has_compare(self) -> bool:
+        """Does the link hold a Compare setup (trained columns, or only the current and
+        well-known tokenizers, as Train's "Measure it against real tokenizers" makes)?"""
+        return bool(self.compare or self.compare_current or self.compare_well_known)
 
 
 def _plain(value: Any) -> Any:
@@ -668,12 +678,17 @@ def _check(doc: Any) -> Experiment:
     compare: tuple[Config, ...] = ()
     compare_text, reference, heldout, current = "", None, None, False
     well_known: tuple[str, ...] = ()
+    languages = DEFAULT_SET
     if "compare" in top.obj:
         cmp = _Reader(top.typed("compare", (dict,)), "compare")
-        cmp.only("configs", "text", "reference", "heldout", "current", "well_known")
+        cmp.only("configs", "text", "reference", "heldout", "current", "well_known", "languages")
         configs = cmp.typed("configs", (list,))
-        if not 1 <= len(configs) <= MAX_CONFIGS:
+        if not 0 <= len(configs) <= MAX_CONFIGS:
             raise cmp.error("configs", f"must list 1 to {MAX_CONFIGS} configurations, not {len(configs)}")
+        current = cmp.typed("current", (bool,), required=False, default=False)
+        well_known = _well_known_columns(cmp)
+        if not configs and not (current or well_known):  # (no column at all)
+            raise cmp.error("configs", f"must list 1 to {MAX_CONFIGS} configurations, not 0")
         compare = tuple(_check_config(_Reader(c, f"compare.configs[{i}]")) for i, c in enumerate(configs))
         compare_text = cmp.text("text")
         reference = cmp.text("reference", nullable=True)
@@ -681,15 +696,14 @@ def _check(doc: Any) -> Experiment:
         for key, value in (("reference", reference), ("heldout", heldout)):
             if value is not None and not _NAME.fullmatch(value):
                 raise cmp.error(key, "is not a valid text name")
-        current = cmp.typed("current", (bool,), required=False, default=False)
-        well_known = _well_known_columns(cmp)
+        languages = cmp.choice("languages", tuple(LANGUAGE_SETS), required=False) or DEFAULT_SET
     running = top.typed("running", (bool,), required=False, default=False)
     imported = _title(top, "imported")
     tokenizer = _check_tokenizer(_Reader(top.typed("tokenizer", (dict,)), "tokenizer")) \
         if "tokenizer" in top.obj else None
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
-                      compare, compare_text, reference, heldout, current, well_known, running, imported or "",
-                      tokenizer)
+                      compare, compare_text, reference, heldout, current, well_known, compare_languages=languages,
+                      running=running, imported=imported or "", tokenizer=tokenizer)
 
 
 def _well_known_columns(r: _Reader) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ from subwordlab.options import PRESETS
 
 from . import embed as embed_mod
 from . import pattern_guard, share, tasks
+from .languages import DEFAULT_SET
 from .pattern_guard import PatternGuard
 from .persist import kept_corpus, own_corpus
 from .share import Config, CorpusRef, Experiment, ShareLinkError, TokenizerRef
@@ -243,17 +244,18 @@ class SharePanel:
             # a model replayed from its file is no run a link can repeat: a reload asks for the file again
             step, imported = None, (st.recording.source or "model file") if for_reload else ""
         cmp = getattr(app, "panels", {}).get("compare") if app is not None else None
-        configs, text, reference, heldout, current, well_known = cmp.setup() if cmp is not None else \
-            ((), "", None, None, False, ())
+        configs, text, reference, heldout, current, well_known, languages = cmp.setup() if cmp is not None else \
+            ((), "", None, None, False, (), DEFAULT_SET)
+        columns = bool(configs) or current or bool(well_known)  # (Compare has a setup worth a link)
         exp = Experiment(
             corpus=inline, train=config_from_spec(st.spec), step=step,
             panel=panel if panel in share.PANELS else "train",
             inspect_text=ins.text, seed=int(ins.sample_seed), alpha=float(ins.sample_alpha),
             sampled=bool(ins.sampled), nbest=int(ins.nbest), special_policy=ins.special_policy,
-            compare=tuple(configs), compare_text=text if configs else "",
-            compare_reference=reference if configs else None,
-            compare_heldout=heldout if configs else None,
-            compare_current=bool(configs) and current, compare_well_known=well_known if configs else (),
+            compare=tuple(configs), compare_text=text if columns else "",
+            compare_reference=reference if columns else None,
+            compare_heldout=heldout if columns else None, compare_languages=languages if columns else DEFAULT_SET,
+            compare_current=current, compare_well_known=well_known,
             running=running, imported=imported[:share.MAX_TITLE_CHARS], tokenizer=tokenizer,
         )
         return exp, fallback
@@ -653,9 +655,9 @@ class SharePanel:
         st.set_inspect(text=exp.inspect_text, sample_seed=exp.seed, sample_alpha=exp.alpha, sampled=exp.sampled,
                        nbest=exp.nbest, special_policy=exp.special_policy)
         cmp = app.panels.get("compare") if app is not None else None
-        if cmp is not None and exp.compare:
+        if cmp is not None and exp.has_compare:
             cmp.apply_setup(exp.compare, exp.compare_text, exp.compare_reference, exp.compare_heldout,
-                            exp.compare_current, exp.compare_well_known)
+                            exp.compare_current, exp.compare_well_known, exp.compare_languages)
         train = app.panels.get("train") if app is not None else None
         if exp.running and train is not None:
             # reloaded during a run: the settings are back; a long run starts only when asked
@@ -670,7 +672,7 @@ class SharePanel:
                              "The page does not keep files: load it there again to use it.")
         if app is not None and exp.panel in getattr(app, "tabs", {}):
             app.show_panel(exp.panel)
-        if cmp is not None and exp.compare and exp.panel == "compare":
+        if cmp is not None and exp.has_compare and exp.panel == "compare":
             await cmp.run()
         self._applied(started)
 

@@ -56,6 +56,7 @@ class TrainPanel:
         self.progress_bar, self.progress_label = q("#train-progress-bar"), q("#train-progress-label")
         self.rate, self.cancel = q("#train-rate"), q("#train-cancel")
         self.error = q("#train-error")
+        self.measure = q("#train-measure")  # this tokenizer in Compare's premium view, beside real ones
         self.resume, self.resume_text, self.resume_run = q("#train-resume"), q("#train-resume-text"), q("#train-resume-run")
         self.now_kicker, self.now_main = q("#train-now-kicker"), q("#train-now-main")
         port.clone_template("tpl-option")
@@ -95,6 +96,7 @@ class TrainPanel:
         port.on(self.speed, "change", self._on_speed)
         port.on(self.cancel, "click", self._on_cancel)
         port.on(self.resume_run, "click", self._on_rerun)
+        port.on(self.measure, "click", self._on_measure)
         state.subscribe(self._on_state)
         self._build_options()
 
@@ -363,6 +365,11 @@ class TrainPanel:
     def on_hide(self) -> None:
         self.sections.visible = False
 
+    def _on_measure(self, _event: Any) -> Any:
+        """The trained tokenizer, at the step shown, beside real ones on Compare (issue 26)."""
+        compare = self.app.panels.get("compare") if self.app is not None else None
+        return compare.measure_current() if compare is not None else None
+
     def render(self) -> None:
         st, port = self.state, self.port
         rec, player, status = st.recording, st.player, st.training
@@ -411,6 +418,7 @@ class TrainPanel:
                 port.set_attr(self.progress_bar, "aria-valuenow", f"{pct:.0f}")
             port.set_text(self.progress_label, view.label)
             port.set_text(self.rate, rate_text(status.steps_per_second, player.recorded))
+        port.set_disabled(self.measure, rec is None or not rec.done)
         port.set_hidden(self.error, status.phase != "failed")
         if status.phase == "failed":
             port.set_text(self.error, status.message)
