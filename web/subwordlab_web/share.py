@@ -238,7 +238,7 @@ class ExerciseRef:
     for the starter). A link's code is put in the box and runs only when the learner
     presses Run.
 
-    >>> ExerciseRef("bpe_merge", "def merge(ids, pair, idx):\n    return ids\n").to_json()["id"]
+    >>> ExerciseRef("bpe_merge", "def merge(ids, pair, idx): return ids").to_json()["id"]
     'bpe_merge'
     """
 
