@@ -26,6 +26,8 @@ HUGGING = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 SHAKESPEARE = (REPO / "corpora" / "tinyshakespeare.txt").read_text(encoding="utf-8")[:20_000]
 UDHR = (REPO / "corpora" / "udhr_many.txt").read_text(encoding="utf-8")[:20_000]
 CORPORA = {"sennrich": SENNRICH, "hugging": HUGGING, "shakespeare": SHAKESPEARE, "udhr": UDHR}
+# the learner's messages (syntax errors, tracebacks) come from the Python that runs them: the worker's Pyodide
+pytestmark = pytest.mark.every_runtime
 
 
 @pytest.mark.parametrize("module", [exercises, exercise_view])
