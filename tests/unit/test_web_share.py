@@ -104,6 +104,16 @@ def test_a_comparison_of_only_real_tokenizers_travels_with_its_languages():
     assert decode_fragment(pack(doc)).compare_languages == "udhr6"
 
 
+def test_an_exercise_and_its_code_travel_in_the_link():
+    from subwordlab_web.share import ExerciseRef
+
+    code = "def merge(ids, pair, idx):\n\tprint('tab and emoji 🙂')\r\n    return ids\n"
+    exp = experiment(exercise=ExerciseRef("bpe_merge", code))
+    back = decode_fragment(encode_fragment(exp))
+    assert back.exercise == ExerciseRef("bpe_merge", code)
+    assert decode_fragment(encode_fragment(experiment())).exercise is None  # (absent: older links too)
+
+
 def test_leading_hash_is_accepted():
     assert decode_fragment("#" + encode_fragment(experiment())) == experiment().normalized()
 
@@ -465,6 +475,17 @@ def _mutated(path: str, value) -> dict:
         ("tokenizer", {"sha256": "0" * 64}, "tokenizer.name is missing"),
         ("tokenizer", {"name": "<script>\n", "sha256": "0" * 64}, "tokenizer.name must be a name of 1 to 200"),
         ("tokenizer", {}, "tokenizer.name is missing"),
+        ("exercise", "bpe_merge", "exercise must be an object, not text"),
+        ("exercise", {"id": "rm_rf", "code": ""}, "exercise.id must be one of bpe_get_stats"),
+        ("exercise", {"id": "bpe_merge"}, "exercise.code is missing"),
+        ("exercise", {"id": "bpe_merge", "code": 5}, "exercise.code must be text"),
+        ("exercise", {"id": "bpe_merge", "code": ["import os"]}, "exercise.code must be text"),
+        ("exercise", {"id": "bpe_merge", "code": "", "run": True}, "exercise.run is not a field of a v1 link"),
+        ("exercise", {"id": "bpe_merge", "code": "x = 1\n" * 1334}, "exercise.code is 8,004 characters long; a link carries at most 8,000"),
+        ("exercise", {"id": "bpe_merge", "code": "def merge(ids, pair, idx):\n    return ids  # \u202e)(metsys.so\n"},
+         "exercise.code holds the invisible character U\\+202E on line 2"),
+        ("exercise", {"id": "bpe_merge", "code": "x = 1\x00"}, "exercise.code holds the invisible character U\\+0000 on line 1"),
+        ("exercise", {"id": "bpe_merge", "code": "x = '\ud800'"}, "exercise.code holds half of a character"),
     ],
 )
 def test_wrong_fields_are_named(path, value, message):

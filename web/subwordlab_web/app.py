@@ -33,6 +33,7 @@ import subwordlab
 
 from . import session
 from .chart_export import ChartDownloads
+from .exercise_view import ExerciseCard
 from .lesson_view import LessonCard
 from .pattern_guard import PatternGuard
 from .persist import Persist
@@ -125,6 +126,7 @@ class App:
         self.ctx_step = port.query("#context-step")
         self.state.subscribe(self._on_state)
         self.lessons = LessonCard(port, self.state, self)  # guided lessons on Train (lesson_view.py)
+        self.exercises = ExerciseCard(port, self.state, self)  # exercises in Python on Train (exercise_view.py)
         self.persist = Persist(port, self.state, self)  # the address keeps the experiment (persist.py)
         self.shortcuts = Shortcuts(port, self)  # Space, ←/→, Home/End drive the step player (shortcuts.py)
         self.chart_downloads = ChartDownloads(port, self)  # SVG and PNG under every chart (chart_export.py)

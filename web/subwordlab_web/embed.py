@@ -18,7 +18,9 @@ by its number in the picker, 1-based: ``?lesson=3&step=4`` opens lesson 3 at its
 lesson sets the sample and the algorithm, lessons.py), ``cards`` (a comma list of the panel's
 cards to show, the rest hidden: see ``CARDS``), ``lock`` (``1``: the settings are read-only;
 the learner can still play, step and type a text), ``tokenizer`` (a well-known tokenizer's key,
-e.g. ``cl100k_base``: Inspect and Compare use it, fetched with the page's shipped file), ``api`` (the embedding page's origin: the
+e.g. ``cl100k_base``: Inspect and Compare use it, fetched with the page's shipped file), ``exercise`` (an
+exercise's id, e.g. ``bpe_get_stats``: the Train tab's exercise card opens it with its starter code,
+which runs only when the learner presses Run; exercises.py), ``api`` (the embedding page's origin: the
 embed then posts events to it and takes its commands, host_api.py). Unknown parameters are ignored (pages add
 their own); a known one with a bad value is reported with its name.
 
@@ -47,7 +49,7 @@ DEFAULT_PANEL = "train"  # what an embed without panel= shows (app.START_PANEL)
 # with data-card="NAME" inside its panel's section (a unit test checks both agree)
 CARDS: dict[str, tuple[str, ...]] = {
     "corpus": ("text", "glance"),
-    "train": ("lesson", "form", "player", "candidates", "rules", "segmentation", "merges", "vocab", "curve"),
+    "train": ("lesson", "form", "player", "candidates", "rules", "segmentation", "merges", "vocab", "curve", "exercise"),
     "inspect": ("tokens", "pipeline", "decode", "nbest"),
     "compare": ("setup", "columns", "stats", "parity", "curve"),
 }
@@ -56,7 +58,7 @@ CARD_TITLES = {  # what the Share panel's checkboxes say
     "candidates": "Candidates chart", "rules": "Where rules part ways", "segmentation": "Frequent words, split", "merges": "Merges table",
     "vocab": "Vocabulary", "curve": "Curve", "tokens": "Tokens", "pipeline": "Pipeline",
     "decode": "Decode ids", "nbest": "Best segmentations", "setup": "Setup", "columns": "Side by side",
-    "stats": "Statistics", "parity": "Tokens per language",
+    "stats": "Statistics", "parity": "Tokens per language", "exercise": "Exercises in Python",
 }
 HEIGHT_MESSAGE = "subwordlab:height"  # the type of the message that carries the page's height
 MAX_QUERY_CHARS = 4096
@@ -102,6 +104,7 @@ class EmbedParams:
     lock: bool = False
     api: str | None = None  # the embedding page's origin: events and commands (host_api.py)
     tokenizer: str | None = None  # a well-known tokenizer's key: Inspect and Compare use it (well_known.py)
+    exercise: str | None = None  # an exercise's id: its starter code in the box, never run (exercises.py)
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -197,6 +200,12 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
                     raise EmbedParamError(f"the parameter tokenizer={value[:30]!r} must be one of "
                                           f"{', '.join(shipped)}; the trained tokenizer is used")
                 values["tokenizer"] = value
+            elif name == "exercise":
+                from .exercises import EXERCISE_IDS
+
+                if value not in EXERCISE_IDS:
+                    raise EmbedParamError(f"the parameter exercise={value[:30]!r} must be one of {', '.join(EXERCISE_IDS)}")
+                values["exercise"] = value
             elif name == "api":
                 values["api"] = read_origin(value)
                 if values["api"] is None:

@@ -13,6 +13,10 @@ What crosses is plain data — JSON text, and the corpus as a string — never a
                                                   "pass", "work"}   every POST_SECONDS
                                           <---   {"done": n, "tokenizer": our JSON, "work"}
                                                  or {"error": one message for the user}
+    {"op": "exercise", "exercise", "code", --->  exercises.run: the learner's code, checked
+     "format"} + the corpus text                 against the trainer (never on the page)
+                                          <---   {"started": true} (the page's time limit starts)
+                                          <---   {"result": {"outcome", "summary", ...}}
 
 The page mirrors the run in a ``subwordlab.recording.Recording.mirror`` (``apply``), so the
 player, the tables and Inspect read it as they would a local run. Cancel terminates the
@@ -66,11 +70,22 @@ class ComputeSession:
             self._corpus = corpus
         try:
             op = request.get("op")
+            if op == "exercise":  # the learner's code, checked against the trainer (exercises.py)
+                yield from self._exercise(request)
+                return
             if op != "train":
                 raise ValueError(f"the compute session has no request {op!r}")
             yield from self._train(request)
         except Exception as exc:  # noqa: BLE001 - every kind: the page must get one message
             yield {"error": failure_message(exc)}
+
+    def _exercise(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        from . import exercises
+
+        if self._corpus is None:
+            raise ValueError("the page sent no corpus to practise on: run the exercise again")
+        corpus = Corpus(self._corpus, format=request.get("format", "text")).training_input()
+        yield from exercises.run(request.get("exercise"), request.get("code"), corpus)
 
     def _train(self, request: dict[str, Any]) -> Iterator[dict[str, Any]]:
         if self._corpus is None:

@@ -39,7 +39,9 @@ What a link carries (``Experiment``):
   itself); ``imported`` (the name of a model file replayed on Files, which a reload asks
   for again); ``tokenizer`` (the tokenizer Inspect and Compare used when it was loaded, not
   trained: ``{"well_known": key}``, which the page fetches again by name, or ``{"name",
-  "sha256"}`` of the user's file, which the page asks for, as for a big corpus).
+  "sha256"}`` of the user's file, which the page asks for, as for a big corpus); ``exercise``
+  (the Train tab's exercise, ``{"id", "code"}``: the code, at most 8,000 characters of plain
+  text, is put in the box and runs only when the learner presses Run).
 
 Reading a link never trusts it. Each problem raises one ``ShareLinkError`` whose message
 says what is wrong, and the page then shows that message over its default state:
@@ -232,6 +234,23 @@ class TokenizerRef:
 
 
 @dataclass(frozen=True)
+class ExerciseRef:
+    """An exercise of the Train tab (exercises.py) and the learner's code in its box (""
+    for the starter). A link's code is put in the box and runs only when the learner
+    presses Run.
+
+    >>> ExerciseRef("bpe_merge", "def merge(ids, pair, idx): return ids").to_json()["id"]
+    'bpe_merge'
+    """
+
+    id: str
+    code: str = ""
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "code": self.code}
+
+
+@dataclass(frozen=True)
 class Experiment:
     """Everything a share link reproduces. ``step`` None means "the end of training"."""
 
@@ -255,6 +274,7 @@ class Experiment:
     running: bool = False  # saved while a run was going (a reload offers to run again)
     imported: str = ""  # the name of a model file replayed on Files (a reload asks for it again)
     tokenizer: TokenizerRef | None = None  # the loaded tokenizer Inspect and Compare used, if any
+    exercise: ExerciseRef | None = None  # the Train tab's exercise and its code (never run by opening the link)
 
     def normalized(self) -> Experiment:
         """Every option of every configuration spelled out (what a link carries)."""
@@ -275,6 +295,8 @@ class Experiment:
             out["imported"] = self.imported
         if self.tokenizer is not None:
             out["tokenizer"] = self.tokenizer.to_json()
+        if self.exercise is not None:
+            out["exercise"] = self.exercise.to_json()
         if self.has_compare:
             out["compare"] = {
                 "configs": [c.to_json() for c in self.compare],
@@ -662,7 +684,7 @@ def _check(doc: Any) -> Experiment:
     if _depth(doc) > MAX_DEPTH:
         raise ShareLinkError("this link is damaged: its content is nested too deeply")
     top = _Reader(doc, "")
-    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported", "tokenizer")
+    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported", "tokenizer", "exercise")
     corpus = _check_corpus(_Reader(top.typed("corpus", (dict,)), "corpus"))
     train = _check_config(_Reader(top.typed("train", (dict,)), "train"))
     step = top.int("step", 0, MAX_STEP, nullable=True)
@@ -701,9 +723,37 @@ def _check(doc: Any) -> Experiment:
     imported = _title(top, "imported")
     tokenizer = _check_tokenizer(_Reader(top.typed("tokenizer", (dict,)), "tokenizer")) \
         if "tokenizer" in top.obj else None
+    exercise = _check_exercise(_Reader(top.typed("exercise", (dict,)), "exercise")) if "exercise" in top.obj else None
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
                       compare, compare_text, reference, heldout, current, well_known, compare_languages=languages,
-                      running=running, imported=imported or "", tokenizer=tokenizer)
+                      running=running, imported=imported or "", tokenizer=tokenizer, exercise=exercise)
+
+
+# characters a link's code may not hold: control characters but tab, line feed and carriage
+# return, and the invisible ones that change the direction of text (they can make code look
+# other than it runs: "Trojan Source", CVE-2021-42574)
+_HIDDEN_IN_CODE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _check_exercise(r: _Reader) -> ExerciseRef:
+    """A link's exercise: ``{"id": one of exercises.EXERCISE_IDS, "code": text}``, the code at
+    most ``exercises.MAX_CODE_CHARS`` characters of plain text (no control or direction-changing
+    characters)."""
+    from .exercises import EXERCISE_IDS, MAX_CODE_CHARS
+
+    r.only("id", "code")
+    exercise_id = r.choice("id", EXERCISE_IDS)
+    code = r.text("code")
+    if len(code) > MAX_CODE_CHARS:
+        raise r.error("code", f"is {len(code):,} characters long; a link carries at most {MAX_CODE_CHARS:,}")
+    hidden = _HIDDEN_IN_CODE.search(code)
+    if hidden is not None:
+        line = code.count("\n", 0, hidden.start()) + 1
+        raise r.error("code", f"holds the invisible character U+{ord(hidden.group()):04X} on line {line}, which can make "
+                              "code look other than it runs; the link was refused so that it cannot trick you")
+    if _SURROGATE.search(code):
+        raise r.error("code", "holds half of a character (a lone surrogate), which is not valid Unicode text")
+    return ExerciseRef(exercise_id, code)
 
 
 def _well_known_columns(r: _Reader) -> tuple[str, ...]:

@@ -247,6 +247,8 @@ class SharePanel:
         configs, text, reference, heldout, current, well_known, languages = cmp.setup() if cmp is not None else \
             ((), "", None, None, False, (), DEFAULT_SET)
         columns = bool(configs) or current or bool(well_known)  # (Compare has a setup worth a link)
+        exercises = getattr(app, "exercises", None)
+        exercise = exercises.link_ref() if exercises is not None else None
         exp = Experiment(
             corpus=inline, train=config_from_spec(st.spec), step=step,
             panel=panel if panel in share.PANELS else "train",
@@ -257,6 +259,7 @@ class SharePanel:
             compare_heldout=heldout if columns else None, compare_languages=languages if columns else DEFAULT_SET,
             compare_current=current, compare_well_known=well_known,
             running=running, imported=imported[:share.MAX_TITLE_CHARS], tokenizer=tokenizer,
+            exercise=share.ExerciseRef(*exercise) if exercise is not None else None,
         )
         return exp, fallback
 
@@ -667,6 +670,9 @@ class SharePanel:
         self.awaited_tokenizer = None
         if exp.tokenizer is not None:
             await self._bring_tokenizer(exp.tokenizer)
+        exercises = getattr(app, "exercises", None)
+        if exp.exercise is not None and exercises is not None:
+            exercises.open(exp.exercise.id, exp.exercise.code or None)  # in the box; it runs only on Run
         if exp.imported:
             self.show_banner(f"Before the reload, Inspect and Compare used “{exp.imported}”, loaded on the Files tab. "
                              "The page does not keep files: load it there again to use it.")
