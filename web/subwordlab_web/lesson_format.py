@@ -223,8 +223,8 @@ def placeholders(text: str, line: int) -> list[tuple[str, str]]:
         name = name.strip()
         if name not in PLACEHOLDERS:
             raise LessonFileError(line, f"the placeholder {{{name}}} is unknown. Use one of "
-                                  + ", ".join(f"{{{p}}}" if p not in _WITH_ARGUMENT else f"{{{p}:A B}}"
-                                              for p in sorted(PLACEHOLDERS)))
+                                  + ", ".join(f"{{{p}}}" if p not in _WITH_ARGUMENT else
+                                              f"{{{p}:{'TEXT' if p == 'tokenize' else 'A B'}}}" for p in sorted(PLACEHOLDERS)))
         if (name in _WITH_ARGUMENT) != bool(arg.strip()):
             raise LessonFileError(line, f"{{{name}}} needs a pair after a colon, e.g. {{{name}:e s}}"
                                   if name in _WITH_ARGUMENT else f"{{{name}}} takes nothing after a colon")

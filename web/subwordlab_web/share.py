@@ -38,7 +38,9 @@ What a link carries (``Experiment``):
   itself); ``imported`` (the name of a model file replayed on Files, which a reload asks
   for again); ``tokenizer`` (the tokenizer Inspect and Compare used when it was loaded, not
   trained: ``{"well_known": key}``, which the page fetches again by name, or ``{"name",
-  "sha256"}`` of the user's file, which the page asks for, as for a big corpus).
+  "sha256"}`` of the user's file, which the page asks for, as for a big corpus); ``lesson``
+  (a lesson file opened from a file or a link, at most ``MAX_LESSON_CHARS``, read with
+  lesson_format.parse_lesson when the link is checked; opening the link opens the lesson).
 
 Reading a link never trusts it. Each problem raises one ``ShareLinkError`` whose message
 says what is wrong, and the page then shows that message over its default state:
@@ -81,6 +83,7 @@ MAX_CONFIGS = 4  # the Compare panel trains 1-4 configurations (plus the current
 MAX_STEP = 10_000_000
 MAX_DEPTH = 8  # deepest JSON nesting a valid payload has is 4
 MAX_TITLE_CHARS = 200  # a corpus's or an imported file's name
+MAX_LESSON_CHARS = 16 * 1024  # a lesson file inside a link (a bigger one goes by its site address)
 
 PANELS = ("corpus", "train", "inspect", "compare", "files", "share")
 SPECIAL_POLICIES = ("disallowed", "allowed", "plain")
@@ -251,6 +254,7 @@ class Experiment:
     running: bool = False  # saved while a run was going (a reload offers to run again)
     imported: str = ""  # the name of a model file replayed on Files (a reload asks for it again)
     tokenizer: TokenizerRef | None = None  # the loaded tokenizer Inspect and Compare used, if any
+    lesson: str = ""  # a lesson file opened from a file or a link (lesson_format.py), which the link carries
 
     def normalized(self) -> Experiment:
         """Every option of every configuration spelled out (what a link carries)."""
@@ -271,6 +275,8 @@ class Experiment:
             out["imported"] = self.imported
         if self.tokenizer is not None:
             out["tokenizer"] = self.tokenizer.to_json()
+        if self.lesson:
+            out["lesson"] = self.lesson
         if self.compare:
             out["compare"] = {
                 "configs": [c.to_json() for c in self.compare],
@@ -650,7 +656,7 @@ def _check(doc: Any) -> Experiment:
     if _depth(doc) > MAX_DEPTH:
         raise ShareLinkError("this link is damaged: its content is nested too deeply")
     top = _Reader(doc, "")
-    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported", "tokenizer")
+    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported", "tokenizer", "lesson")
     corpus = _check_corpus(_Reader(top.typed("corpus", (dict,)), "corpus"))
     train = _check_config(_Reader(top.typed("train", (dict,)), "train"))
     step = top.int("step", 0, MAX_STEP, nullable=True)
@@ -684,9 +690,25 @@ def _check(doc: Any) -> Experiment:
     imported = _title(top, "imported")
     tokenizer = _check_tokenizer(_Reader(top.typed("tokenizer", (dict,)), "tokenizer")) \
         if "tokenizer" in top.obj else None
+    lesson = _check_lesson(top) if "lesson" in top.obj else ""
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
                       compare, compare_text, reference, heldout, current, well_known, running, imported or "",
-                      tokenizer)
+                      tokenizer, lesson)
+
+
+def _check_lesson(r: _Reader) -> str:
+    """A link's lesson file: text of at most MAX_LESSON_CHARS that reads as a lesson
+    (lesson_format.parse_lesson); the message names the lesson's line otherwise."""
+    text = r.text("lesson")
+    if not 0 < len(text) <= MAX_LESSON_CHARS:
+        raise r.error("lesson", f"must be a lesson file of 1 to {MAX_LESSON_CHARS:,} characters")
+    from .lesson_format import LessonFileError, parse_lesson
+
+    try:
+        parse_lesson(text, origin="link")
+    except LessonFileError as exc:
+        raise ShareLinkError(f"this link's lesson cannot be read: {exc}") from None
+    return text
 
 
 def _check_tokenizer(r: _Reader) -> TokenizerRef:
