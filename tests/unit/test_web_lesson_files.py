@@ -364,3 +364,23 @@ def test_lesson_numbers_in_the_picker_reach_the_new_lessons():
     assert port.text(port.query("#lesson-errata p")).startswith("Correction: The course merges hu + ##g")
     source = port.text(port.query("#lesson-source"))
     assert source == "In the lesson's own words." or "huggingface" in source
+
+
+def test_a_lesson_file_dropped_on_the_card_opens_and_two_files_are_refused():
+    from fakedom import FakeFile
+
+    port, app = page()
+    card = port.query("#lesson-card")
+    port.dispatch(card, "drop", files=[FakeFile("a.lesson", b"x"), FakeFile("b.lesson", b"y")])
+    port.settle()
+    assert port.text(port.query("#lesson-error")) == "Open one lesson file at a time."
+    port.dispatch(card, "drop", files=[FakeFile("bad.lesson", b"\xff\xfe")])
+    port.settle()
+    assert "is not UTF-8 text" in port.text(port.query("#lesson-error")) and app.state.loaded_lesson is None
+    port.dispatch(card, "drop", files=[FakeFile("wiki.lesson", WIKI.encode("utf-8"))])
+    port.settle()
+    assert app.state.loaded_lesson.title.startswith("Wikipedia") and port.query("#lesson-error").hidden
+    # changing the settings leaves it, and says so
+    app.state.set_spec(app.state.spec.with_preset("wordpiece"))
+    port.settle()
+    assert app.state.loaded_lesson is None and "the lesson was left" in port.text(port.query("#lesson-intro"))
