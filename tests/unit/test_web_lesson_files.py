@@ -86,6 +86,7 @@ def test_every_bundled_lesson_passes_the_check_against_its_training(lesson):
     (HEAD + "step 1:\n  printed-pair: e s\n", 11, "go with a “printed:” line"),
     (HEAD + "just words\n", 10, "is not “key: value”"),
     (HEAD + "source x: Title | http://plain.example\n", 10, "starts with https://"),
+    (HEAD.replace("bpe", "byte_bpe") + "option pattern: (a+)+$\n", 10, "takes a built-in pattern"),
 ])
 def test_a_bad_file_is_one_message_naming_the_line(text, line, words):
     exc = error_of(text)
@@ -96,6 +97,19 @@ def test_a_file_too_big_or_not_text_is_refused_before_reading_it():
     exc = error_of(HEAD + "# " + "x" * MAX_LESSON_BYTES + "\n")
     assert "at most 262,144" in str(exc) and exc.line is None
     assert error_of(HEAD + "say: a\x00b\n").line == 10
+
+
+def test_a_lesson_too_big_to_train_twice_is_checked_after_the_pages_run():
+    long_text = "low lower " * 300  # 3,000 characters: past DRY_RUN_CHARS
+    lesson_text = ("lesson-format: 1\ntitle: Long\ncorpus: text\n  " + long_text + "\nalgorithm: bpe\nmerges: 3\n"
+                   "step 1:\n  printed: x\n  printed-pair: w e\n")
+    port, app = page()
+    pick_file(port, "long.lesson", lesson_text)
+    assert app.state.loaded_lesson is None and app.state.corpus.text.startswith("low lower")  # trained, then left
+    assert "This lesson cannot be shown: Line 8: the source prints w + e at step 1" in port.text(port.query("#lesson-error"))
+    ok = page()
+    pick_file(ok[0], "long.lesson", lesson_text.replace("w e", "l o"))
+    assert ok[1].state.loaded_lesson is not None and ok[0].query("#lesson-error").hidden
 
 
 def test_what_only_training_tells_names_the_line_too():

@@ -68,6 +68,7 @@ from typing import Any
 
 from subwordlab.options import OptionError, check_options, preset_of
 
+from .pattern_guard import BUILT_IN, plainly_linear
 from .state import TrainSpec
 
 FORMAT_VERSION = 1
@@ -492,6 +493,12 @@ def parse_lesson(text: str, *, number: int | None = None, origin: str = "") -> L
             options[name] = check_options(preset, {name: value})[name]
         except OptionError as exc:
             raise LessonFileError(option_lines[name], f"{exc}. Fix the option or remove it") from None
+        if name == "pattern" and not (options[name] in BUILT_IN or plainly_linear(str(options[name]))):
+            # subtle: a lesson opens without the pattern guard's worker (it is trained and
+            # checked here), so a regular expression that could backtrack for minutes is refused
+            raise LessonFileError(option_lines[name], "a lesson file takes a built-in pattern (gpt2, cl100k, o200k) or "
+                                  "a plainly linear one; this pattern could take very long on some texts. Use a "
+                                  "built-in one, or try yours on the Train tab, where the page guards it")
     if ("merges" in top) == ("vocab" in top):
         raise LessonFileError(a.line, "give the training's length as “merges: N” or “vocab: N” (one of them)")
     size_entry = top.get("merges") or top["vocab"]
@@ -528,8 +535,6 @@ def parse_lesson(text: str, *, number: int | None = None, origin: str = "") -> L
             if not math.isfinite(score) or not 0 <= score <= 1e9:
                 raise LessonFileError(s.line, f"printed-score must be a number, not “{s.value[:30]}”")
         printed[at] = Printed(_text(p), (symbols[0], symbols[1]), count, score, p.line)
-    if step is None and not says and not intro and "say" not in top:
-        pass  # a lesson may say nothing of its own: the card's facts come from the training
     return Lesson(number, title, sample, spec, follows, tuple(intro), rules.get("rule"), rules.get("tie-rule"),
                   {k: tuple(v) for k, v in notes.items()}, printed, tuple(em),
                   _text(top["numbers-note"]) if "numbers-note" in top else "",

@@ -35,7 +35,10 @@ from .state import Corpus
 from .wording import plural
 
 LEFT_NOTE = "You changed the corpus or the settings, so {what} was left. Pick it again to start it over."
-DRY_RUN_CHARS = 50_000  # a lesson whose corpus is at most this long is trained and checked before it opens
+# a lesson whose corpus is at most this long is trained here and checked before it opens (a few
+# thousand merges of a few thousand characters: well under a second); a longer one is checked
+# after the page's run, in the compute worker, and left with the message if it fails
+DRY_RUN_CHARS = 2_000
 MADE_FILE_NAME = "subwordlab-lesson.lesson"
 
 

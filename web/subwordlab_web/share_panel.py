@@ -255,8 +255,9 @@ class SharePanel:
             compare_heldout=heldout if configs else None,
             compare_current=bool(configs) and current, compare_well_known=well_known if configs else "",
             running=running, imported=imported[:share.MAX_TITLE_CHARS], tokenizer=tokenizer,
+            # a lesson from a file or a link travels in the link (one too big for it is left out)
             lesson=st.loaded_lesson.file_text if st.loaded_lesson is not None and embed_mod.lesson_ref(st) is None
-            else "",
+            and len(st.loaded_lesson.file_text) <= share.MAX_LESSON_CHARS else "",
         )
         return exp, fallback
 
