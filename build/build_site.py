@@ -273,6 +273,9 @@ def assemble_site(wheels: dict[str, Path]) -> None:
             shutil.copytree(src, SITE / name)
         else:
             shutil.copy2(src, SITE / name)
+    # The bundled lessons, also inside the web wheel: served so ?lesson=lessons/NAME.lesson
+    # opens one by address, and so a course author can read them as examples of the format
+    shutil.copytree(ROOT / "web" / "subwordlab_web" / "lesson_files", SITE / "lessons")
     # The page's samples; udhr_many.txt (3.3 MB) is for benchmarks only.
     shutil.copytree(CORPORA, SITE / "samples", ignore=shutil.ignore_patterns("udhr_many.txt"))
     # Well-known tokenizers (GPT-2/cl100k/o200k, BERT, a SentencePiece Unigram), loaded on demand

@@ -124,3 +124,39 @@ def test_the_unigram_lesson_says_what_pruning_removed(fresh_page, site_url, scre
     expect(page.locator("#train-step-now")).to_have_text("4")
     page.wait_for_function("location.search === '?lesson=6&step=4'")
     page.screenshot(path=str(screenshots_dir / "lesson-6-step-4-1366.png"), full_page=False)
+
+
+def test_a_lesson_file_opened_on_the_card_steps_through(fresh_page, site_url, screenshots_dir, tmp_path):
+    """A course author's lesson file, picked with “Open a lesson file…”: the card shows its own
+    words with the trainer's numbers, its correction of the source, and Next steps through it;
+    a broken file then says which line, and the lesson stays."""
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[2] / "web" / "subwordlab_web" / "lesson_files" / "10-wikipedia-aaabdaaabac.lesson"
+    text = source.read_text(encoding="utf-8")
+    page, guard = fresh_page(viewport={"width": 1366, "height": 900})
+    page.goto(site_url)
+    guard.wait_ready()
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
+    page.set_input_files("#lesson-file", files=[{"name": "wiki.lesson", "mimeType": "text/plain",
+                                                 "buffer": text.encode("utf-8")}])
+    expect(page.locator("#lesson-where")).to_have_text("Your lesson · step 0 of 3", timeout=60_000)
+    expect(page.locator("#lesson-said")).to_contain_text("There are 4 symbols to start with.")
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 1: a + a → aa")
+    expect(page.locator("#lesson-said")).to_contain_text("a + a occurs 4 times (twice in each aaa)")
+    expect(page.locator("#lesson-printed")).to_have_text("Z=aa")
+    expect(page.locator("#train-step-now")).to_have_text("1")
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-errata")).to_contain_text("Correction: minbpe, which breaks ties by the pair met first")
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 3: aa + ab → aaab")
+    expect(page.locator("#lesson-said")).to_contain_text("aaabdaaabac → aaab d aaab a c: Wikipedia's XdXac")
+    page.screenshot(path=str(screenshots_dir / "lesson-file-wikipedia-1366.png"), full_page=False)
+    # a broken file: one message naming the line, and the lesson shown stays
+    page.set_input_files("#lesson-file", files=[{"name": "broken.lesson", "mimeType": "text/plain",
+                                                 "buffer": text.replace("merges: 3", "merges: three").encode("utf-8")}])
+    expect(page.locator("#lesson-error")).to_have_text(
+        "The lesson “broken.lesson” was not opened. Line 7: merges must be a whole number from 0 to 1,000,000, not “three”")
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 3: aa + ab → aaab")
+    expect(page.locator("#train-step-now")).to_have_text("3")

@@ -172,7 +172,8 @@ def test_assign_colors_keeps_an_ids_colour_when_it_can():
         assign_colors([1], 1)
 
 
-@pytest.mark.parametrize("module", ["build", "charts", "corpus_data", "exports", "player", "samples", "state", "tokens", "wording"])
+@pytest.mark.parametrize("module", ["build", "charts", "corpus_data", "exports", "lesson_format", "lesson_maker", "lessons",
+                                    "player", "samples", "state", "tokens", "wording"])
 def test_the_docstring_examples_hold(module):
     mod = importlib.import_module(f"subwordlab_web.{module}")
     failures, tried = doctest.testmod(mod)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 EMBED_PANELS = ("corpus", "train", "inspect", "compare")
@@ -66,6 +67,7 @@ MAX_TEXT_CHARS = 2000
 DEFAULT_WIDTH = "100%"
 DEFAULT_HEIGHT = 640
 _SAMPLE = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+_LESSON_FILE = re.compile(r"(?!//)(?!.*\.\./)[A-Za-z0-9_.~/\-]{1,200}\.(?:lesson|txt)")  # a relative path on this site
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
@@ -100,6 +102,7 @@ class EmbedParams:
     step: int | None = None
     text: str | None = None
     lesson: int | None = None
+    lesson_file: str | None = None  # ?lesson=lessons/07-hf-course-bpe.lesson: a lesson file on this site
     cards: tuple[str, ...] | None = None  # None: every card of the panel
     lock: bool = False
     api: str | None = None  # the embedding page's origin: events and commands (host_api.py)
@@ -111,7 +114,7 @@ class EmbedParams:
     def picks_experiment(self) -> bool:
         """Does the query choose a corpus or an algorithm (not just a panel)?"""
         return any(v is not None for v in (self.preset, self.sample, self.vocab_size, self.num_merges, self.step,
-                                            self.lesson, self.tokenizer))
+                                            self.lesson, self.lesson_file, self.tokenizer))
 
 
 def _int(name: str, value: str, lo: int, hi: int) -> int:
@@ -187,7 +190,14 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
             elif name == "text":
                 values["text"] = value[:MAX_TEXT_CHARS]
             elif name == "lesson":
-                values["lesson"] = _int(name, value, 1, lessons)
+                if _LESSON_FILE.fullmatch(value) and not value.isdigit():
+                    values["lesson_file"] = value
+                elif value.strip().lstrip("+-").isdigit() or not re.search(r"[./:]", value):
+                    values["lesson"] = _int(name, value, 1, lessons)
+                else:
+                    raise EmbedParamError(f"the parameter lesson={value[:60]!r} must be a lesson number (1 to {lessons}) "
+                                          "or a lesson file on this site, e.g. lesson=lessons/07-hf-course-bpe.lesson; "
+                                          "files on other sites are not opened")
             elif name == "cards":
                 values["cards"] = value  # checked below, against the panel's cards
             elif name == "lock":
@@ -222,7 +232,7 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
     if "vocab_size" in values and "num_merges" in values:
         problems.append("give vocab= or merges=, not both; merges= was ignored")
         del values["num_merges"]
-    if "lesson" in values:  # the lesson sets the corpus and the algorithm
+    if "lesson" in values or "lesson_file" in values:  # the lesson sets the corpus and the algorithm
         for key, name in (("sample", "sample"), ("preset", "preset"), ("vocab_size", "vocab"), ("num_merges", "merges"),
                           ("tokenizer", "tokenizer")):
             if values.pop(key, None) is not None:
@@ -318,10 +328,23 @@ def snippet(src: str, *, title: str = "Subword Lab", width: str | int = DEFAULT_
     return f"{frame}\n{LISTENER_JS}" if auto_height else frame
 
 
+def lesson_ref(state: Any) -> int | str | None:
+    """What ``?lesson=`` says for the lesson followed: a bundled lesson's number, or the
+    site address a loaded lesson came from; None with no lesson, or one from a file or a
+    link (a share link then carries the lesson file itself, share.py)."""
+    if state.lesson is not None:
+        return int(state.lesson)
+    loaded = getattr(state, "loaded_lesson", None)
+    origin = getattr(loaded, "origin", "")
+    if loaded is None or not origin or origin.startswith("file:") or origin == "link":
+        return None
+    return str(origin)
+
+
 LESSON_KEYS = ("lesson", "step", "sample", "preset", "vocab", "merges")  # what a lesson's address replaces
 
 
-def lesson_address(page_url: str, lesson: int | None, step: int | None = None) -> str:
+def lesson_address(page_url: str, lesson: int | str | None, step: int | None = None) -> str:
     """The page's address for a guided lesson at a step (no fragment: the query is the
     experiment; a lesson replaces any sample=/preset=/vocab=/merges=), or with
     ``lesson=None`` the address with the lesson and its step removed.
@@ -335,5 +358,5 @@ def lesson_address(page_url: str, lesson: int | None, step: int | None = None) -
     params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in drop]
     if lesson is not None:
         params += [("lesson", str(lesson))] + ([("step", str(step))] if step is not None else [])
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params),
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params, safe="/"),
                        "" if lesson is not None else parts.fragment))

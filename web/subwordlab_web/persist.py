@@ -38,7 +38,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from . import share
-from .embed import full_page_url, lesson_address
+from .embed import full_page_url, lesson_address, lesson_ref
 from .share import ShareLinkError
 
 SAVE_EVERY = 0.4  # seconds between two writes while playing or training
@@ -138,9 +138,10 @@ class Persist:
         """The address to write: during a guided lesson its query (``?lesson=3&step=4``, what
         a course page links to), else the page's address with the experiment's fragment."""
         href, st = self.port.location_href(), self.state
-        if st.lesson is not None:
+        ref = lesson_ref(st)
+        if ref is not None:
             rec = st.recording
-            return lesson_address(href, st.lesson, st.step if rec is not None and rec.done else None)
+            return lesson_address(href, ref, st.step if rec is not None and rec.done else None)
         fragment = self.fragment()
         if fragment is None:
             return None

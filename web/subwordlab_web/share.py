@@ -41,7 +41,9 @@ What a link carries (``Experiment``):
   trained: ``{"well_known": key}``, which the page fetches again by name, or ``{"name",
   "sha256"}`` of the user's file, which the page asks for, as for a big corpus); ``exercise``
   (the Train tab's exercise, ``{"id", "code"}``: the code, at most 8,000 characters of plain
-  text, is put in the box and runs only when the learner presses Run).
+  text, is put in the box and runs only when the learner presses Run); ``lesson``
+  (a lesson file opened from a file or a link, at most ``MAX_LESSON_CHARS``, read with
+  lesson_format.parse_lesson when the link is checked; opening the link opens the lesson).
 
 Reading a link never trusts it. Each problem raises one ``ShareLinkError`` whose message
 says what is wrong, and the page then shows that message over its default state:
@@ -85,6 +87,7 @@ MAX_CONFIGS = 4  # the Compare panel trains 1-4 configurations (plus the current
 MAX_STEP = 10_000_000
 MAX_DEPTH = 8  # deepest JSON nesting a valid payload has is 4
 MAX_TITLE_CHARS = 200  # a corpus's or an imported file's name
+MAX_LESSON_CHARS = 16 * 1024  # a lesson file inside a link (a bigger one goes by its site address)
 
 PANELS = ("corpus", "train", "inspect", "compare", "files", "share")
 SPECIAL_POLICIES = ("disallowed", "allowed", "plain")
@@ -275,6 +278,7 @@ class Experiment:
     imported: str = ""  # the name of a model file replayed on Files (a reload asks for it again)
     tokenizer: TokenizerRef | None = None  # the loaded tokenizer Inspect and Compare used, if any
     exercise: ExerciseRef | None = None  # the Train tab's exercise and its code (never run by opening the link)
+    lesson: str = ""  # a lesson file opened from a file or a link (lesson_format.py), which the link carries
 
     def normalized(self) -> Experiment:
         """Every option of every configuration spelled out (what a link carries)."""
@@ -297,6 +301,8 @@ class Experiment:
             out["tokenizer"] = self.tokenizer.to_json()
         if self.exercise is not None:
             out["exercise"] = self.exercise.to_json()
+        if self.lesson:
+            out["lesson"] = self.lesson
         if self.has_compare:
             out["compare"] = {
                 "configs": [c.to_json() for c in self.compare],
@@ -684,7 +690,8 @@ def _check(doc: Any) -> Experiment:
     if _depth(doc) > MAX_DEPTH:
         raise ShareLinkError("this link is damaged: its content is nested too deeply")
     top = _Reader(doc, "")
-    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported", "tokenizer", "exercise")
+    top.only("corpus", "train", "step", "panel", "inspect", "compare", "running", "imported", "tokenizer", "exercise",
+             "lesson")
     corpus = _check_corpus(_Reader(top.typed("corpus", (dict,)), "corpus"))
     train = _check_config(_Reader(top.typed("train", (dict,)), "train"))
     step = top.int("step", 0, MAX_STEP, nullable=True)
@@ -724,9 +731,10 @@ def _check(doc: Any) -> Experiment:
     tokenizer = _check_tokenizer(_Reader(top.typed("tokenizer", (dict,)), "tokenizer")) \
         if "tokenizer" in top.obj else None
     exercise = _check_exercise(_Reader(top.typed("exercise", (dict,)), "exercise")) if "exercise" in top.obj else None
+    lesson = _check_lesson(top) if "lesson" in top.obj else ""
     return Experiment(corpus, train, step, panel, inspect_text, seed, float(alpha), sampled, nbest, special,
                       compare, compare_text, reference, heldout, current, well_known, compare_languages=languages,
-                      running=running, imported=imported or "", tokenizer=tokenizer, exercise=exercise)
+                      running=running, imported=imported or "", tokenizer=tokenizer, exercise=exercise, lesson=lesson)
 
 
 # characters a link's code may not hold: control characters but tab, line feed and carriage
@@ -773,6 +781,21 @@ def _well_known_columns(r: _Reader) -> tuple[str, ...]:
     if len(set(value)) != len(value):
         raise r.error("well_known", "names a tokenizer twice")
     return tuple(value)
+
+
+def _check_lesson(r: _Reader) -> str:
+    """A link's lesson file: text of at most MAX_LESSON_CHARS that reads as a lesson
+    (lesson_format.parse_lesson); the message names the lesson's line otherwise."""
+    text = r.text("lesson")
+    if not 0 < len(text) <= MAX_LESSON_CHARS:
+        raise r.error("lesson", f"must be a lesson file of 1 to {MAX_LESSON_CHARS:,} characters")
+    from .lesson_format import LessonFileError, parse_lesson
+
+    try:
+        parse_lesson(text, origin="link")
+    except LessonFileError as exc:
+        raise ShareLinkError(f"this link's lesson cannot be read: {exc}") from None
+    return text
 
 
 def _check_tokenizer(r: _Reader) -> TokenizerRef:

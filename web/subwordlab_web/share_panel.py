@@ -260,6 +260,9 @@ class SharePanel:
             compare_current=current, compare_well_known=well_known,
             running=running, imported=imported[:share.MAX_TITLE_CHARS], tokenizer=tokenizer,
             exercise=share.ExerciseRef(*exercise) if exercise is not None else None,
+            # a lesson from a file or a link travels in the link (one too big for it is left out)
+            lesson=st.loaded_lesson.file_text if st.loaded_lesson is not None and embed_mod.lesson_ref(st) is None
+            and len(st.loaded_lesson.file_text) <= share.MAX_LESSON_CHARS else "",
         )
         return exp, fallback
 
@@ -268,8 +271,9 @@ class SharePanel:
         ShareLinkError, saying where, for text that is not valid Unicode."""
         self.check_texts()
         exp, fallback = self.experiment()
-        if self.state.lesson is not None:  # a guided lesson: its address is the link (?lesson=3&step=4)
-            return embed_mod.lesson_address(self.port.location_href(), self.state.lesson, exp.step), fallback
+        lesson = embed_mod.lesson_ref(self.state)
+        if lesson is not None:  # a guided lesson: its address is the link (?lesson=3&step=4)
+            return embed_mod.lesson_address(self.port.location_href(), lesson, exp.step), fallback
         fragment = share.encode_fragment(exp, fallback=fallback)
         ref = share.decode_fragment(fragment).corpus
         base = self.port.location_href().split("#", 1)[0]
@@ -333,10 +337,11 @@ class SharePanel:
         lock = self.port.checked(self.embed_lock)
         src = embed_mod.embed_url(self.port.location_href(), panel=panel, fragment=fragment, cards=cards, lock=lock)
         title = f"Subword Lab: {self.state.spec.describe()}"
-        if self.state.lesson is not None:  # a guided lesson at its step, by its address
-            href = embed_mod.lesson_address(self.port.location_href(), self.state.lesson, exp.step)
+        if embed_mod.lesson_ref(self.state) is not None:  # a guided lesson at its step, by its address
+            href = embed_mod.lesson_address(self.port.location_href(), embed_mod.lesson_ref(self.state), exp.step)
             src = embed_mod.embed_url(href, panel=panel, fragment="", cards=cards, lock=lock)
-            title = f"Subword Lab: lesson {self.state.lesson}, step {exp.step}"
+            title = (f"Subword Lab: lesson {self.state.lesson}, step {exp.step}" if self.state.lesson is not None
+                     else f"Subword Lab: {self.state.loaded_lesson.title}, step {exp.step}")
         return embed_mod.snippet(src, title=title, height=height, auto_height=self.port.checked(self.embed_auto))
 
     async def copy_embed(self) -> str | None:
@@ -518,8 +523,20 @@ class SharePanel:
         started = port.now()
         port.set_attr(self.body, "data-share", "applying")
         lessons = getattr(app, "lessons", None)
-        if params.lesson is not None and lessons is not None:  # ?lesson=3&step=4: the lesson sets the rest
-            await lessons.open(params.lesson, params.step)
+        if (params.lesson is not None or params.lesson_file) and lessons is not None:  # ?lesson=3&step=4
+            if params.lesson is not None:  # the lesson sets the rest
+                await lessons.open(params.lesson, params.step)
+            else:
+                assert params.lesson_file is not None
+                opened = await lessons.open_address(params.lesson_file, params.step)
+                if not opened:  # said on the lesson card, and in the banner: the default page instead
+                    self.show_banner(self.port.text(lessons.error), error=True)
+                    corpus_panel = app.panels.get("corpus") if app is not None else None
+                    if corpus_panel is not None and st.corpus.is_empty:
+                        from .samples import DEFAULT_SAMPLE
+
+                        await corpus_panel.load_sample(DEFAULT_SAMPLE)
+                        await self._train_and_seek(None)
             if params.text is not None:
                 st.set_inspect(text=params.text, sampled=False)
             app.show_panel(params.panel or "train")
@@ -574,6 +591,11 @@ class SharePanel:
             exp = replace(exp, panel=self.embed_view)
         if app is not None and exp.panel in getattr(app, "tabs", {}):
             app.show_panel(exp.panel)
+        lessons = getattr(app, "lessons", None)
+        if exp.lesson and lessons is not None:  # a lesson file inside the link: it sets the rest
+            await lessons.load_text(exp.lesson, "link", exp.step)
+            self._applied(started)
+            return
         ref = exp.corpus
         if ref.kind == "sample" and corpus is not None:
             assert ref.name is not None  # a sample's link names it (share.py's reader requires it)

@@ -192,6 +192,7 @@ class AppState:
         self.imported_sha256 = ""
         self.corpus_pending = ""  # what the page waits for instead of a corpus (a fetch, a link's file)
         self.lesson: int | None = None  # the guided lesson being followed (its 1-based number), lessons.py
+        self.loaded_lesson: Any = None  # or a lesson loaded from a file, an address or a link (a lessons.Lesson)
         # in an embed (set by the Share panel): its settings come from its address, and it may
         # have no Train tab, so what the page says to do is said in the embed's terms
         self.embedded = False
@@ -245,11 +246,17 @@ class AppState:
         self.notify("spec")
         self.discard_recording()
 
-    def set_lesson(self, number: int | None) -> None:
-        """Follow guided lesson `number` (1-based), or none; the player's step is the lesson's step."""
-        if number != self.lesson:
-            self.lesson = number
+    def set_lesson(self, number: int | None, loaded: Any = None) -> None:
+        """Follow bundled lesson `number` (1-based), or a `loaded` lesson (a lessons.Lesson read
+        from a file, an address or a link), or none; the player's step is the lesson's step."""
+        if number != self.lesson or loaded is not self.loaded_lesson:
+            self.lesson, self.loaded_lesson = number, loaded
             self.notify("lesson")
+
+    @property
+    def following(self) -> bool:
+        """Whether a guided lesson (bundled or loaded) is being followed."""
+        return self.lesson is not None or self.loaded_lesson is not None
 
     def set_inspect(self, **changes: Any) -> None:
         self.inspect = replace(self.inspect, **changes)
