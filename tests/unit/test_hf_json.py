@@ -485,3 +485,30 @@ def test_sentencepiece_options_in_combination_export_exactly(preset, rew, adp, s
         assert ours == hf.encode(text).ids, (text, opts)
         if bf and not rew and "▁" not in text:
             assert tok.decode(ours) == tok.normalize_str(text), (text, opts)
+
+
+@pytest.mark.parametrize("form", ["strings", "pairs"])
+def test_the_merge_table_read_at_c_speed_is_the_one_the_loop_reads(form):
+    """Big files take the C-speed paths (formats/hf_import._merges_at_c_speed, HFBPE's
+    _ranks_at_c_speed); the loops remain for what they must name. Both give one table,
+    a repeated merge taking its last rank (as in HF), in either merge form."""
+    from subwordlab.formats import hf_import
+    from subwordlab.models.hf_bpe import HFBPE
+
+    vocab = ["a", "b", "c", "ab", "abc", "bc"]
+    merges = [("a", "b"), ("b", "c"), ("ab", "c"), ("a", "b")]
+    raw = [" ".join(m) for m in merges] if form == "strings" else [list(m) for m in merges]
+    t2i = {t: i for i, t in enumerate(vocab)}
+    fast = hf_import._merges_at_c_speed(raw, t2i)
+    assert fast == [(0, 1), (1, 2), (3, 2), (0, 1)]
+    model = HFBPE(vocab, fast)
+    slow = dict(model.ranks)
+    model.ranks = {}
+    for rank, (a, b) in enumerate(model.merges):  # the loop's rule, written out
+        model.ranks[(a, b)] = (rank, vocab.index(vocab[a] + vocab[b]))
+    assert slow == model.ranks == {(0, 1): (3, 3), (1, 2): (1, 5), (3, 2): (2, 4)}
+    # what the fast path cannot vouch for goes to the loop, which names it
+    assert hf_import._merges_at_c_speed(["a b", "a  b"] if form == "strings" else [["a", "b"], ["a", 1]], t2i) is None
+    assert hf_import._merges_at_c_speed(["a z"] if form == "strings" else [["a", "z"]], t2i) is None
+    with pytest.raises(ValueError, match="the result 'ca' is not in the vocabulary"):
+        HFBPE(vocab, [(2, 0)])

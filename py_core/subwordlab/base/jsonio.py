@@ -35,13 +35,13 @@ class ModelFileError(ValueError):
 
 # -- reading JSON safely ----------------------------------------------------------------
 
-# One left-to-right pass, linear in the text: a token is a string (to its closing quote, or
-# to the end of the text when it has none), a run of other characters, or one bracket (the
-# group); possessive repeats never backtrack. (subtle: searching for whole strings instead
-# restarts at every escaped quote of an unterminated one: quadratic, 71 s for 128 KB of \")
+# Linear in the text: a string token runs to its closing quote, or to the end of the text
+# when it has none, so a search never fails after a quote; possessive repeats never
+# backtrack. (subtle: requiring the closing quote instead restarts at every escaped quote of
+# an unterminated string: quadratic, 71 s for 128 KB of \")
 _STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"?'  # a string token (to the end of the text if unterminated)
-_BRACKET_TOKENS = re.compile(r'(?:' + _STRING + r'|[^"\[\]{}]++)|([\[\]{}]++)', re.S)
 STRING_TOKENS = re.compile(_STRING, re.S)  # every string of a JSON text, left to right (e.g. share.py counts what lies between)
+_NOT_BRACKETS = re.compile(r'[^\[\]{}]++')  # (applied once the strings are gone)
 # an opening bracket as byte 2, a closing one as byte 0: after k brackets the running sum of
 # these bytes minus k is the depth (C-speed: accumulate, count, map and max, no Python loop)
 _DEPTH_BYTES = str.maketrans({"[": "\x02", "{": "\x02", "]": "\x00", "}": "\x00"})
@@ -58,7 +58,9 @@ def check_size_and_depth(text, what="model file", max_bytes=MAX_FILE_BYTES, max_
         raise ModelFileError(f"the {what} is {size:,} bytes; the limit is {max_bytes:,} bytes ({max_bytes // 2**20} MB)")
     if isinstance(text, (bytes, bytearray)):
         return  # (bytes are decoded, then checked again as text)
-    brackets = "".join(_BRACKET_TOKENS.findall(text))
+    # (two substitutions: the strings out, then all but brackets; 2x the speed of collecting
+    # the brackets one match at a time, which builds a list of every token of the file)
+    brackets = _NOT_BRACKETS.sub("", STRING_TOKENS.sub("", text))
     # the depth after each bracket is a running sum of +1 / -1 (C-speed: one pass); brackets
     # that do not balance are the JSON parser's to report, with a position
     steps = brackets.translate(_DEPTH_BYTES).encode("latin-1")
