@@ -332,7 +332,7 @@ def test_compare_takes_several_well_known_columns_and_marks_any_two(shipped):
 
 def test_train_measures_its_tokenizer_against_real_ones_in_47_languages(shipped):
     """Issue 26 items 4 and 6: from Train, one button puts the tokenizer trained here beside
-    GPT-4o's and Qwen3's on Compare, with the premium over the UDHR in 47 languages (24
+    GPT-4's, GPT-4o's and Qwen3's on Compare, with the premium over the UDHR in 47 languages (24
     scripts): a sortable table, a CSV, and a link that carries the whole comparison."""
     from subwordlab.stats import text_stats
     from subwordlab_web import compare as cm
@@ -352,7 +352,7 @@ def test_train_measures_its_tokenizer_against_real_ones_in_47_languages(shipped)
     port.settle()
     panel = app.panels["compare"]
     assert port.errors == [] and app.current == "compare"
-    assert panel.labels[1:] == ["GPT-4o (o200k)", "Qwen3"] and panel.labels[0].startswith("Current: ")
+    assert panel.labels[1:] == ["GPT-4 (cl100k)", "GPT-4o (o200k)", "Qwen3"] and panel.labels[0].startswith("Current: ")
     rows = port.query_all("#cmp-parity-table tr[data-lang]")
     assert len(rows) == 47 and [r.attrs["data-lang"] for r in rows][:2] == ["udhr_eng", "udhr_hin"]
     # a cell is the tokenizer's own count of that text (header stripped), and English is 1.0
@@ -390,6 +390,6 @@ def test_train_measures_its_tokenizer_against_real_ones_in_47_languages(shipped)
     # the link carries the comparison: no configuration, the current tokenizer, two real ones, 47 languages
     url, _ = app.panels["share"].make_link()
     exp = share.decode_fragment(url.split("#", 1)[1])
-    assert exp.compare == () and exp.compare_current and exp.compare_well_known == ("o200k_base", "qwen3")
+    assert exp.compare == () and exp.compare_current and exp.compare_well_known == ("cl100k_base", "o200k_base", "qwen3")
     assert exp.compare_languages == "udhr47" and len(LANGUAGE_SETS["udhr47"]) == 47
     assert cm.MAX_WELL_KNOWN == 3

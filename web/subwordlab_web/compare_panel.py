@@ -39,7 +39,7 @@ from .state import Corpus
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 from .wording import plural
 
-MEASURE_WITH = ("o200k_base", "qwen3")  # Train's "Measure it against real tokenizers": GPT-4o's, an open model's
+MEASURE_WITH = ("cl100k_base", "o200k_base", "qwen3")  # Train's "Measure it against real tokenizers": GPT-4, GPT-4o, an open model
 DEFAULT_CONFIGS: tuple[tuple[str, dict], ...] = (("bpe", {"unk_token": "<unk>"}), ("wordpiece", {}), ("unigram", {}))
 DEFAULT_VOCAB = 1000
 DEFAULT_TEXT = ("Everyone has the right to education. Unbelievably, tokenizers disagree about "
