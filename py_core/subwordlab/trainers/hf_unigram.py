@@ -37,9 +37,9 @@ order among pieces of equal score, and which missing character gets which +0.000
 here by code point). ``word_order`` replays a given word order (a test).
 
 >>> from subwordlab.base.events import drain
->>> model, specials, rounds = drain(train_hf_unigram({"▁ab": 3, "▁a": 1}, vocab_size=6))
->>> model.vocab
-['<unk>', '▁', 'a', '▁a', 'b', 'ab']
+>>> model, specials, rounds = drain(train_hf_unigram({"▁hug": 5, "▁pug": 2, "▁hugs": 1}, vocab_size=8))
+>>> model.vocab[:4], round(model.scores[1], 6)       # UnigramTrainer(vocab_size=8, unk_token="<unk>")
+(['<unk>', '▁hug', '▁', 'p'], -0.828191)
 """
 
 import math
@@ -166,27 +166,26 @@ def candidates(text, index, max_len):
     return starts, ends, ids
 
 
-def live_nodes(cand, n, alive, scores, unk_score):
-    """The lattice of a text of ``n`` characters under the live pieces: its nodes in HF's
-    insertion order ``(starts, ends, scores, ids)``; where no live piece covers the
-    character, an unk node (id 0) after that start's pieces."""
-    c_starts, c_ends, c_ids = cand
-    starts, ends, sc, ids = [], [], [], []
-    covered = -1  # the last start with a live one-character piece
-    b_prev = 0
+def live_nodes(cand, alive):
+    """The nodes of ``cand`` (a text's nodes ``(starts, ends, ids, ...)`` in HF's insertion
+    order) whose pieces are alive: ``(starts, ends, ids, by end)``; where no live piece of
+    one character is left, an unk node (id 0, scored when used) after that start's
+    pieces, as ``populate_nodes`` inserts it."""
+    c_starts, c_ends, c_ids = cand[0], cand[1], cand[2]
+    starts, ends, ids = [], [], []
+    covered, b_prev = -1, 0  # (the last start with a one-character node)
     for b, e, i in zip(c_starts, c_ends, c_ids):
         if b != b_prev:
             if covered != b_prev:
-                starts.append(b_prev), ends.append(b_prev + 1), sc.append(unk_score), ids.append(0)
+                starts.append(b_prev), ends.append(b_prev + 1), ids.append(0)
             b_prev = b
         if alive[i]:
-            starts.append(b), ends.append(e), sc.append(scores[i]), ids.append(i)
+            starts.append(b), ends.append(e), ids.append(i)
             if e == b + 1:
                 covered = b
-    if n:
-        if covered != b_prev:
-            starts.append(b_prev), ends.append(b_prev + 1), sc.append(unk_score), ids.append(0)
-    return starts, ends, sc, ids
+    if c_starts and covered != b_prev:
+        starts.append(b_prev), ends.append(b_prev + 1), ids.append(0)
+    return starts, ends, ids, by_end(starts, ends)
 
 
 def by_end(starts, ends):
@@ -198,12 +197,12 @@ def marginals(nodes, n, f, expected):
     """``Lattice::populate_marginal``: adds ``f`` x each node's posterior to ``expected`` (by
     piece id); returns log Z. Alpha and beta in log space with HF's log_sum_exp (an
     addend more than 50 below the other is dropped), in HF's node order."""
-    starts, ends, sc, ids = nodes
+    starts, ends, sc, ids, order = nodes
     # alpha: A[pos], the log-sum over the nodes ending at pos (every node starting at pos
     # gets the same alpha in HF's double loop)
     A = [0.0] * (n + 1)
     cur, acc = -1, 0.0
-    for k in by_end(starts, ends):
+    for k in order:
         e = ends[k]
         if e != cur:
             if cur >= 0:
@@ -246,9 +245,8 @@ def marginals(nodes, n, f, expected):
 def viterbi(nodes, n):
     """``Lattice::viterbi``: the best path's node indices, left to right. A node's best
     predecessor is the first (by start) whose score + the node's is highest."""
-    starts, ends, sc, _ = nodes
+    starts, ends, sc, _, order = nodes
     # the best score of a path up to each node: the best score ending where it starts + its own
-    order = by_end(starts, ends)
     M = [0.0] * (n + 1)
     bt = [0.0] * len(starts)
     cur = -1
@@ -338,9 +336,8 @@ def _pop(heap):
 def nbest2(nodes, n):
     """``Lattice::nbest(2)``: at most the two best paths, each as node indices left to right,
     in HF's A* order (its 4-ary heap breaks ties between equal estimates)."""
-    starts, ends, sc, _ = nodes
+    starts, ends, sc, _, order = nodes
     # step 1: viterbi's backtrace scores: the best path score up to each node, itself included
-    order = by_end(starts, ends)
     M = [0.0] * (n + 1)
     bt = [0.0] * len(starts)
     group = {0: [-1]}  # (-1: bos, backtrace score 0, score 0)
@@ -400,8 +397,9 @@ class Training:
         self.alive = [True] * len(self.pieces)
         self.order = list(range(len(self.pieces)))
         self.words, self.freqs = words, freqs
-        self.cands = [candidates(w, self.index, self.max_len) for w in words]
-        self._sub = {}  # piece id -> its own candidates (pruning's alternatives)
+        # each word's lattice under the live pieces (kept up to date as pieces die: ``compact``)
+        self.lats = [live_nodes(candidates(w, self.index, self.max_len), self.alive) for w in words]
+        self._own = {}  # piece id -> the lattice of the piece itself (pruning's alternatives)
 
     def size(self):
         """How many pieces HF's vocabulary holds now (the training unk included)."""
@@ -417,17 +415,31 @@ class Training:
                 low = s
         return low
 
-    def nodes(self, k, unk_score):
-        return live_nodes(self.cands[k], len(self.words[k]), self.alive, self.scores, unk_score)
+    def compact(self):
+        """Drop the dead pieces' nodes from the words' lattices (a dead piece never returns)."""
+        alive, lats = self.alive, self.lats
+        for k, lat in enumerate(lats):
+            if not all(map(alive.__getitem__, lat[2])):
+                lats[k] = live_nodes(lat, alive)
+
+    def scored(self, lat, scores):
+        """A lattice with its nodes' scores (``scores[0]``: the unk nodes')."""
+        return lat[0], lat[1], list(map(scores.__getitem__, lat[2])), lat[2], lat[3]
+
+    def unk_scores(self):
+        """The scores with the unk nodes' in place of the unk piece's NaN: lowest - 10."""
+        scores = self.scores[:]
+        scores[0] = self.min_score() - UNK_PENALTY
+        return scores
 
     def e_step(self):
         """``run_e_step``: every piece's expected count (by piece id) over all words, word by
         word in order; and the corpus log-likelihood sum of f x log Z."""
         expected = [0.0] * len(self.pieces)
-        unk_score = self.min_score() - UNK_PENALTY
+        scores = self.unk_scores()
         loglik = 0.0
-        for k, f in enumerate(self.freqs):
-            z = marginals(self.nodes(k, unk_score), len(self.words[k]), float(f), expected)
+        for lat, w, f in zip(self.lats, self.words, self.freqs):
+            z = marginals(self.scored(lat, scores), len(w), float(f), expected)
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (HF panics here: 'likelihood is NAN')")
             loglik += f * z
@@ -450,21 +462,27 @@ class Training:
             self.scores[i] = digamma(expected[i]) - logsum
         died = len(self.order) - len(kept)
         self.order = kept
+        if died:
+            self.compact()
         return died
 
     # -- step 3: pruning --------------------------------------------------------------------
 
-    def own_candidates(self, i):
-        cand = self._sub.get(i)
-        if cand is None:
-            cand = self._sub[i] = candidates(self.pieces[i], self.index, self.max_len)
-        return cand
+    def own_lattice(self, i):
+        """The lattice of piece ``i``'s own text under the live pieces."""
+        lat = self._own.get(i)
+        if lat is None:
+            lat = live_nodes(candidates(self.pieces[i], self.index, self.max_len), self.alive)
+        elif not all(map(self.alive.__getitem__, lat[2])):
+            lat = live_nodes(lat, self.alive)
+        self._own[i] = lat
+        return lat
 
     def prune(self, vocab_size, shrinking_factor):
         """``prune_sentence_pieces``: returns the dropped pieces as ``[(id, loss)]``, those that
         go at no cost first (loss 0.0, in vocabulary order), then the least useful first."""
-        order, pieces, alive, scores = self.order, self.pieces, self.alive, self.scores
-        unk_score = self.min_score() - UNK_PENALTY
+        order, pieces, alive = self.order, self.pieces, self.alive
+        scores = self.unk_scores()
         # step 1: each piece's alternative: the second best split of the piece itself
         always_keep, alternatives = {}, {}
         for i in order[1:]:
@@ -472,7 +490,7 @@ class Training:
             if len(p) == 1:
                 always_keep[i] = True  # (one path: nbest gives one)
                 continue
-            nodes = live_nodes(self.own_candidates(i), len(p), alive, scores, unk_score)
+            nodes = self.scored(self.own_lattice(i), scores)
             best = nbest2(nodes, len(p))
             if len(best) == 1:
                 always_keep[i] = True
@@ -484,11 +502,10 @@ class Training:
         # step 2: the best split of every word: how often each piece is used
         freq = [0.0] * len(pieces)
         vsum = 0.0
-        for k, f in enumerate(self.freqs):
-            nodes = self.nodes(k, unk_score)
-            ids = nodes[3]
+        for lat, w, f in zip(self.lats, self.words, self.freqs):
+            ids = lat[2]
             vsum += f
-            for j in viterbi(nodes, len(self.words[k])):
+            for j in viterbi(self.scored(lat, scores), len(w)):
                 freq[ids[j]] += f
         total = 0.0
         for i in order:
@@ -529,6 +546,11 @@ class Training:
         for i, _ in dropped:
             alive[i] = False
         self.order = kept
+        self.compact()
+        for i in free:
+            self._own.pop(i, None)
+        for i, _ in dropped:
+            self._own.pop(i, None)
         return [(i, 0.0) for i in free] + dropped[::-1]
 
     def snapshot(self, meta):
@@ -648,6 +670,12 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
         # step 3: prune down to a shrinking_factor share (not below 1.1 x vocab_size)
         yield Progress("prune", 0, 0)
         dropped = training.prune(vocab_size, shrinking_factor)
+        if not dropped:
+            # (HF's loop has no other way out: it would run on and on, EM after EM)
+            need = next(v for v in range(vocab_size, 10 * training.size() + 10) if v * 11 // 10 >= training.size())
+            raise ValueError(f"a pruning round removed nothing: the {training.size() - 1} pieces it never removes (every "
+                             f"character, and pieces with no alternative) are more than 1.1 x vocab_size={vocab_size} "
+                             f"allows, so HF's UnigramTrainer would never stop; use vocab_size={need} or more")
         rounds += 1
         yield PruneStep(round=rnd, dropped=[(training.pieces[i], loss) for i, loss in dropped],
                         vocab_size=len(meta) + training.size() - 1, pieces=training.snapshot(meta))
