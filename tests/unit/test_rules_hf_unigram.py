@@ -269,3 +269,19 @@ def test_tie_heavy_corpora_bit_for_bit(hf_worker, words, repeats, extra):
     tok, missing = ours(text, vocab_size)
     (run,) = hf_worker(tok, text, hf_trainer(vocab_size))
     assert canonical(run["vocab"], missing) in found, (text, vocab_size)
+
+
+def test_the_events_are_the_textbook_ones_so_the_player_works_unchanged():
+    """AlphabetReady with the seed, an EmStep per EM iteration and a PruneStep per pruning round,
+    each with the whole vocabulary; Done's steps count them, as the textbook rules do."""
+    text = read("udhr/udhr_eng.txt")[:4000]
+    for rules in ("textbook", "hf"):
+        events = list(subwordlab.iter_train(text, preset="unigram", vocab_size=200, rules=rules))
+        kinds = [e.kind for e in events]
+        assert kinds[0] == "alphabet" and kinds[-1] == "done" and set(kinds[1:-1]) == {"em", "prune"}
+        assert all(e.pieces and e.pieces[0] == ("<unk>", 0.0) for e in events[:-1])
+        assert [e.vocab_size for e in events[:-1]] == [len(e.pieces) for e in events[:-1]]
+        assert events[-1].steps == len(events) - 2
+        if rules == "hf":  # (the last step shows the model's vocabulary, in its order)
+            assert events[-2].pieces == list(zip(events[-1].tokenizer.model.vocab, events[-1].tokenizer.model.scores))
+        assert [(e.round, e.iteration) for e in events if e.kind == "em"][:3] == [(0, 0), (0, 1), (1, 0)]

@@ -612,8 +612,8 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
     """Unigram as ``UnigramTrainer(vocab_size, special_tokens, unk_token, initial_alphabet,
     shrinking_factor, max_piece_length, n_sub_iterations)`` trains it on the words
     ``counts`` (``{word: count}``, ▁ included). Yields ``AlphabetReady``, an ``EmStep`` per EM
-    iteration and a ``PruneStep`` per pruning round (and one for what ``finalize`` leaves
-    out); returns ``(model, special_ids, rounds)``: an ``HFUnigram`` whose vocabulary is
+    iteration and a ``PruneStep`` per pruning round (and a last one when ``finalize``
+    leaves pieces out or puts characters back); returns ``(model, special_ids, rounds)``: an ``HFUnigram`` whose vocabulary is
     HF's, id for id. ``vocab_size`` counts the special tokens; ``unk_token`` None: a model
     without one (as HF's). ``word_order``: the words in the order HF's hash map gave them.
     """
@@ -683,7 +683,7 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
 
     # step 4: finalize: required characters, the pieces in vocabulary order up to the size
     final, left_out = finalize(training, required, specials, unk_token, vocab_size)
-    if left_out:
+    if left_out or final != training.snapshot(meta):  # (a last step shows the model's vocabulary as it is)
         yield Progress("prune", 0, 0)
         for i in left_out:
             training.alive[i] = False
