@@ -149,6 +149,7 @@ HAND = [
     ("aaaa aa a aaa aaaa aa", 6),
     ("low lower lowest newer wider", 16),
     ("мама мыла раму мама", 10),
+    ("ab\0c ab\0c abc xa\0 ab", 12),  # (NUL, HF's word separator, is never a piece: unk nodes, then put back)
 ]
 
 

@@ -138,6 +138,7 @@ def seed_pieces(words, freqs, max_piece_length, seed_size):
     for w, n in zip(words, freqs):
         for c in w:
             chars[c] = chars.get(c, 0) + n
+    chars.pop("\0", None)  # (the sentence boundary is never a piece: an unk node; finalize adds it)
     seed = sorted(((n, c) for c, n in chars.items()), reverse=True)
     pieces = [(c, n) for n, c in seed]
     subs = [(k * len(s), s) for s, k in suffix_tree_substrings(words, max_piece_length)]
@@ -166,25 +167,26 @@ def candidates(text, index, max_len):
     return starts, ends, ids
 
 
-def live_nodes(cand, alive):
-    """The nodes of ``cand`` (a text's nodes ``(starts, ends, ids, ...)`` in HF's insertion
-    order) whose pieces are alive: ``(starts, ends, ids, by end)``; where no live piece of
-    one character is left, an unk node (id 0, scored when used) after that start's
-    pieces, as ``populate_nodes`` inserts it."""
-    c_starts, c_ends, c_ids = cand[0], cand[1], cand[2]
+def live_nodes(cand, alive, n):
+    """The nodes of ``cand`` (the nodes ``(starts, ends, ids, ...)`` of a text of ``n``
+    characters, in HF's insertion order) whose pieces are alive: ``(starts, ends, ids, by
+    end)``; where no live piece of one character starts, an unk node (id 0, scored when
+    used) after that start's pieces, as ``populate_nodes`` inserts it."""
     starts, ends, ids = [], [], []
-    covered, b_prev = -1, 0  # (the last start with a one-character node)
-    for b, e, i in zip(c_starts, c_ends, c_ids):
-        if b != b_prev:
-            if covered != b_prev:
-                starts.append(b_prev), ends.append(b_prev + 1), ids.append(0)
-            b_prev = b
+    pos, covered = 0, False  # (the start being filled, and whether a one-character node starts there)
+    for b, e, i in zip(cand[0], cand[1], cand[2]):
+        while pos < b:  # (past a start: its unk node if needed; a start without candidates too)
+            if not covered:
+                starts.append(pos), ends.append(pos + 1), ids.append(0)
+            pos, covered = pos + 1, False
         if alive[i]:
             starts.append(b), ends.append(e), ids.append(i)
             if e == b + 1:
-                covered = b
-    if c_starts and covered != b_prev:
-        starts.append(b_prev), ends.append(b_prev + 1), ids.append(0)
+                covered = True
+    while pos < n:
+        if not covered:
+            starts.append(pos), ends.append(pos + 1), ids.append(0)
+        pos, covered = pos + 1, False
     return starts, ends, ids, by_end(starts, ends)
 
 
@@ -398,7 +400,7 @@ class Training:
         self.order = list(range(len(self.pieces)))
         self.words, self.freqs = words, freqs
         # each word's lattice under the live pieces (kept up to date as pieces die: ``compact``)
-        self.lats = [live_nodes(candidates(w, self.index, self.max_len), self.alive) for w in words]
+        self.lats = [live_nodes(candidates(w, self.index, self.max_len), self.alive, len(w)) for w in words]
         self._own = {}  # piece id -> the lattice of the piece itself (pruning's alternatives)
 
     def size(self):
@@ -417,10 +419,10 @@ class Training:
 
     def compact(self):
         """Drop the dead pieces' nodes from the words' lattices (a dead piece never returns)."""
-        alive, lats = self.alive, self.lats
+        alive, lats, words = self.alive, self.lats, self.words
         for k, lat in enumerate(lats):
             if not all(map(alive.__getitem__, lat[2])):
-                lats[k] = live_nodes(lat, alive)
+                lats[k] = live_nodes(lat, alive, len(words[k]))
 
     def scored(self, lat, scores):
         """A lattice with its nodes' scores (``scores[0]``: the unk nodes')."""
@@ -470,11 +472,11 @@ class Training:
 
     def own_lattice(self, i):
         """The lattice of piece ``i``'s own text under the live pieces."""
-        lat = self._own.get(i)
+        lat, n = self._own.get(i), len(self.pieces[i])
         if lat is None:
-            lat = live_nodes(candidates(self.pieces[i], self.index, self.max_len), self.alive)
+            lat = live_nodes(candidates(self.pieces[i], self.index, self.max_len), self.alive, n)
         elif not all(map(self.alive.__getitem__, lat[2])):
-            lat = live_nodes(lat, self.alive)
+            lat = live_nodes(lat, self.alive, n)
         self._own[i] = lat
         return lat
 
@@ -644,7 +646,7 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
     seed = seed_pieces(words, freqs, max_piece_length, seed_size)
     training = Training(seed, words, freqs, max_piece_length)
     chars = [p for p, _ in seed if len(p) == 1]
-    required = sorted(set(chars) | set(initial_alphabet or ""))  # (HF: hash order)
+    required = sorted(set("".join(words)) | set(initial_alphabet or ""))  # (HF: hash order)
     if len(required) > vocab_size:
         raise ValueError(f"vocab_size={vocab_size} cannot hold the {len(required)} characters of the corpus"
                          f"{' and initial_alphabet' if initial_alphabet else ''} (HF's UnigramTrainer fails: 'The "
