@@ -505,6 +505,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                 Option("unk_token", "text", "<unk>", "piece for characters never seen in training (a run of them "
                        "becomes one)", nullable=True, hf=_HF_UNK),
                 _specials(("<s>", "</s>"), "control tokens, given ids right after <unk>"),
+                _rules("UnigramTrainer: its seed, pruning and finalize", "hf"),
+                Option("initial_alphabet", "text", "", "characters always in the vocabulary, even if the corpus lacks "
+                       "them (rules='hf' only: UnigramTrainer's initial_alphabet)", hf=_TRAINING),
             )),
     _preset("sentencepiece_unigram", "unigram", "SentencePiece Unigram", "SentencePiece Unigram",
             "Unigram on raw text with ▁ for spaces and SentencePiece's normalization "

@@ -39,7 +39,7 @@ from .text.special import alternation
 from .text.unicode_data import UNICODE_VERSION
 from .tokenizer import Tokenizer
 from .trainers import bpe as bpe_trainer
-from .trainers import hf_rules, spm_bpe
+from .trainers import hf_rules, hf_unigram, spm_bpe
 from .trainers import unigram as unigram_trainer
 from .trainers import wordpiece as wordpiece_trainer
 
@@ -72,9 +72,14 @@ def resolve_options(preset, vocab_size, num_merges, options):
     # subtle: options added later are recorded only when not at the value they had before
     # they existed, so a spec without them still means what it meant (a model trained by the
     # textbook rules on one text is the same file, byte for byte, as before them)
-    for name, before in NEW_OPTIONS.items():
+    later = {**NEW_OPTIONS, **{name: schema.option(name).default for name in NEW_IN_PRESET.get(preset, ())}}
+    for name, before in later.items():
         if name in spec and spec[name] == before:
             del spec[name]
+    if spec.get("initial_alphabet") and schema.is_unigram and rules != "hf":
+        raise ValueError("initial_alphabet applies to rules='hf' only (HF's UnigramTrainer keeps those characters); "
+                         "the textbook rules keep the corpus's characters: leave initial_alphabet empty or train with "
+                         "rules='hf'")
     return spec
 
 
@@ -82,6 +87,9 @@ def resolve_options(preset, vocab_size, num_merges, options):
 # spec (a model file, a counts file) leaves them out at that value (resolve_options); since
 # 2026-12 the SentencePiece presets read a sentence per line by default, so their specs say so
 NEW_OPTIONS = {"rules": "textbook", "sentence_per_line": False}
+# options a preset gained after its specs were first saved, left out at their defaults (which
+# is what a spec without them meant; the bpe preset had initial_alphabet from the start)
+NEW_IN_PRESET = {"unigram": ("initial_alphabet",)}
 
 
 def counting_spec(preset, options):
@@ -447,6 +455,19 @@ def train_unigram(corpus, spec):
     if isinstance(corpus, dict) and spec["preset"] == "unigram":
         counts = {"\u2581" + w: n for w, n in counts.items()}
     symbols = list(getattr(pre_tokenizer, "user_defined_symbols", []))
+    if spec.get("rules") == "hf":  # (unigram) UnigramTrainer's seed, pruning and finalize
+        unk = spec["unk_token"]
+        model, specials, n_steps = yield from hf_unigram.train_hf_unigram(
+            counts, vocab_size=spec["vocab_size"], unk_token=unk,
+            special_tokens=([unk] if unk is not None else []) + spec["special_tokens"],
+            initial_alphabet=spec.get("initial_alphabet", ""), seed_size=spec["seed_size"],
+            max_piece_length=spec["max_piece_length"], shrinking_factor=spec["shrinking_factor"],
+            n_sub_iterations=spec["n_sub_iterations"])
+        specials = {s: i for s, i in specials.items() if s in spec["special_tokens"]}
+        tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
+                        dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
+        yield Done(tokenizer=tok, steps=n_steps)
+        return
 
     model, specials, n_steps = yield from unigram_trainer.train(
         counts, unk_token=spec["unk_token"], special_tokens=spec["special_tokens"], user_defined_symbols=symbols,

@@ -84,6 +84,9 @@ def test_the_card_waits_for_a_finished_run_and_hides_without_another_rule_set():
     assert port.query("#rules-run").attrs.get("disabled") is not None
     assert app.panels["train"].rules.start() is None
     assert text(port, "#rules-status") == "Train first: the comparison starts from a finished run."
-    # Unigram has no reference rules here yet: no card
-    use(app, port, Corpus(SHAKESPEARE, "text", "Shakespeare"), TrainSpec("unigram", "vocab_size", 200))
+    # SentencePiece Unigram has no reference rules here yet (and no tie_break): no card
+    use(app, port, Corpus(SHAKESPEARE, "text", "Shakespeare"), TrainSpec("sentencepiece_unigram", "vocab_size", 200))
     assert port.query("#rules-card").hidden
+    # Unigram has HF's
+    use(app, port, Corpus(SHAKESPEARE, "text", "Shakespeare"), TrainSpec("unigram", "vocab_size", 200))
+    assert not port.query("#rules-card").hidden
