@@ -604,3 +604,54 @@ def test_the_biggest_shipped_modern_tokenizer_loads_and_inspects_like_tokenizers
     expect(page.locator("#inspect-chips .chip")).to_have_count(len(want), timeout=30_000)
     got = [int(x) for x in page.eval_on_selector_all("#inspect-chips .chip", "cs => cs.map(c => c.dataset.id)")]
     assert got == want
+
+
+def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_page, site_url, screenshots_dir):
+    """Issue 26 items 4 and 6: train on the English UDHR, then Train's one button: Compare
+    shows the tokenizer trained here beside GPT-4's, GPT-4o's and Qwen3's, with the premium
+    of 47 languages, sortable, as CSV; the same counts as CPython's for the same model; the
+    link opens the whole comparison in a fresh browser context."""
+    page, guard = fresh_page(viewport={"width": 1280, "height": 1000})
+    page.goto(site_url)
+    guard.wait_ready()
+    pick_sample(page, "udhr_eng")
+    page.click("#tab-train")
+    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=120_000)
+    page.click("#train-end")  # (the tokenizer measured is the one at the step shown: the last)
+    expect(page.locator("#train-step-now")).to_have_text(page.locator("#train-step-total").inner_text())
+    page.click("#train-measure")
+    expect(page.locator("#tab-compare")).to_have_attribute("aria-selected", "true")
+    rows = page.locator("#cmp-parity-table tr[data-lang]")
+    expect(rows).to_have_count(47, timeout=180_000)
+    expect(page.locator("#cmp-parity-note")).to_contain_text("premium", timeout=180_000)
+    labels = page.locator("#cmp-parity-table th[data-series] .sort-button").all_text_contents()
+    assert [x.strip() for x in labels][1:] == ["GPT-4 (cl100k)", "GPT-4o (o200k)", "Qwen3"]
+    # the trained column's counts are CPython's for the same corpus and settings (byte-identical model)
+    corpus = udhr_text("udhr_eng")
+    mine = subwordlab.train(corpus, preset="sentencepiece_bpe", vocab_size=800)
+    from subwordlab_web.languages import LANGUAGES
+    from subwordlab_web.samples import strip_udhr_header as strip
+
+    tamil = strip((CORPORA / "udhr_more" / "udhr_tam.txt").read_text(encoding="utf-8"))[0]
+    cell = page.locator('#cmp-parity-table tr[data-lang="udhr_tam"] td').first
+    expect(cell).to_have_attribute("data-tokens", str(text_stats(mine, tamil)["tokens"]))
+    assert LANGUAGES["udhr_tam"].script == "Tamil"
+    # sort by GPT-4o's premium: the costliest language first
+    page.click('#cmp-parity-table button[data-sort="2"]')
+    expect(page.locator('#cmp-parity-table th[data-series="2"]')).to_have_attribute("aria-sort", "descending")
+    counts = [int(x) for x in page.eval_on_selector_all(
+        '#cmp-parity-table tr[data-lang] td:nth-of-type(3)', "tds => tds.map(t => t.dataset.tokens)")]
+    assert counts == sorted(counts, reverse=True) and len(counts) == 47
+    with page.expect_download() as download:
+        page.click("#cmp-parity-csv")
+    csv_text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert csv_text.splitlines()[0].startswith("language,script,") and len(csv_text.splitlines()) == 48
+    page.locator('[data-card="parity"]').screenshot(path=str(screenshots_dir / "premium-view.png"))
+    page.locator("#cmp-parity").screenshot(path=str(screenshots_dir / "premium-chart.png"))
+    # the link brings the whole comparison back in a fresh context
+    page.click("#tab-share")
+    page.click("#share-copy")
+    link = page.evaluate("location.href")
+    dst, dst_guard = open_link(fresh_page, link)
+    expect(dst.locator('#cmp-well-known input[data-vocab="qwen3"]')).to_be_checked(timeout=60_000)
+    expect(dst.locator("#cmp-languages")).to_have_value("udhr47")

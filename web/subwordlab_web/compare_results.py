@@ -435,6 +435,8 @@ class CompareResults:
                       + "".join(f" {said}" for said in self.parity_refused))
         if self.visible:
             width = max(300.0, port.width(self.parity_box) or 640.0)
+            # many languages: bars at least 7 px wide, the chart scrolling sideways in its box
+            width = max(width, 60.0 + len(groups) * (7 * len(self.labels) + 12))
             # subtle: axis labels must fit their group: short names, or codes on a narrow screen
             narrow = (width - 52) / len(groups) < 64
             axis_names = [(g.removeprefix(OWN).removeprefix("udhr_")[:3] if narrow else names[g].split(" (")[0])
