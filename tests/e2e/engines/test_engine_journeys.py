@@ -222,6 +222,35 @@ def test_compare_three_algorithms(app, screenshots_dir, engine):
     s.screenshot(screenshots_dir / f"{engine}-compare.png")
 
 
+@pytest.mark.every_engine
+def test_measure_a_trained_tokenizer_against_real_ones(app, screenshots_dir, engine):
+    """Issue 26: the one-click loads (GPT-4's, GPT-4o's and Qwen3's files, fetched and parsed in
+    this engine) and the premium view over 47 languages; the trained column's counts are the
+    core's in CPython, the cl100k column's those of the same shipped file read by the core."""
+    from subwordlab_web.exports import import_model
+    from subwordlab_web.samples import strip_udhr_header
+    from subwordlab_web.well_known import WELL_KNOWN_BY_KEY
+
+    s = app
+    pick_sample(s, "udhr_eng")
+    s.wait_text("#context-spec", SAMPLES["udhr_eng"].config.describe())
+    train_to_end(s)
+    s.wait("return document.querySelector('#train-step-now').textContent === "
+           "document.querySelector('#train-step-total').textContent", what="the last step shown")
+    s.click("#train-measure")
+    s.wait("return document.querySelectorAll('#cmp-parity-table tr[data-lang]').length === 47",
+           timeout=TRAIN_TIMEOUT, what="the premium of 47 languages")
+    tamil = strip_udhr_header((CORPORA / "udhr_more" / "udhr_tam.txt").read_text(encoding="utf-8"))[0]
+    mine = subwordlab.train(udhr_text("udhr_eng"), preset="sentencepiece_bpe", vocab_size=800)
+    cl100k = WELL_KNOWN_BY_KEY["cl100k_base"]
+    site = Path(__file__).resolve().parents[3] / "dist" / "site"
+    theirs = import_model(cl100k.file, (site / cl100k.url).read_bytes()).tokenizer
+    got = s.js("return [...document.querySelectorAll('#cmp-parity-table tr[data-lang=\"udhr_tam\"] td')]"
+               ".map(td => td.dataset.tokens)")
+    assert got[:2] == [str(text_stats(mine, tamil)["tokens"]), str(text_stats(theirs, tamil)["tokens"])]
+    s.screenshot(screenshots_dir / f"{engine}-premium.png")
+
+
 # --- share, embed, hostile links -------------------------------------------------------------------
 @pytest.mark.every_engine
 def test_share_link_opens_the_same_model_in_a_fresh_session(app, new_session, engine, screenshots_dir, capsys):
