@@ -107,3 +107,39 @@ def test_names_of_rule_sets_and_runs():
     assert rules_name({"preset": "wordpiece"}) == "the WordPiece score"
     assert rules_name({"preset": "unigram"}) == "the textbook"
     assert run_names({"vocab_size": 1}, {"vocab_size": 1}) == ("the first run", "the second run")
+
+
+def _runs_of_lesson(number):
+    """The lesson's run (its rules) and the textbook's, of the same corpus and settings."""
+    from subwordlab_web.lessons import lesson_by_number
+
+    lesson = lesson_by_number(number)
+    kwargs = dict(lesson.spec.kwargs())
+    assert kwargs.pop("rules") == "hf"
+    corpus = lesson.words() if lesson.corpus_format == "word_counts" else lesson.corpus_text
+    return lesson, Recording(corpus, lesson.spec.preset, **kwargs).run(), \
+        Recording(corpus, lesson.spec.preset, rules="hf", **kwargs).run()
+
+
+def test_the_bpe_divergence_lesson_says_where_and_why_as_the_recordings_do():
+    """Issue 30: lesson 13 walks through the first step where tokenizers' BpeTrainer and the
+    textbook part (CS336's words, byte-level): its words must be what first_divergence finds."""
+    from subwordlab_web.lessons import explain
+
+    lesson, textbook, hf = _runs_of_lesson(13)
+    d = first_divergence(textbook, hf)
+    assert d.step == 5 and d.pairs == (("Ġ", "low"), ("e", "w")) and "both occur 6 times" in d.reason
+    # the steps before agree (step 1 is a tie both rules break alike), and the card says so
+    assert [s.pair for s in textbook.steps[:4]] == [s.pair for s in hf.steps[:4]]
+    assert hf.steps[0].candidates[1][1] == hf.steps[0].count  # (a tie at step 1)
+    said = " ".join(explain(lesson, hf, 5).said)
+    assert "Ġ + low (6 times)" in said and "e + w" in said and "occur 6 times each" in said
+
+
+def test_the_unigram_divergence_lesson_parts_at_the_seed():
+    from subwordlab_web.lessons import explain
+
+    lesson, textbook, hf = _runs_of_lesson(14)
+    d = first_divergence(textbook, hf)
+    assert d.step == 0 and "seed" in d.reason
+    assert "seed" in " ".join(explain(lesson, hf, 0).said + explain(lesson, hf, 1).said)

@@ -54,8 +54,8 @@ def lesson_loop(lesson, step, rec):
 
 
 def test_six_lessons_numbered_in_picker_order_from_the_bundled_worked_examples():
-    assert [le.number for le in LESSONS] == list(range(1, 13))
-    assert lesson_by_number(3) is LESSONS[2] and lesson_by_number(0) is None and lesson_by_number(13) is None
+    assert [le.number for le in LESSONS] == list(range(1, 15))
+    assert lesson_by_number(3) is LESSONS[2] and lesson_by_number(0) is None and lesson_by_number(15) is None
     assert [le.number for le in MERGE_LESSONS] == [1, 2, 3, 4, 5] and UNIGRAM.spec.is_unigram
     for le in TEXT_LESSONS:
         assert le.sample in SAMPLES and SAMPLES[le.sample].format == "word_counts"
@@ -280,8 +280,8 @@ def test_lesson_and_step_parameters():
 
 
 @pytest.mark.parametrize("query, problem", [
-    ("lesson=0", "the parameter lesson=0 must be between 1 and 12"),
-    ("lesson=13&step=1", "the parameter lesson=13 must be between 1 and 12"),
+    ("lesson=0", "the parameter lesson=0 must be between 1 and 14"),
+    ("lesson=15&step=1", "the parameter lesson=15 must be between 1 and 14"),
     ("lesson=-2", "the parameter lesson='-2' must be a whole number"),
 ])
 def test_a_bad_lesson_is_reported_by_name_and_dropped(query, problem):
@@ -399,7 +399,7 @@ def test_picking_a_lesson_then_changing_the_settings_leaves_it():
 def test_a_bad_lesson_in_the_address_is_reported_by_name():
     port, app = page("http://127.0.0.1:8000/index.html?lesson=19&step=2")
     assert app.state.lesson is None
-    assert "lesson=19 must be between 1 and 12" in port.text(port.query("#link-banner-text"))
+    assert "lesson=19 must be between 1 and 14" in port.text(port.query("#link-banner-text"))
 
 
 def test_an_embed_of_a_lesson_step():
