@@ -352,3 +352,16 @@ def test_a_file_link_tries_its_pattern_on_the_file_when_it_arrives():
     said = port.text(port.query("#link-banner-text"))
     assert said.startswith("This link's settings were not applied: The pattern '(a+)+$' backtracks catastrophically")
     assert app.state.recording is None and app.state.training.phase != "training" and port.errors == []
+
+
+def test_a_long_pattern_is_shown_by_its_start_and_length_in_a_status_line():
+    """Issue 26 item 5: loading a model showed its whole 600-character regex in the status line."""
+    from subwordlab_web.pattern_guard import SHOWN_PATTERN_CHARS, Check, checking_text, unavailable_message
+
+    pattern = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*" * 6
+    check = Check(None, None, "x" * 100, "the Inspect text", (pattern,))
+    for said in (checking_text(check), unavailable_message(check, "no worker")):
+        assert pattern not in said and pattern[:SHOWN_PATTERN_CHARS] in said and f"({len(pattern):,} characters)" in said
+        assert len(said) < 400  # (was 900 with the whole pattern)
+    short = Check(None, None, "x", "the corpus", (r"\w+",))
+    assert r"'\w+'" in checking_text(short)

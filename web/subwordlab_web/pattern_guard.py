@@ -294,7 +294,7 @@ def timeout_message(check: Check) -> str:
 def unavailable_message(check: Check, why: str) -> str:
     """What the page says when the guard's worker could not run (the pattern is not run
     unchecked: it could freeze the page)."""
-    return (f"The pattern '{check.patterns[0]}' was not used: the page tries a pattern of your own in a separate "
+    return (f"The pattern {shown_pattern(check.patterns[0])} was not used: the page tries a pattern of your own in a separate "
             f"worker first, and that worker could not run ({why}). Reload the page to try again, or use 'gpt2', "
             "'cl100k' or 'o200k'. Your corpus, the previous tokenizer and your settings are kept.")
 
@@ -360,7 +360,23 @@ class PatternGuard:
         return self._said(check, message)
 
 
+SHOWN_PATTERN_CHARS = 40  # a status line shows at most this much of a pattern (a model's can be 600)
+
+
+def shown_pattern(pattern: str) -> str:
+    r"""A pattern as a status line shows it: whole if short, else its start and its length.
+
+    >>> print(shown_pattern(r"\w+"))
+    '\w+'
+    >>> shown_pattern("a" * 600)
+    "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' (600 characters)"
+    """
+    if len(pattern) <= SHOWN_PATTERN_CHARS:
+        return f"'{pattern}'"
+    return f"'{pattern[:SHOWN_PATTERN_CHARS]}…' ({len(pattern):,} characters)"
+
+
 def checking_text(check: Check) -> str:
     """What the page shows while the worker checks. Example: 'Checking the pattern '\\w+' on the corpus…'."""
-    return (f"Checking the pattern '{check.patterns[0]}' on {check.where} in a separate worker "
+    return (f"Checking the pattern {shown_pattern(check.patterns[0])} on {check.where} in a separate worker "
             f"(at most {check.budget:.0f} s; the first check also starts the worker)…")
