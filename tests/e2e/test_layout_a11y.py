@@ -266,10 +266,11 @@ def test_the_phone_tab_bar_scrolls_and_keeps_the_selected_tab_in_view(fresh_page
 # Chips and pre-token pieces that stick out of their box (left or right): [box, its text].
 STICKING_OUT_JS = """() => {
   const out = [];
-  for (const el of document.querySelectorAll('.chips .chip, .pieces .piece')) {
+  for (const el of document.querySelectorAll('.chips .chip, .pieces .piece, #merges-rows td .mini-chip')) {
     if (!el.getClientRects().length) continue;
-    const box = el.parentElement.getBoundingClientRect(), r = el.getBoundingClientRect();
-    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push([el.parentElement.id || el.parentElement.className, el.textContent.slice(0, 20)]);
+    const parent = el.closest('td') || el.parentElement;
+    const box = parent.getBoundingClientRect(), r = el.getBoundingClientRect();
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push([parent.id || parent.className || parent.tagName, el.textContent.slice(0, 20)]);
   }
   return out;
 }"""
@@ -278,13 +279,14 @@ STICKING_OUT_JS = """() => {
 def test_a_long_token_and_a_long_pre_token_wrap_inside_their_boxes(fresh_page, site_url):
     """A 72-dash rule (one byte-level token after a few merges) and a CJK sentence without
     spaces (one pre-token) made the Inspect pipeline card, the chips and a Compare column
-    overflow (the page scrolled sideways, even at 1366 px); they wrap in their boxes now."""
+    overflow (the page scrolled sideways, even at 1366 px); they wrap in their boxes now. So
+    does a token of 64 spaces in the merges table (issue 26 item 5: it overflowed its cell)."""
     rule, cjk = "-" * 72, "人人生而自由在尊严和权利上一律平等" * 3
     page, guard = fresh_page(viewport=DESKTOP)
     page.goto(site_url)
     guard.wait_ready()
     page.click("#tab-corpus")
-    page.fill("#corpus-text", f"rule\n{rule}\nwords here\n" * 20)
+    page.fill("#corpus-text", f"rule\n{rule}\nwords here\n{' ' * 64}indented\n" * 20)  # (a 64-space token too)
     page.click("#tab-train")
     page.select_option("#train-preset", "byte_bpe")
     page.fill("#train-size", "12")
@@ -304,7 +306,7 @@ def test_a_long_token_and_a_long_pre_token_wrap_inside_their_boxes(fresh_page, s
     problems = []
     for width in (1366, 375):
         page.set_viewport_size({"width": width, "height": 900})
-        for panel in ("inspect", "compare"):
+        for panel in ("inspect", "compare", "train"):
             show(page, panel)
             m = measure(page)
             if m["scroll_width"] > m["viewport"] or m["widest_right"] > m["viewport"] + 0.5:

