@@ -261,6 +261,15 @@ def test_the_phone_tab_bar_scrolls_and_keeps_the_selected_tab_in_view(fresh_page
     expect(page.locator("#panel-share")).to_be_visible()
     box, bar = page.locator("#tab-share").bounding_box(), tabs.bounding_box()
     assert box["x"] >= bar["x"] - 0.5 and box["x"] + box["width"] <= bar["x"] + bar["width"] + 0.5
+    # issue 26 item 5: the sticky bar (tabs and the pills) took a quarter of a phone's screen;
+    # one row of pills now, and Inspect's tokenizer picker wraps its buttons in rows
+    sticky = page.locator(".tabbar").bounding_box()["height"]
+    assert sticky <= 0.15 * PHONE["height"], f"the sticky bar is {sticky:.0f} px of {PHONE['height']}"
+    page.click("#tab-inspect")
+    expect(page.locator('#inspect-pick button[data-pick="cl100k_base"]')).to_have_attribute("aria-pressed", "true",
+                                                                                          timeout=60_000)
+    tops = page.locator("#inspect-pick button").evaluate_all("bs => new Set(bs.map(b => Math.round(b.getBoundingClientRect().top))).size")
+    assert tops <= 4, f"the picker's {page.locator('#inspect-pick button').count()} buttons take {tops} rows"
 
 
 # Chips and pre-token pieces that stick out of their box (left or right): [box, its text].

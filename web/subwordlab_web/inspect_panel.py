@@ -512,8 +512,9 @@ def pick_choices() -> list[tuple[str, str, str]]:
     >>> [k for k, _, _ in pick_choices()][:3]
     ['trained', 'r50k_base', 'cl100k_base']
     """
-    return [("trained", "Trained here", "")] + [(v.key, v.title, v.source) for v in WELL_KNOWN
-                                                 if v.shipped]
+    # (the short name: "GPT-4 (cl100k)" is "GPT-4"; the button's title says the rest)
+    return [("trained", "Trained here", "")] + [(v.key, v.title.split(" (")[0], f"{v.title}: {v.source}")
+                                                 for v in WELL_KNOWN if v.shipped]
 
 
 def span_segments(chips: Sequence[TokenChip], text: str) -> list[tuple[int, int, tuple[int, ...]]]:
