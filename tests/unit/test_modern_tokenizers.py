@@ -164,7 +164,8 @@ def test_a_tokenizer_not_shipped_asks_for_the_users_copy_and_checks_its_hash(pac
     status = port.text(port.query("#files-status"))
     assert port.errors == [] and app.state.imported is not None and app.state.imported.vocab_size == 32_000
     assert "It is the same file as the one this page knows" in status
-    assert app.state.imported_name == "tokenizer.json"  # a link asks for it by name and hash, like any file
+    # named after its source (issue 26 item 5: every one was "tokenizer.json"); a link asks for it by hash
+    assert app.state.imported_name == "Llama 2 (SentencePiece BPE) (your copy, tokenizer.json)"
     # Compare's well-known column can use it now
     assert app.panels["files"]._well_known["llama2"] is app.state.imported
     # a different file: loaded all the same, and said to differ

@@ -310,7 +310,10 @@ class FilesPanel:
             if refusal is not None:
                 self.say(f"{name!r} was not loaded. {refusal}", error=True)
                 return None
-        self.state.set_imported(imported.tokenizer, name, sha256=hashlib.sha256(data).hexdigest())
+        # named after its source: a copy of a tokenizer the page knows by the model's name
+        # (every Hugging Face file is "tokenizer.json"), any other file by its own name
+        shown = f"{WELL_KNOWN_BY_KEY[own_copy_of].title} (your copy, {name})" if own_copy_of else name
+        self.state.set_imported(imported.tokenizer, shown, sha256=hashlib.sha256(data).hexdigest())
         said = imported.summary + " It is now the tokenizer of Inspect and Compare."
         if own_copy_of:
             item = WELL_KNOWN_BY_KEY[own_copy_of]
