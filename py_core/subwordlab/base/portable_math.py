@@ -94,8 +94,15 @@ def exp(x: float) -> float:
     """e**x to 40 significant bits, the same in every runtime (see the module docstring)."""
     if x < _EXP_ZERO_BELOW:
         return 0.0
-    y = _stable(math.exp(x))
-    return _round40(_exp_series(x)) if y is None else y
+    y = math.exp(x)
+    if y > _HUGE:  # (y * _SPLIT would overflow)
+        z = _stable(y)
+        return _round40(_exp_series(x)) if z is None else z
+    # step 1 by Veltkamp's splitting, as ``exps`` does (_round40_all): the same bits as
+    # _stable, in a few float operations instead of a call (2x the speed of the Unigram E-step)
+    p = y * _SPLIT
+    hi = p - (p - y)
+    return _round40(_exp_series(x)) if abs((y - hi) / math.ulp(y)) > _NEAR else hi
 
 
 def log(y: float) -> float:
@@ -104,8 +111,9 @@ def log(y: float) -> float:
     r = math.log(y)
     if r == 0.0:
         return 0.0
-    z = _stable(r)
-    return _round40(_log_series(y)) if z is None else z
+    p = r * _SPLIT  # (|r| < 745: no overflow)
+    hi = p - (p - r)
+    return _round40(_log_series(y)) if abs((r - hi) / math.ulp(r)) > _NEAR else hi
 
 
 # -- the same over a whole list: a few C-level passes instead of a Python call per value ------
