@@ -134,3 +134,17 @@ def test_exps_and_logs_agree_with_exp_and_log_near_halfway_points():
     assert pm.exps(xs) == [pm.exp(x) for x in xs]
     assert pm.logs(ys) == [pm.log(y) for y in ys]
     assert pm.exps([]) == [] and pm.logs([]) == []
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.floats(-690.0, 709.0), st.floats(1e-300, 1e300))
+def test_the_scalar_splitting_gives_what_the_frexp_rounding_gives(x, y):
+    """exp and log round by Veltkamp's splitting (fast); _stable, by frexp and floor, is the
+    definition: both give the same bits, near halfway points both take the series."""
+    from subwordlab.base import portable_math as pm
+
+    z = pm._stable(math.exp(x))
+    assert pm.exp(x) == (pm._round40(pm._exp_series(x)) if z is None else z)
+    r = math.log(y)
+    z = pm._stable(r) if r else 0.0
+    assert pm.log(y) == (pm._round40(pm._log_series(y)) if z is None else z)
