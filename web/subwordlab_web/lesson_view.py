@@ -102,8 +102,7 @@ class LessonCard:
         self.question, self.choices, self.score = q("#lesson-question"), q("#lesson-choices"), q("#lesson-score")
         self.b_exercise = q("#lesson-exercise")
         self.asking: Prediction | None = None  # the question on the card, waiting for an answer
-        self.answers: dict[int, bool] = {}  # step -> whether the learner's prediction was right
-        self.said_verdict: tuple[int, bool, str] | None = None  # (step, right, text) of the last answer
+        self.answers: dict[int, tuple[bool, str]] = {}  # step -> (right?, the verdict) of the learner's prediction
         self.default_intro = port.text(self.intro)
         self.opening = False  # loading and training a lesson: its own changes do not leave it
         self.left_note = ""  # why the last lesson was left (shown in its place)
@@ -312,7 +311,7 @@ class LessonCard:
 
     # --- predicting -------------------------------------------------------------------------
     def _forget_predictions(self) -> None:
-        self.asking, self.said_verdict = None, None
+        self.asking = None
         self.answers.clear()
 
     def _on_choice(self, event: Any) -> None:
@@ -328,11 +327,7 @@ class LessonCard:
             return
         self.asking = None
         if key:
-            right, text = verdict(p, key)
-            self.answers[p.step] = right
-            self.said_verdict = (p.step, right, text)
-        else:
-            self.said_verdict = None
+            self.answers[p.step] = verdict(p, key)
         if self.state.step == p.step - 1:
             self._move(+1)
         else:
@@ -342,7 +337,7 @@ class LessonCard:
 
     def score_text(self) -> str:
         """Example: '3 of 4 right' (the predictions answered in this lesson)."""
-        return f"Your predictions: {sum(self.answers.values())} of {len(self.answers)} right."
+        return f"Your predictions: {sum(right for right, _ in self.answers.values())} of {len(self.answers)} right."
 
     def open_exercise(self) -> None:
         """The lesson's Python exercise, opened on the exercise card (its draft or starter)."""
@@ -454,7 +449,7 @@ class LessonCard:
         port.set_disabled(self.b_next, step >= steps or self.asking is not None)
 
     def _render_predict(self, lesson: Lesson | None) -> None:
-        """The question (while one waits for an answer), the last answer's verdict (on the
+        """The question (while one waits for an answer), the verdict of an answered step (on
         step it was about), the score and the exercise button; all text."""
         port, st = self.port, self.state
         if self.asking is not None and (lesson is None or st.step != self.asking.step - 1):
@@ -468,10 +463,10 @@ class LessonCard:
                             + [el("button", "button button-quiet", "Skip", {"type": "button", "data-choice": ""})])
         else:
             port.clear(self.choices)
-        shown = self.said_verdict is not None and lesson is not None and st.step == self.said_verdict[0]
-        port.set_hidden(self.verdict_line, not shown)
-        port.set_text(self.verdict_line, self.said_verdict[2] if shown and self.said_verdict else "")
-        port.set_attr(self.verdict_line, "data-right", str(bool(shown and self.said_verdict and self.said_verdict[1])).lower())
+        said = self.answers.get(st.step) if lesson is not None else None  # (kept for each answered step)
+        port.set_hidden(self.verdict_line, said is None)
+        port.set_text(self.verdict_line, said[1] if said is not None else "")
+        port.set_attr(self.verdict_line, "data-right", "true" if said is not None and said[0] else "false")
         counting = lesson is not None and lesson.predict and bool(self.answers)
         port.set_hidden(self.score, not counting)
         port.set_text(self.score, self.score_text() if counting else "")
