@@ -449,8 +449,8 @@ class LessonCard:
         port.set_disabled(self.b_next, step >= steps or self.asking is not None)
 
     def _render_predict(self, lesson: Lesson | None) -> None:
-        """The question (while one waits for an answer), the verdict of an answered step (on
-        step it was about), the score and the exercise button; all text."""
+        """The question (while one waits for an answer), an answered step's verdict (on
+        that step), the score and the exercise button; all text."""
         port, st = self.port, self.state
         if self.asking is not None and (lesson is None or st.step != self.asking.step - 1):
             self.asking = None  # (the player moved another way: the question is dropped)
