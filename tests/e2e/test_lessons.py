@@ -133,7 +133,7 @@ def test_a_lesson_file_opened_on_the_card_steps_through(fresh_page, site_url, sc
     from pathlib import Path
 
     source = Path(__file__).resolve().parents[2] / "web" / "subwordlab_web" / "lesson_files" / "10-wikipedia-aaabdaaabac.lesson"
-    text = source.read_text(encoding="utf-8")
+    text = source.read_text(encoding="utf-8").replace("predict: on\n", "")  # (Next steps at once here)
     page, guard = fresh_page(viewport={"width": 1366, "height": 900})
     page.goto(site_url)
     guard.wait_ready()
@@ -160,3 +160,35 @@ def test_a_lesson_file_opened_on_the_card_steps_through(fresh_page, site_url, sc
         "The lesson “broken.lesson” was not opened. Line 7: merges must be a whole number from 0 to 1,000,000, not “three”")
     expect(page.locator("#lesson-heading")).to_have_text("Merge 3: aa + ab → aaab")
     expect(page.locator("#train-step-now")).to_have_text("3")
+
+
+def test_a_predicting_lesson_asks_before_each_merge(fresh_page, site_url, screenshots_dir):
+    """Lesson 7 (predict: on): Next asks which pair wins, a wrong answer and a right one are said
+    with the trainer's numbers, the player moves after each answer and the card keeps the score;
+    its Python exercise opens from the card."""
+    page, guard = open_lesson(fresh_page, site_url, "?lesson=7&step=0")
+    expect(page.locator("#lesson-where")).to_have_text("Lesson 7 · step 0 of 3")
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-question")).to_have_text("Which pair wins merge 1?")
+    expect(page.locator("#lesson-choices button")).to_have_text(["h + u", "p + u", "u + g", "u + n", "Skip"])
+    expect(page.locator("#lesson-next")).to_be_disabled()
+    expect(page.locator("#train-step-now")).to_have_text("0")
+    page.screenshot(path=str(screenshots_dir / "lesson-7-predict-1366.png"), full_page=False)
+    page.click("#lesson-choices button:text-is('h + u')")  # wrong
+    expect(page.locator("#lesson-verdict")).to_have_text("Not this time: you chose h + u (15); u + g wins with 20.")
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 1: u + g → ug")
+    expect(page.locator("#train-step-now")).to_have_text("1")
+    expect(page.locator("#lesson-predict")).to_be_hidden()
+    expect(page.locator("#lesson-score")).to_have_text("Your predictions: 0 of 1 right.")
+    page.click("#lesson-next")
+    expect(page.locator("#lesson-question")).to_have_text("Which pair wins merge 2?")
+    page.click("#lesson-choices button:text-is('u + n')")  # right
+    expect(page.locator("#lesson-verdict")).to_have_text("Right: u + n wins with 16.")
+    expect(page.locator("#lesson-heading")).to_have_text("Merge 2: u + n → un")
+    expect(page.locator("#train-step-now")).to_have_text("2")
+    expect(page.locator("#lesson-score")).to_have_text("Your predictions: 1 of 2 right.")
+    page.wait_for_function("location.search === '?lesson=7&step=2'")
+    # the lesson's Python exercise
+    page.click("#lesson-exercise")
+    expect(page.locator("#exercise-pick")).to_have_value("bpe_get_stats")
+    expect(page.locator("#exercise-code")).to_be_focused()

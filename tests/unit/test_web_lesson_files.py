@@ -263,7 +263,8 @@ def pick_file(port, name, text):
     port.settle()
 
 
-WIKI = (LESSON_DIR / "10-wikipedia-aaabdaaabac.lesson").read_text(encoding="utf-8")
+WIKI_PREDICTING = (LESSON_DIR / "10-wikipedia-aaabdaaabac.lesson").read_text(encoding="utf-8")
+WIKI = WIKI_PREDICTING.replace("predict: on\n", "")  # (Next steps at once; predicting: test_web_lesson_predict.py)
 
 
 def test_a_lesson_file_picked_on_the_card_opens_and_steps():

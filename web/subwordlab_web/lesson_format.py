@@ -16,6 +16,8 @@ value); a line starting with ``#`` is a comment; blank lines are ignored. The fi
     merges: 3                       # or  vocab: 12  (Unigram: vocab only)
     option end_of_word: null        # checked against the preset's schema; JSON or plain text
     option unk_token: <unk>
+    predict: on                     # before each step, ask which pair wins (default off)
+    exercise: bpe_get_stats         # offer this Python exercise on the card
     source hf: Hugging Face LLM course, chapter 6.5 | https://huggingface.co/learn/llm-course/chapter6/5
     say: {steps} merges, each the most frequent pair.       # step 0, in your own words
     quote hf: a short sentence, verbatim, from source hf      # step 0, quoted (attributed)
@@ -28,7 +30,10 @@ value); a line starting with ``#`` is a comment; blank lines are ignored. The fi
 
 Top-level keys: ``lesson-format``, ``title``, ``corpus`` (``sample ID``, ``words`` or
 ``text``, the last two with indented lines), ``algorithm``, ``merges`` or ``vocab``,
-``option NAME``, ``source KEY`` (``title | https://address``; the five lesson texts of the
+``option NAME``, ``predict`` (``on`` or ``off``, the default: with ``on``, Next first asks the
+learner which pair wins the merge, or how many entries a Unigram round leaves, and says whether
+they were right, with the numbers), ``exercise`` (an id of exercises.EXERCISE_IDS, e.g.
+``bpe_get_stats``: the card offers that Python exercise), ``source KEY`` (``title | https://address``; the five lesson texts of the
 repository's ``lessons/`` are known as 000 to 004), ``follows`` (the source whose printed
 lines the lesson reproduces), ``say``, ``quote KEY``, ``rule`` / ``rule quote KEY`` (said at
 a merge with nothing of its own), ``tie-rule`` / ``tie-rule quote KEY`` (said when a tie is
@@ -155,6 +160,8 @@ class Lesson:
     step_lines: Mapping[int, int] = field(default_factory=dict, compare=False)  # step -> its "step N:" line
     origin: str = ""  # where it was loaded from: "" (bundled), a file name, a site address or "link"
     file_text: str = field(default="", compare=False, repr=False)  # the file it was read from
+    predict: bool = False  # "predict: on": Next first asks the learner what the step will do
+    exercise: str = ""  # "exercise: ID": the Python exercise the card offers (an id of exercises.EXERCISE_IDS)
 
     @property
     def steps(self) -> int | None:
@@ -238,7 +245,7 @@ def placeholders(text: str, line: int) -> list[tuple[str, str]]:
 
 # --- reading -----------------------------------------------------------------------------------
 _TOP = ("lesson-format", "title", "corpus", "algorithm", "merges", "vocab", "option", "source", "follows", "say",
-        "quote", "rule", "tie-rule", "em", "numbers-note", "erratum", "step")
+        "quote", "rule", "tie-rule", "em", "numbers-note", "erratum", "predict", "exercise", "step")
 _IN_STEP = ("say", "quote", "erratum", "printed", "printed-pair", "printed-count", "printed-score", "step")
 
 
@@ -535,9 +542,22 @@ def parse_lesson(text: str, *, number: int | None = None, origin: str = "") -> L
             if not math.isfinite(score) or not 0 <= score <= 1e9:
                 raise LessonFileError(s.line, f"printed-score must be a number, not “{s.value[:30]}”")
         printed[at] = Printed(_text(p), (symbols[0], symbols[1]), count, score, p.line)
+    predict = False
+    if "predict" in top:
+        if top["predict"].value not in ("on", "off"):
+            raise LessonFileError(top["predict"].line, f"predict is “on” or “off”, not “{top['predict'].value[:30]}”")
+        predict = top["predict"].value == "on"
+    exercise = ""
+    if "exercise" in top:
+        from .exercises import EXERCISE_IDS
+
+        exercise = top["exercise"].value
+        if exercise not in EXERCISE_IDS:
+            raise LessonFileError(top["exercise"].line, f"“exercise: {exercise[:40]}” names no exercise. Use one of "
+                                  + ", ".join(EXERCISE_IDS))
     return Lesson(number, title, sample, spec, follows, tuple(intro), rules.get("rule"), rules.get("tie-rule"),
                   {k: tuple(v) for k, v in notes.items()}, printed, tuple(em),
                   _text(top["numbers-note"]) if "numbers-note" in top else "",
                   {k: tuple(v) for k, v in says.items()}, {k: tuple(v) for k, v in errata.items()},
                   {k: known[k] for k in dict.fromkeys([q for q, _ in quoted] + ([follows] if follows else []))},
-                  corpus_format, corpus_text, step_lines, origin, text)
+                  corpus_format, corpus_text, step_lines, origin, text, predict=predict, exercise=exercise)

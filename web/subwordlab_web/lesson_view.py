@@ -15,6 +15,12 @@ or inside a share link) is read with lesson_format.parse_lesson and, when its co
 trained here first and checked (lessons.check_lesson): a bad one shows one message naming the
 line, and the page keeps what it had. The address keeps ``?lesson=N&step=K`` (persist.py).
 
+A lesson with ``predict: on`` asks before Next shows a step (lessons.prediction): the choices
+are buttons, the answer is said with the trainer's numbers (lessons.verdict), then the player
+moves; the card keeps the score. Only the card's Next asks (the player's own controls and
+Replay just move), and a step already answered is not asked again. A lesson with
+``exercise: ID`` offers that Python exercise (the exercise card's ``open``).
+
     card = LessonCard(port, state, app)
     await card.open(3, step=4)      # what ?lesson=3&step=4 does
 """
@@ -27,9 +33,10 @@ from urllib.parse import urljoin, urlsplit
 from subwordlab.recording import Recording
 
 from .build import el
+from .exercises import EXERCISES
 from .lesson_format import MAX_LESSON_BYTES, Lesson, LessonFileError, parse_lesson
 from .lesson_maker import LessonMakerError, make_lesson_file
-from .lessons import LESSONS, check_lesson, explain, lesson_by_number
+from .lessons import LESSONS, Prediction, check_lesson, explain, lesson_by_number, prediction, verdict
 from .samples import SAMPLES
 from .state import Corpus
 from .wording import plural
@@ -91,6 +98,11 @@ class LessonCard:
         self.error, self.file_input = q("#lesson-error"), q("#lesson-file")
         self.b_mark, self.b_unmark, self.b_make = q("#lesson-mark"), q("#lesson-unmark"), q("#lesson-make")
         self.marked_note = q("#lesson-marked")
+        self.verdict_line, self.predict_box = q("#lesson-verdict"), q("#lesson-predict")
+        self.question, self.choices, self.score = q("#lesson-question"), q("#lesson-choices"), q("#lesson-score")
+        self.b_exercise = q("#lesson-exercise")
+        self.asking: Prediction | None = None  # the question on the card, waiting for an answer
+        self.answers: dict[int, tuple[bool, str]] = {}  # step -> (right?, the verdict) of the learner's prediction
         self.default_intro = port.text(self.intro)
         self.opening = False  # loading and training a lesson: its own changes do not leave it
         self.left_note = ""  # why the last lesson was left (shown in its place)
@@ -110,6 +122,8 @@ class LessonCard:
         port.on(self.b_mark, "click", lambda _e: self.mark())
         port.on(self.b_unmark, "click", lambda _e: self.unmark())
         port.on(self.b_make, "click", lambda _e: self.make())
+        port.on(self.choices, "click", self._on_choice)
+        port.on(self.b_exercise, "click", lambda _e: self.open_exercise())
         state.subscribe(self._on_state)
         self.render()
 
@@ -143,6 +157,7 @@ class LessonCard:
         panels = getattr(app, "panels", {})
         self.opening = True
         self.say_error("")
+        self._forget_predictions()
         try:
             st.set_lesson(lesson.number, None if lesson.number is not None else lesson)
             self.render()
@@ -242,6 +257,7 @@ class LessonCard:
 
     def leave(self, note: str = "") -> None:
         self.left_note = note
+        self._forget_predictions()
         self.state.set_lesson(None)
         self.render()
 
@@ -264,7 +280,23 @@ class LessonCard:
 
     # --- stepping ---------------------------------------------------------------------------
     def move(self, delta: int) -> None:
-        """Previous (-1) or Next (+1): the player moves, the card and the charts follow."""
+        """Previous (-1) or Next (+1): the player moves, the card and the charts follow. In a
+        lesson with ``predict: on``, Next first asks about the step it will show."""
+        lesson = self.current()
+        if delta > 0 and lesson is not None and lesson.predict and self.asking is None:
+            rec, step = self.state.recording, self.state.step + 1
+            if rec is not None and rec.done and step not in self.answers:
+                self.asking = prediction(lesson, rec, step)
+                if self.asking is not None:
+                    self.render()
+                    first = self.port.query("#lesson-choices button")
+                    if first is not None:
+                        self.port.focus(first)
+                    return
+        self.asking = None
+        self._move(delta)
+
+    def _move(self, delta: int) -> None:
         player = self.state.player
         player.pause()
         moved = player.step() if delta > 0 else player.back()
@@ -277,9 +309,50 @@ class LessonCard:
         elif delta < 0 and player.position == 0:
             self.port.focus(self.b_next)
 
+    # --- predicting -------------------------------------------------------------------------
+    def _forget_predictions(self) -> None:
+        self.asking = None
+        self.answers.clear()
+
+    def _on_choice(self, event: Any) -> None:
+        button = self.port.closest(self.port.event_target(event), "button[data-choice]")
+        if button is not None:
+            self.answer(self.port.get_attr(button, "data-choice") or "")
+
+    def answer(self, key: str) -> None:
+        """The learner's prediction (a choice's key, or "" to skip): say whether it was right,
+        with the numbers, count it, and show the step."""
+        p = self.asking
+        if p is None:
+            return
+        self.asking = None
+        if key:
+            self.answers[p.step] = verdict(p, key)
+        if self.state.step == p.step - 1:
+            self._move(+1)
+        else:
+            self.render()
+        if self.state.player.position < self.state.player.recorded:
+            self.port.focus(self.b_next)
+
+    def score_text(self) -> str:
+        """Example: '3 of 4 right' (the predictions answered in this lesson)."""
+        return f"Your predictions: {sum(right for right, _ in self.answers.values())} of {len(self.answers)} right."
+
+    def open_exercise(self) -> None:
+        """The lesson's Python exercise, opened on the exercise card (its draft or starter)."""
+        lesson = self.current()
+        exercises = getattr(self.app, "exercises", None)
+        if lesson is None or not lesson.exercise or exercises is None:
+            return
+        exercises.open(lesson.exercise)
+        self.port.scroll_into_view(exercises.root)
+        self.port.focus(exercises.code_box)
+
     def replay(self) -> None:
         """Back to step 0 and play the lesson through (the player's speed; Space pauses)."""
         st = self.state
+        self.asking = None
         st.player.reset()
         st.notify("step")
         train = getattr(self.app, "panels", {}).get("train")
@@ -333,6 +406,7 @@ class LessonCard:
         port.set_hidden(self.body, lesson is None)
         port.set_hidden(self.intro, lesson is not None)
         self._render_marks()
+        self._render_predict(lesson)
         if lesson is None:
             port.set_text(self.intro, self.left_note or self.default_intro)
             return
@@ -372,4 +446,30 @@ class LessonCard:
         port.set_hidden(self.printed_line, card.printed is None)
         port.set_text(self.printed, card.printed.text if card.printed else "")
         port.set_disabled(self.b_prev, step == 0)
-        port.set_disabled(self.b_next, step >= steps)
+        port.set_disabled(self.b_next, step >= steps or self.asking is not None)
+
+    def _render_predict(self, lesson: Lesson | None) -> None:
+        """The question (while one waits for an answer), an answered step's verdict (on
+        that step), the score and the exercise button; all text."""
+        port, st = self.port, self.state
+        if self.asking is not None and (lesson is None or st.step != self.asking.step - 1):
+            self.asking = None  # (the player moved another way: the question is dropped)
+        p = self.asking
+        port.set_hidden(self.predict_box, p is None)
+        if p is not None:
+            port.set_text(self.question, p.question)
+            port.build_into(self.choices, [el("button", "button", c.label, {"type": "button", "data-choice": c.key})
+                                           for c in p.choices]
+                            + [el("button", "button button-quiet", "Skip", {"type": "button", "data-choice": ""})])
+        else:
+            port.clear(self.choices)
+        said = self.answers.get(st.step) if lesson is not None else None  # (kept for each answered step)
+        port.set_hidden(self.verdict_line, said is None)
+        port.set_text(self.verdict_line, said[1] if said is not None else "")
+        port.set_attr(self.verdict_line, "data-right", "true" if said is not None and said[0] else "false")
+        counting = lesson is not None and lesson.predict and bool(self.answers)
+        port.set_hidden(self.score, not counting)
+        port.set_text(self.score, self.score_text() if counting else "")
+        exercise = EXERCISES.get(lesson.exercise) if lesson is not None and lesson.exercise else None
+        port.set_hidden(self.b_exercise, exercise is None)
+        port.set_text(self.b_exercise, f"Try it in Python: {exercise.title}" if exercise is not None else "")

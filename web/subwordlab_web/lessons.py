@@ -431,3 +431,105 @@ def check_lesson(lesson: Lesson, recording: Any) -> None:
             raise LessonFileError(p.line, f"the source prints a score of {p.score} at step {step}, but this training "
                                   f"scores {'no score' if e.score is None else _number(e.score)}. Fix printed-score, "
                                   "or say where the source is wrong with “erratum:”")
+
+
+# --- learn by predicting ("predict: on") ---------------------------------------------------------
+MAX_CHOICES = 4  # a merge question offers the winner and at most three other top candidates
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str  # what its button carries (the candidate's index, or the number)
+    label: str  # what the button says: "u + g", or "12"
+    number: str  # its number as the verdict says it: "15", "score 0.1429"
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What the card asks before showing `step`: a question, its choices (in an order that
+    does not give the answer away) and the right one's key."""
+
+    step: int
+    question: str
+    choices: tuple[Choice, ...]
+    answer: str
+    wins_with: str  # the right answer's number, as the verdict says it: "20", "a score of 0.1429"
+    tie_rule: str = ""  # (merge) the tie-break rule, said when the learner picks a pair tied with the winner
+    had: int | None = None  # (Unigram) the entries before the round; None for a merge
+
+
+def prediction(lesson: Lesson, recording: Any, step: int) -> Prediction | None:
+    """The question before `step` (1 or later) of `lesson`'s finished `recording`, or None when
+    the step has nothing to guess (past the end, a single candidate, an unknown kind of step).
+
+    A merge (BPE, WordPiece): "Which pair wins merge k?" with the winner and the next best of
+    the step's recorded candidates (at most MAX_CHOICES), sorted by their text. A Unigram round:
+    "How many entries are left?" with the true size and two others made from it, ascending.
+    Every number is the recording's.
+    """
+    steps = recording.steps
+    if not 1 <= step <= len(steps):
+        return None
+    e = steps[step - 1]
+    kind = getattr(e, "kind", "")
+    if kind == "merge":
+        return _merge_prediction(lesson, e, step)
+    if kind in ("em", "prune"):
+        before = (steps[step - 2] if step > 1 else recording.alphabet).vocab_size
+        after = e.vocab_size
+        gap = max(before - after, 1)
+        above = [n for n in (before, (before + after + 1) // 2) if n > after]  # (never more than it had)
+        below = [after - gap, after - 2 * gap, after // 2, after - 1]
+        # where the right number sits among the three moves with the step (the order gives nothing away)
+        order = [above + below, above[:1] + below + above[1:], below + above][step % 3]
+        others: list[int] = []
+        for n in order + [after + 1, after + 2]:
+            if n >= 1 and n != after and n not in others and len(others) < 2:
+                others.append(n)
+        numbers = sorted([after, *others])
+        what = "pruning round" if kind == "prune" else "EM round"
+        return Prediction(step, f"The vocabulary has {plural(before, 'entry', 'entries')}. How many are left after "
+                          f"this {what}?", tuple(Choice(str(n), f"{n:,}", f"{n:,}") for n in numbers), str(after),
+                          f"{after:,}", had=before)
+    return None
+
+
+def _merge_prediction(lesson: Lesson, e: Any, step: int) -> Prediction | None:
+    wordpiece = lesson.spec.preset == "wordpiece"
+    candidates = list(getattr(e, "candidates", ()))
+    winner = next((i for i, c in enumerate(candidates) if tuple(c[0]) == tuple(e.pair)), None)
+    if winner is None:
+        return None
+    picked = [winner] + [i for i in range(len(candidates)) if i != winner][: MAX_CHOICES - 1]
+    if len(picked) < 2:
+        return None
+
+    def number(c: Any) -> str:
+        return f"score {_number(c[2])}" if wordpiece and len(c) > 2 and c[2] is not None else str(c[1])
+
+    choices = sorted((Choice(str(i), label(candidates[i][0]), number(candidates[i])) for i in picked),
+                     key=lambda ch: (ch.label, ch.key))
+    question = f"Which pair wins merge {step}?" + (" (WordPiece: the highest score)" if wordpiece else "")
+    wins = f"a score of {_number(e.score)}" if wordpiece and e.score is not None else str(e.count)
+    return Prediction(step, question, tuple(choices), str(winner), wins,
+                      TIE_RULES.get(lesson.tie_break, TIE_RULES["first"]))
+
+
+def verdict(p: Prediction, key: str) -> tuple[bool, str]:
+    """Whether choice `key` is right, and what the card says, with the numbers.
+
+    Example (lesson 7, merge 1): right -> 'Right: u + g wins with 20.'; wrong, h + u ->
+    'Not this time: you chose h + u (15); u + g wins with 20.'
+    """
+    chosen = next((c for c in p.choices if c.key == key), None)
+    right = next(c for c in p.choices if c.key == p.answer)
+    if p.had is not None:
+        left = f"{p.wins_with} {'entry is' if p.wins_with == '1' else 'entries are'} left (it had {p.had:,})."
+        if chosen is None or chosen.key == right.key:
+            return True, f"Right: {left}"
+        return False, f"Not this time: you chose {chosen.label}; {left}"
+    if chosen is None or chosen.key == right.key:
+        return True, f"Right: {right.label} wins with {p.wins_with}."
+    tie = (f" They tie: the tie-break rule ({p.tie_rule}) picks {right.label}." if chosen.number == right.number
+           else "")
+    return False, f"Not this time: you chose {chosen.label} ({chosen.number}); {right.label} wins with {p.wins_with}.{tie}"
