@@ -48,6 +48,7 @@ import math
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..base.portable_math import exp, log  # (the same bits in every runtime; see above)
+from .unigram_seed import check_unigram_settings
 
 UNK_PENALTY = 10.0  # model.rs's K_UNK_PENALTY: an unk node scores min_score - 10
 MIN_SCORE_DELTA = 0.0001  # finalize: a missing required character scores min_score + k x this
@@ -623,14 +624,7 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
     """
     from ..models.hf_unigram import HFUnigram
 
-    if not 0 < shrinking_factor < 1:
-        raise ValueError(f"shrinking_factor must be between 0 and 1 (HF uses 0.75), not {shrinking_factor!r}")
-    if not isinstance(n_sub_iterations, int) or n_sub_iterations < 1:
-        raise ValueError(f"n_sub_iterations must be a positive integer, not {n_sub_iterations!r}")
-    if not isinstance(max_piece_length, int) or max_piece_length < 1:
-        raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
-    if not isinstance(seed_size, int) or seed_size < 0:
-        raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
+    check_unigram_settings(shrinking_factor, n_sub_iterations, max_piece_length, seed_size, who="HF")
     specials = list(dict.fromkeys(special_tokens))
     meta = ([unk_token] if unk_token is not None and unk_token not in specials else []) + specials
     words = list(word_order) if word_order is not None else list(counts)

@@ -53,7 +53,7 @@ from ..models.unigram import Unigram
 from ..text.corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, long_words_note
 from .alphabet import covered_characters
 from .lattice import Lattices, forward_backward, viterbi
-from .unigram_seed import freq_x_length, frequent_substrings, is_valid_piece, words_in_alphabet
+from .unigram_seed import check_unigram_settings, freq_x_length, frequent_substrings, is_valid_piece, words_in_alphabet
 
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 _FILTER_SHARE = 20  # filter the lattices after an M-step once 1/20 of the live pieces died
@@ -77,14 +77,7 @@ def unigram_steps(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000
     >>> [piece for piece, _ in drain(unigram_steps({"▁ab": 3, "▁a": 1}, vocab_size=4))]
     ['▁ab', 'a', '▁', 'b']
     """
-    if not 0 < shrinking_factor < 1:
-        raise ValueError(f"shrinking_factor must be between 0 and 1 (SentencePiece uses 0.75), not {shrinking_factor!r}")
-    if not isinstance(n_sub_iterations, int) or n_sub_iterations < 1:
-        raise ValueError(f"n_sub_iterations must be a positive integer, not {n_sub_iterations!r}")
-    if not isinstance(max_piece_length, int) or max_piece_length < 1:
-        raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
-    if not isinstance(seed_size, int) or seed_size < 0:
-        raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
+    check_unigram_settings(shrinking_factor, n_sub_iterations, max_piece_length, seed_size)
     check_max_sentence_length(max_sentence_length)
     target = vocab_size - len(meta)
 

@@ -36,6 +36,20 @@ _SCRIPT_GROUPS = {"Hira": "Hani", "Kana": "Hani", "Zyyy": "Common", "Zzzz": "Com
 _SCRIPT_CACHE: dict = {}
 
 
+def check_unigram_settings(shrinking_factor, n_sub_iterations, max_piece_length, seed_size, who="SentencePiece"):
+    """Raise ValueError, saying what is allowed, for a Unigram trainer's settings out of range
+    (``who``: whose default 0.75 the message quotes). Example: shrinking_factor=1.0 raises
+    'shrinking_factor must be between 0 and 1 (SentencePiece uses 0.75), not 1.0'."""
+    if not 0 < shrinking_factor < 1:
+        raise ValueError(f"shrinking_factor must be between 0 and 1 ({who} uses 0.75), not {shrinking_factor!r}")
+    if not isinstance(n_sub_iterations, int) or n_sub_iterations < 1:
+        raise ValueError(f"n_sub_iterations must be a positive integer, not {n_sub_iterations!r}")
+    if not isinstance(max_piece_length, int) or max_piece_length < 1:
+        raise ValueError(f"max_piece_length must be a positive integer, not {max_piece_length!r}")
+    if not isinstance(seed_size, int) or seed_size < 0:
+        raise ValueError(f"seed_size must be a non-negative integer, not {seed_size!r}")
+
+
 def script_of(ch):
     """The Unicode script of a character (Scripts.txt, from the core's pinned tables) as
     SentencePiece groups them: 'Latn', 'Cyrl', 'Hani' (also kana), 'Common' (punctuation,
