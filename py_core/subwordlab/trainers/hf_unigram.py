@@ -247,13 +247,14 @@ def marginals(nodes, n, f, expected):
     return z
 
 
-def viterbi(nodes, n):
-    """``Lattice::viterbi``: the best path's node indices, left to right. A node's best
-    predecessor is the first (by start) whose score + the node's is highest."""
+def _best_scores(nodes, n):
+    """Viterbi's forward pass: ``M[pos]``, the best score of a path up to ``pos``;
+    ``bt[k]``, the best score of a path ending with node k (the best up to its start + its
+    own); ``group[pos]``, the nodes ending at ``pos`` in HF's node order."""
     starts, ends, sc, _, order = nodes
-    # the best score of a path up to each node: the best score ending where it starts + its own
     M = [0.0] * (n + 1)
     bt = [0.0] * len(starts)
+    group: dict[int, list[int]] = {}
     cur = -1
     for k in order:
         e = ends[k]
@@ -261,13 +262,21 @@ def viterbi(nodes, n):
         if e != cur:
             cur = e
             M[e] = v
-        elif v > M[e]:
-            M[e] = v
+            group[e] = [k]
+        else:
+            group[e].append(k)
+            if v > M[e]:
+                M[e] = v
+    return M, bt, group
+
+
+def viterbi(nodes, n):
+    """``Lattice::viterbi``: the best path's node indices, left to right. A node's best
+    predecessor is the first (by start) whose score + the node's is highest."""
+    starts, ends, sc, _, order = nodes
+    M, bt, group = _best_scores(nodes, n)
     # the path, from the end: each node's predecessor is the first node (by start) ending
     # where it starts whose best score + its score is its best score (eos scores 0)
-    group = {}
-    for k in order:
-        group.setdefault(ends[k], []).append(k)
     path = []
     if n == 0:
         return path
@@ -343,21 +352,8 @@ def nbest2(nodes, n):
     in HF's A* order (its 4-ary heap breaks ties between equal estimates)."""
     starts, ends, sc, _, order = nodes
     # step 1: viterbi's backtrace scores: the best path score up to each node, itself included
-    M = [0.0] * (n + 1)
-    bt = [0.0] * len(starts)
-    group = {0: [-1]}  # (-1: bos, backtrace score 0, score 0)
-    cur = -1
-    for k in order:
-        e = ends[k]
-        v = bt[k] = M[starts[k]] + sc[k]
-        if e != cur:
-            cur = e
-            M[e] = v
-            group[e] = [k]
-        else:
-            group[e].append(k)
-            if v > M[e]:
-                M[e] = v
+    M, bt, group = _best_scores(nodes, n)
+    group[0] = [-1]  # (-1: bos, backtrace score 0, score 0)
     # step 2: A* from the end: a hypothesis is (fx, gx, node, next hypothesis); eos is node -2
     heap = [(0.0, 0.0, -2, None)]
     found = []
