@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
+from build_modules import build_module
 
 from subwordlab.recording import Recording
 from subwordlab_web import share
@@ -219,7 +220,6 @@ CL100K_IDS = [15339, 1917, 12340, 30, 320, 31495, 230, 75265, 243, 92245, 16715,
 @pytest.mark.cpython_only
 def test_minbpe_sentence_in_cl100k_is_what_the_lesson_says():
     import subwordlab
-    from build_modules import build_module
 
     # OpenAI's rank file, made from the pinned npm package as the build makes it (also
     # tiktoken's offline cache)

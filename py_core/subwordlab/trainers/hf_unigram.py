@@ -254,7 +254,7 @@ def _best_scores(nodes, n):
     starts, ends, sc, _, order = nodes
     M = [0.0] * (n + 1)
     bt = [0.0] * len(starts)
-    group: dict[int, list[int]] = {}
+    group = {}
     cur = -1
     for k in order:
         e = ends[k]
