@@ -152,6 +152,10 @@ def test_a_course_page_follows_and_steers_its_embed(fresh_page, site_url):
 
     page.click("#host-lesson")
     expect(log.locator("li[data-type='subwordlab:lesson-step']").last).to_contain_text('"lesson":1,"step":2')
+    page.click("#host-lesson-file")  # a lesson file on the site, fetched by the embed, named by its address
+    expect(log.locator("li[data-type='subwordlab:lesson-step']").last).to_contain_text(
+        '"lesson":"lessons/02-hug-pug-pun.lesson","step":3')
+    expect(embed.locator("#train-step-now")).to_have_text("3")
     page.click("#host-reset")
     expect(embed.locator("#train-step-now")).to_have_text("3")
     expect(log.locator("li").last).to_contain_text('"step":3,"steps":8')

@@ -106,3 +106,48 @@ def test_set_text_sets_the_text_the_embed_shows(panel, query):
 def test_a_message_that_is_not_ours_is_ignored():
     assert read_command("hello") is None and read_command({"type": 3}) is None
     assert read_command({"type": "subwordlab:height", "height": 3}) is None  # our own kind of event, echoed
+
+
+LESSON_FILE = "lessons/10-wikipedia-aaabdaaabac.lesson"
+
+
+def test_a_lesson_file_on_the_site_is_opened_by_address_and_followed_by_name():
+    from subwordlab_web.lessons import LESSON_DIR
+
+    port, app = started("?embed=1&lesson=3&step=1&api=" + HOST)
+    st = app.state
+    text = (LESSON_DIR / LESSON_FILE.split("/")[1]).read_text(encoding="utf-8").replace("predict: on\n", "")
+    port.fetchable["http://127.0.0.1:8000/" + LESSON_FILE] = text
+    send(port, "open-lesson-step", lesson=LESSON_FILE, step=2)
+    assert st.lesson is None and st.loaded_lesson is not None and st.step == 2
+    steps = len(st.recording.steps)
+    assert events(port)[-1] == {"type": "subwordlab:lesson-step", "lesson": LESSON_FILE, "step": 2, "steps": steps}
+    send(port, "go-to-step", step=steps)
+    assert events(port)[-1] == {"type": "subwordlab:lesson-finished", "lesson": LESSON_FILE}
+    # another site's file, a missing one, a hostile value: one error event each, the lesson stays
+    send(port, "open-lesson-step", lesson="https://evil.example/x.lesson", step=0)
+    assert events(port)[-1]["type"] == "subwordlab:error" and "only from this site" in events(port)[-1]["message"]
+    send(port, "open-lesson-step", lesson="lessons/missing.lesson", step=0)
+    assert "could not be fetched" in events(port)[-1]["message"]
+    send(port, "open-lesson-step", lesson="x" * 400, step=0)
+    assert "at most 300 characters" in events(port)[-1]["message"]
+    assert st.loaded_lesson is not None and st.loaded_lesson.origin == LESSON_FILE
+
+
+def test_an_exercise_passed_or_failed_is_posted_with_what_the_card_says():
+    from subwordlab_web.exercises import EXERCISES
+
+    port, app = started("?embed=1&panel=train&preset=bpe&sample=seed000&merges=8&exercise=bpe_get_stats&api=" + HOST)
+    box, run = port.query("#exercise-code"), port.query("#exercise-run")
+    port.set_value(box, "def get_stats(words):\n    return {}\n")
+    port.click(run)
+    port.settle()
+    failed = events(port)[-1]
+    assert failed["type"] == "subwordlab:exercise-failed" and failed["exercise"] == "bpe_get_stats"
+    assert failed["outcome"] == "differs" and failed["summary"] == port.text(port.query("#exercise-result"))
+    port.set_value(box, EXERCISES["bpe_get_stats"].reference)
+    port.click(run)
+    port.settle()
+    passed = events(port)[-1]
+    assert passed == {"type": "subwordlab:exercise-passed", "exercise": "bpe_get_stats",
+                      "summary": port.text(port.query("#exercise-result"))}

@@ -17,6 +17,7 @@ from build_modules import build_module
 from subwordlab.recording import Recording
 from subwordlab_web import share
 from subwordlab_web.embed import parse_query
+from subwordlab_web.exercises import EXERCISES
 from subwordlab_web.lesson_format import MAX_LESSON_BYTES, LessonFileError, parse_lesson
 from subwordlab_web.lesson_maker import LessonMakerError, make_lesson_file
 from subwordlab_web.lesson_view import site_address
@@ -401,3 +402,29 @@ def test_a_lesson_file_dropped_on_the_card_opens_and_two_files_are_refused():
     app.state.set_spec(app.state.spec.with_preset("wordpiece"))
     port.settle()
     assert app.state.loaded_lesson is None and "the lesson was left" in port.text(port.query("#lesson-intro"))
+
+
+def test_the_maker_writes_predicting_and_an_exercise_and_they_work_when_opened():
+    # an author marks a step, asks for predictions and the get_stats exercise (issue 27, items 1/4/5)
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=3&step=2")
+    assert not port.checked(port.query("#lesson-make-predict"))  # lesson 3 does not predict
+    port.click(port.query("#lesson-mark"))
+    port.set_checked(port.query("#lesson-make-predict"), True)
+    port.set_value(port.query("#lesson-make-exercise"), "bpe_get_stats")
+    port.click(port.query("#lesson-make"))
+    _name, text, _mime = port.downloads[-1]
+    assert "\npredict: on\n" in text and "\nexercise: bpe_get_stats\n" in text
+    lesson = parse_lesson(text)
+    assert lesson.predict and lesson.exercise == "bpe_get_stats"
+    # opened on a fresh page: Next asks first, and the card offers the exercise
+    port2, app2 = page()
+    pick_file(port2, "made.lesson", text)
+    assert port2.checked(port2.query("#lesson-make-predict"))  # the maker starts from the open lesson
+    assert port2.value(port2.query("#lesson-make-exercise")) == "bpe_get_stats"
+    port2.click(port2.query("#lesson-next"))
+    port2.settle()
+    assert not port2.query("#lesson-predict").hidden and app2.state.step == 0
+    assert port2.text(port2.query("#lesson-exercise")) == "Try it in Python: " + EXERCISES["bpe_get_stats"].title
+    # the maker refuses an exercise that does not exist, by name
+    with pytest.raises(LessonMakerError, match="no exercise 'nope'"):
+        make_lesson_file(Corpus("low lower"), TrainSpec("bpe", "num_merges", 2), [1], exercise="nope")

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .build import el
 from .exercises import EXERCISE_LIST, EXERCISES, MAX_CODE_CHARS, TIME_LIMIT_SECONDS
 
+# how a run can end (besides "stopped" by the learner): "passed", or a way of not passing
+OUTCOMES = ("passed", "differs", "raised", "timeout", "failed")
 POLL_SECONDS = 0.05  # how often a running exercise looks at its reply and the time limit
 TIMEOUT_MESSAGE = (f"Your code ran longer than {TIME_LIMIT_SECONDS:g} s (an endless loop?), so it was stopped. "
                    "Python was restarted in the background for your next run; your code is still in the box.")
@@ -45,6 +48,8 @@ class ExerciseCard:
         self.running = False
         self.stop_requested = False
         self.task: Any = None
+        # called with (exercise id, outcome, what the card says) when a run ends (host_api.py)
+        self.listeners: list[Callable[[str, str, str], None]] = []
         port.build_into(self.pick, [el("option", None, e.title, {"value": e.id}) for e in EXERCISE_LIST])
         port.on(self.pick, "change", self._on_pick)
         port.on(self.code_box, "input", self._on_input)
@@ -121,6 +126,9 @@ class ExerciseCard:
     # --- running -------------------------------------------------------------------------------
     def _result(self, text: str, outcome: str, details: str = "", output: str = "") -> None:
         port = self.port
+        if outcome in OUTCOMES:  # a run ended: who listens (the host page's bridge) hears it
+            for listener in self.listeners:
+                listener(self.current.id, outcome, text)
         port.set_text(self.result, text)
         port.set_attr(self.root, "data-outcome", outcome)
         port.set_text(self.details, details)

@@ -14,14 +14,20 @@ Events (``{type: "subwordlab:<name>", ...}``), to ``ORIGIN``:
 - ``step``: ``{step, steps}`` whenever the step shown changes, once the run is recorded (a
   training's own progress is not sent; the player's steps are);
 - ``lesson-step``: ``{lesson, step, steps}`` as a lesson's step changes; ``lesson-finished``:
-  ``{lesson}`` when its last step is reached (once per opening);
+  ``{lesson}`` when its last step is reached (once per opening). ``lesson`` is a bundled
+  lesson's number, or where a lesson file came from: its address on the site
+  (``lessons/07-hf-bpe.lesson``), ``file:NAME`` (opened by the learner) or ``link``;
+- ``exercise-passed``: ``{exercise, summary}`` when the learner's code matches the trainer;
+  ``exercise-failed``: ``{exercise, outcome, summary}`` when a run ends otherwise (``outcome``:
+  ``differs``, ``raised``, ``timeout`` or ``failed``; a run the learner stops is not reported);
 - ``error``: ``{command, message}``.
 
 Commands (``{type: "subwordlab:<name>", ...}``), from ``ORIGIN`` only:
 
 - ``go-to-step``: ``{step}``, a whole number from 0 (trains first if the run is not done);
 - ``set-text``: ``{text}``, the text of the Inspect or Compare panel the embed shows;
-- ``open-lesson-step``: ``{lesson, step}``;
+- ``open-lesson-step``: ``{lesson, step}``, ``lesson`` a bundled lesson's number or the
+  relative address of a lesson file on the embed's own site (``lessons/07-hf-bpe.lesson``);
 - ``reset``: back to the author's setup (what the address set up).
 
 The height (always, to any parent, as before): ``{type: "subwordlab:height", height}`` and,
@@ -45,7 +51,8 @@ from .embed import MAX_TEXT_CHARS
 
 PREFIX = "subwordlab:"
 COMMANDS = ("go-to-step", "set-text", "open-lesson-step", "reset")
-EVENTS = ("ready", "step", "lesson-step", "lesson-finished", "error")
+EVENTS = ("ready", "step", "lesson-step", "lesson-finished", "exercise-passed", "exercise-failed", "error")
+MAX_ADDRESS_CHARS = 300  # a lesson file's address in open-lesson-step
 MAX_MESSAGE_CHARS = 20_000  # a command's JSON is read only up to this size (dom.py)
 
 
@@ -60,7 +67,7 @@ class Command:
     name: str
     step: int | None = None
     text: str | None = None
-    lesson: int | None = None
+    lesson: int | str | None = None  # a bundled lesson's number, or a lesson file's address on the site
 
 
 def _whole(value: Any) -> int | None:
@@ -85,9 +92,11 @@ def read_command(data: Any) -> Command | str | None:
             return f'set-text needs "text": a string of at most {MAX_TEXT_CHARS:,} characters'
         return Command(name, text=text)
     if name == "open-lesson-step":
-        lesson, step = _whole(data.get("lesson")), _whole(data.get("step"))
-        if not lesson or step is None:
-            return 'open-lesson-step needs "lesson" (from 1) and "step" (from 0), whole numbers'
+        raw, step = data.get("lesson"), _whole(data.get("step"))
+        lesson: int | str | None = raw.strip() if isinstance(raw, str) else _whole(raw)
+        if not lesson or step is None or isinstance(lesson, str) and len(lesson) > MAX_ADDRESS_CHARS:
+            return ('open-lesson-step needs "lesson" (a lesson\'s number from 1, or the address of a lesson file '
+                    f'on this site, at most {MAX_ADDRESS_CHARS} characters) and "step" (a whole number from 0)')
         return Command(name, lesson=lesson, step=step)
     return Command(name)
 
@@ -99,13 +108,30 @@ class HostBridge:
         self.port, self.state, self.app, self.shaper, self.origin = port, state, app, shaper, origin
         self.ready = False
         self.last: tuple[int, int] | None = None  # (step, steps) last posted
-        self.finished: int | None = None  # the lesson whose end was posted (once per opening)
+        self.finished: int | str | None = None  # the lesson whose end was posted (once per opening)
         port.on_parent_message(self._on_message)
         state.subscribe(self._on_state)
+        exercises = getattr(app, "exercises", None)
+        if exercises is not None:
+            exercises.listeners.append(self._on_exercise)
 
     # --- events out ---------------------------------------------------------------------------
     def post(self, name: str, **fields: Any) -> None:
         self.port.post_to_parent({"type": PREFIX + name, **fields}, self.origin)
+
+    def lesson_id(self) -> int | str | None:
+        """The open lesson as the events name it: its number, or where its file came from."""
+        st = self.state
+        if st.lesson is not None:
+            return int(st.lesson)
+        loaded = st.loaded_lesson
+        return None if loaded is None else (getattr(loaded, "origin", "") or "link")
+
+    def _on_exercise(self, exercise: str, outcome: str, summary: str) -> None:
+        if outcome == "passed":
+            self.post("exercise-passed", exercise=exercise, summary=summary)
+        else:
+            self.post("exercise-failed", exercise=exercise, outcome=outcome, summary=summary)
 
     def announce_ready(self) -> None:
         """The embed's experiment is shown (EmbedView.remember): say so, once."""
@@ -114,12 +140,13 @@ class HostBridge:
         self.ready = True
         st = self.state
         steps = len(st.recording.steps) if st.recording is not None else 0
-        self.post("ready", panel=self.shaper.params.panel or "train", step=st.step, steps=steps, lesson=st.lesson)
+        self.post("ready", panel=self.shaper.params.panel or "train", step=st.step, steps=steps, lesson=self.lesson_id())
         self._on_state("step")
 
     def _on_state(self, topic: str) -> None:
         st = self.state
-        if topic == "lesson" and st.lesson is None:
+        lesson = self.lesson_id()
+        if topic == "lesson" and lesson is None:
             self.finished = None
         if not self.ready or topic not in ("step", "recording", "lesson") or st.recording is None or not st.recording.done:
             return
@@ -128,11 +155,11 @@ class HostBridge:
             return
         self.last = now
         self.post("step", step=now[0], steps=now[1])
-        if st.lesson is not None:
-            self.post("lesson-step", lesson=st.lesson, step=now[0], steps=now[1])
-            if now[0] >= now[1] and self.finished != st.lesson:
-                self.finished = st.lesson
-                self.post("lesson-finished", lesson=st.lesson)
+        if lesson is not None:
+            self.post("lesson-step", lesson=lesson, step=now[0], steps=now[1])
+            if now[0] >= now[1] and self.finished != lesson:
+                self.finished = lesson
+                self.post("lesson-finished", lesson=lesson)
 
     # --- commands in --------------------------------------------------------------------------
     def _on_message(self, origin: str, data: Any) -> None:
@@ -178,9 +205,19 @@ class HostBridge:
             assert c.lesson is not None
             from .lessons import LESSONS
 
+            if isinstance(c.lesson, str):  # a lesson file on this site (lesson_view.site_address checks it)
+                self.port.spawn(self._open_lesson_file(c.lesson, c.step))
+                return None
             if c.lesson > len(LESSONS):
                 return f"there is no lesson {c.lesson}; the lessons are 1 to {len(LESSONS)}"
             self.port.spawn(self.app.lessons.open(c.lesson, c.step))
             return None
         self.shaper.restore()  # reset
         return None
+
+    async def _open_lesson_file(self, address: str, step: int | None) -> None:
+        """Open the lesson file at `address`; what went wrong goes to the host as an error event
+        (the card says it too)."""
+        card = self.app.lessons
+        if not await card.open_address(address, step):
+            self.post("error", command=PREFIX + "open-lesson-step", message=self.port.text(card.error))

@@ -55,10 +55,12 @@ def _option_text(value: Any) -> str:
 
 
 def make_lesson_file(corpus: Corpus, spec: TrainSpec, steps: Iterable[int], recording: Any = None,
-                     title: str = "") -> str:
+                     title: str = "", *, predict: bool = False, exercise: str = "") -> str:
     """The lesson file of this experiment with the marked `steps` (a recording, if given,
     picks each step's default sentence). The corpus is written inline when it is small and
-    reads back unchanged, else named by its bundled sample; otherwise LessonMakerError."""
+    reads back unchanged, else named by its bundled sample; otherwise LessonMakerError.
+    ``predict=True`` writes ``predict: on`` (the learner predicts each step before it is
+    shown); ``exercise`` (an id of exercises.EXERCISE_IDS) offers that Python exercise."""
     if corpus.format == "counts":
         raise LessonMakerError("a counts file cannot go into a lesson file; use running text or a word-count list")
     if corpus.is_empty:
@@ -81,6 +83,14 @@ def make_lesson_file(corpus: Corpus, spec: TrainSpec, steps: Iterable[int], reco
     lines.append(f"algorithm: {spec.preset}")
     lines.append(("merges" if spec.target == "num_merges" else "vocab") + f": {spec.size}")
     lines += [f"option {k}: {_option_text(v)}" for k, v in spec.options.items()]
+    if predict:
+        lines.append("predict: on")
+    if exercise:
+        from .exercises import EXERCISE_IDS
+
+        if exercise not in EXERCISE_IDS:
+            raise LessonMakerError(f"there is no exercise {exercise[:40]!r}; pick one of {', '.join(EXERCISE_IDS)}")
+        lines.append(f"exercise: {exercise}")
     events = recording.steps if recording is not None and recording.done else []
     for step in sorted(set(steps)):
         event = events[step - 1] if 0 < step <= len(events) else None

@@ -98,6 +98,7 @@ class LessonCard:
         self.error, self.file_input = q("#lesson-error"), q("#lesson-file")
         self.b_mark, self.b_unmark, self.b_make = q("#lesson-mark"), q("#lesson-unmark"), q("#lesson-make")
         self.marked_note = q("#lesson-marked")
+        self.make_predict, self.make_exercise = q("#lesson-make-predict"), q("#lesson-make-exercise")
         self.verdict_line, self.predict_box = q("#lesson-verdict"), q("#lesson-predict")
         self.question, self.choices, self.score = q("#lesson-question"), q("#lesson-choices"), q("#lesson-score")
         self.b_exercise = q("#lesson-exercise")
@@ -122,6 +123,8 @@ class LessonCard:
         port.on(self.b_mark, "click", lambda _e: self.mark())
         port.on(self.b_unmark, "click", lambda _e: self.unmark())
         port.on(self.b_make, "click", lambda _e: self.make())
+        port.build_into(self.make_exercise, [el("option", None, "No exercise", {"value": ""})] + [
+            el("option", None, e.title, {"value": e.id}) for e in EXERCISES.values()])
         port.on(self.choices, "click", self._on_choice)
         port.on(self.b_exercise, "click", lambda _e: self.open_exercise())
         state.subscribe(self._on_state)
@@ -275,6 +278,10 @@ class LessonCard:
                     what = f"lesson {lesson.number}" if lesson is not None and lesson.number else "the lesson"
                     self.leave(LEFT_NOTE.format(what=what))
                     return
+        if topic == "lesson" and (lesson := self.current()) is not None:
+            # a lesson made while one is open starts from its settings (the author changes them)
+            self.port.set_checked(self.make_predict, lesson.predict)
+            self.port.set_value(self.make_exercise, lesson.exercise)
         if topic in ("lesson", "step", "recording", "progress"):
             self.render()
 
@@ -379,7 +386,9 @@ class LessonCard:
         lesson = self.current()
         try:
             text = make_lesson_file(st.corpus, st.spec, self.marked or {st.step}, st.recording,
-                                    title=lesson.title if lesson is not None else "")
+                                    title=lesson.title if lesson is not None else "",
+                                    predict=self.port.checked(self.make_predict),
+                                    exercise=self.port.value(self.make_exercise))
         except LessonMakerError as exc:
             self._render_marks(f"No lesson file was made: {exc}.")
             return None
