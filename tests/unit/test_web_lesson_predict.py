@@ -44,8 +44,9 @@ def test_bad_predict_and_exercise_lines_are_named(extra, words):
 
 
 def test_bundled_lessons_that_predict_and_offer_an_exercise():
-    assert [le.number for le in LESSONS if le.predict] == [1, 7, 10]
-    assert {le.number: le.exercise for le in LESSONS if le.exercise} == {1: "bpe_get_stats", 7: "bpe_get_stats"}
+    assert [le.number for le in LESSONS if le.predict] == [1, 7, 8, 9, 10]
+    assert {le.number: le.exercise for le in LESSONS if le.exercise} == {
+        1: "bpe_get_stats", 7: "bpe_get_stats", 8: "wordpiece_score", 9: "unigram_em"}
     assert all(le.exercise in EXERCISE_IDS for le in LESSONS if le.exercise)
 
 
@@ -98,13 +99,35 @@ def test_wordpiece_asks_for_the_highest_score():
 
 
 @pytest.mark.parametrize("number", [6, 9, 14], ids=lambda n: f"lesson{n}")
-def test_unigram_asks_how_many_entries_are_left(number):
+def test_unigram_asks_how_many_entries_are_left_and_which_piece_is_pruned(number):
     lesson = lesson_by_number(number)
     rec = run(lesson)
-    places = set()
+    places, pruned = set(), 0
     for k, e in enumerate(rec.steps, 1):
         before = (rec.steps[k - 2] if k > 1 else rec.alphabet).vocab_size
         p = prediction(lesson, rec, k)
+        if e.kind == "prune" and e.pieces:
+            # "which piece is removed?": the round's first dropped piece among kept ones, never a
+            # single character or a reserved piece, each with the recording's number
+            pruned += 1
+            assert p.pruned and p.question == f"Which of these pieces does pruning round {e.round + 1} remove?"
+            removed, loss = e.dropped[0]
+            kept = {piece: logp for piece, logp in e.pieces}
+            right = next(c for c in p.choices if c.key == p.answer)
+            assert right.label == removed and removed not in kept and right.number == f"loss {loss:.4f}"
+            others = [c for c in p.choices if c.key != p.answer]
+            assert 1 <= len(others) <= 3 and [c.label for c in p.choices] == sorted(c.label for c in p.choices)
+            for c in others:
+                assert c.label in kept and len(c.label) > 1 and kept[c.label] != 0.0
+                assert c.number == f"log-probability {kept[c.label]:.4f}"
+            goes = f"{len(e.dropped)} piece{'s' * (len(e.dropped) != 1)}"
+            assert verdict(p, p.answer) == (True, f"Right: {removed} is removed: it is the least useful piece (loss "
+                                            f"{loss:.4f}: the corpus's log-likelihood per word falls by that much "
+                                            f"without it); this round removes {goes}.")
+            ok, said = verdict(p, others[0].key)
+            assert not ok and said.startswith(f"Not this time: {others[0].label} stays ({others[0].number}); {removed} "
+                                              "is removed")
+            continue
         assert p.question.startswith(f"The vocabulary has {before} entries. How many are left after this ")
         numbers = [int(c.key) for c in p.choices]
         assert len(set(numbers)) == 3 and numbers == sorted(numbers) and e.vocab_size in numbers and min(numbers) >= 1
@@ -114,6 +137,7 @@ def test_unigram_asks_how_many_entries_are_left(number):
         wrong = next(n for n in numbers if n != e.vocab_size)
         assert verdict(p, str(wrong)) == (False, f"Not this time: you chose {wrong}; {e.vocab_size} entries are left "
                                                  f"(it had {before}).")
+    assert pruned >= 1
     if number == 6:
         assert len(places) > 1  # the right number is not always in the same place
 
@@ -183,6 +207,23 @@ def test_next_asks_then_the_answer_says_the_numbers_and_the_player_moves():
     port.click(q("#lesson-next"))
     port.settle()
     assert st.step == 2 and q("#lesson-predict").hidden
+
+
+def test_the_unigram_lesson_asks_which_piece_a_pruning_round_removes():
+    port, app = page("http://127.0.0.1:8000/index.html?lesson=9&step=1")
+    st, q = app.state, port.query
+    port.click(q("#lesson-next"))
+    port.settle()
+    assert st.step == 1 and port.text(q("#lesson-question")) == "Which of these pieces does pruning round 1 remove?"
+    e = st.recording.steps[1]
+    removed = e.dropped[0][0]
+    picks = [label for label in choices(port) if label != "Skip"]
+    assert removed in picks and len(picks) >= 2
+    port.click(choices(port)[removed])
+    port.settle()
+    assert st.step == 2 and port.text(q("#lesson-verdict")).startswith(f"Right: {removed} is removed: it is the least "
+                                                                       "useful piece (loss ")
+    assert port.text(q("#lesson-exercise")).startswith("Try it in Python: Unigram")
 
 
 def test_previous_or_the_player_drops_the_question():

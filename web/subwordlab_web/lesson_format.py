@@ -31,7 +31,8 @@ value); a line starting with ``#`` is a comment; blank lines are ignored. The fi
 Top-level keys: ``lesson-format``, ``title``, ``corpus`` (``sample ID``, ``words`` or
 ``text``, the last two with indented lines), ``algorithm``, ``merges`` or ``vocab``,
 ``option NAME``, ``predict`` (``on`` or ``off``, the default: with ``on``, Next first asks the
-learner which pair wins the merge, or how many entries a Unigram round leaves, and says whether
+learner which pair wins the merge, which piece a Unigram pruning round removes, or how many
+entries an EM round leaves, and says whether
 they were right, with the numbers), ``exercise`` (an id of exercises.EXERCISE_IDS, e.g.
 ``bpe_get_stats``: the card offers that Python exercise), ``source KEY`` (``title | https://address``; the five lesson texts of the
 repository's ``lessons/`` are known as 000 to 004), ``follows`` (the source whose printed

@@ -456,6 +456,7 @@ class Prediction:
     wins_with: str  # the right answer's number, as the verdict says it: "20", "a score of 0.1429"
     tie_rule: str = ""  # (merge) the tie-break rule, said when the learner picks a pair tied with the winner
     had: int | None = None  # (Unigram) the entries before the round; None for a merge
+    pruned: bool = False  # (Unigram pruning) "which piece is removed?": wins_with is how many go
 
 
 def prediction(lesson: Lesson, recording: Any, step: int) -> Prediction | None:
@@ -464,8 +465,9 @@ def prediction(lesson: Lesson, recording: Any, step: int) -> Prediction | None:
 
     A merge (BPE, WordPiece): "Which pair wins merge k?" with the winner and the next best of
     the step's recorded candidates (at most MAX_CHOICES), sorted by their text. A Unigram round:
-    "How many entries are left?" with the true size and two others made from it, ascending.
-    Every number is the recording's.
+    "How many entries are left?" with the true size and two others made from it, ascending. A
+    pruning round: "Which of these pieces does it remove?" with the first piece it drops and
+    the kept pieces of lowest probability (`_prune_prediction`). Every number is the recording's.
     """
     steps = recording.steps
     if not 1 <= step <= len(steps):
@@ -474,6 +476,8 @@ def prediction(lesson: Lesson, recording: Any, step: int) -> Prediction | None:
     kind = getattr(e, "kind", "")
     if kind == "merge":
         return _merge_prediction(lesson, e, step)
+    if kind == "prune" and (asked := _prune_prediction(e, step)) is not None:
+        return asked
     if kind in ("em", "prune"):
         before = (steps[step - 2] if step > 1 else recording.alphabet).vocab_size
         after = e.vocab_size
@@ -492,6 +496,26 @@ def prediction(lesson: Lesson, recording: Any, step: int) -> Prediction | None:
                           f"this {what}?", tuple(Choice(str(n), f"{n:,}", f"{n:,}") for n in numbers), str(after),
                           f"{after:,}", had=before)
     return None
+
+
+def _prune_prediction(e: Any, step: int) -> Prediction | None:
+    """"Which of these pieces does this pruning round remove?": the piece it drops first (the
+    least useful: its loss, the log-likelihood lost without it, is the smallest) among the
+    kept pieces of lowest log-probability, the ones a learner would guess. Single characters
+    (never pruned) and reserved pieces (score exactly 0: a real piece's probability is below 1)
+    are not offered. None when the round kept no such piece, or recorded no vocabulary."""
+    if not e.dropped or not e.pieces:
+        return None
+    removed, loss = e.dropped[0]
+    kept = sorted((logp, piece) for piece, logp in e.pieces if len(piece) > 1 and logp != 0.0)
+    kept = kept[:MAX_CHOICES - 1]
+    if not kept:
+        return None
+    choices = [Choice("removed", removed, f"loss {_number(loss)}")]
+    choices += [Choice(f"kept{i}", piece, f"log-probability {_number(logp)}") for i, (logp, piece) in enumerate(kept)]
+    choices.sort(key=lambda ch: (ch.label, ch.key))
+    return Prediction(step, f"Which of these pieces does pruning round {e.round + 1} remove?", tuple(choices),
+                      "removed", str(len(e.dropped)), pruned=True)
 
 
 def _merge_prediction(lesson: Lesson, e: Any, step: int) -> Prediction | None:
@@ -523,6 +547,12 @@ def verdict(p: Prediction, key: str) -> tuple[bool, str]:
     """
     chosen = next((c for c in p.choices if c.key == key), None)
     right = next(c for c in p.choices if c.key == p.answer)
+    if p.pruned:
+        how = (f"{right.label} is removed: it is the least useful piece ({right.number}: the corpus's log-likelihood "
+               f"per word falls by that much without it); this round removes {plural(int(p.wins_with), 'piece')}.")
+        if chosen is None or chosen.key == right.key:
+            return True, f"Right: {how}"
+        return False, f"Not this time: {chosen.label} stays ({chosen.number}); {how}"
     if p.had is not None:
         left = f"{p.wins_with} {'entry is' if p.wins_with == '1' else 'entries are'} left (it had {p.had:,})."
         if chosen is None or chosen.key == right.key:
