@@ -77,6 +77,7 @@ SECONDS_PER_MILLION_CHARS = 10.0  # plus this per million characters (a linear p
 BOOT_TIMEOUT_SECONDS = 120.0  # a worker that has not started by then is given up (the check is skipped)
 BUSY_POLL_SECONDS = 0.05  # how often a check waits for the one running before it
 TIMED_OUT = "timed out"  # the verdict kept for a check the worker did not finish in time
+CHECK_OP = "check_patterns"  # the compute session's request for a check (session.py)
 
 # patterns known not to backtrack catastrophically (see the module docstring): names and texts
 BUILT_IN = frozenset(PATTERNS) | frozenset(PATTERNS.values())
@@ -179,8 +180,9 @@ class Check:
         return budget_seconds(len(self.text))
 
     def request(self) -> str:
-        """The message posted to the worker (JSON)."""
-        return json.dumps({"normalizer": self.normalizer, "pre_tokenizer": self.pre_tokenizer, "text": self.text})
+        """The compute session's request (JSON): ``{"op": "check_patterns", ...}``."""
+        return json.dumps({"op": CHECK_OP, "normalizer": self.normalizer, "pre_tokenizer": self.pre_tokenizer,
+                           "text": self.text})
 
 
 def pipeline_check(normalizer: dict | None, pre_tokenizer: dict | None, text: str, where: str) -> Check | None:
@@ -224,26 +226,30 @@ def tokenizer_check(tok: Any, text: str, where: str) -> Check | None:
     return pipeline_check(dumped[0], dumped[1], text, where)
 
 
-# --- in the worker ----------------------------------------------------------------------------
-def run_request(request: str) -> str:
-    """The guard worker's one job: build the pipeline (the same core classes the page
-    uses, so the same compile-time checks run) and pre-tokenize the text, as the page would.
-    Returns JSON: ``{"ok": true, "pieces": n, "seconds": t}``; a pipeline the core refuses
-    gives ``{"ok": true, "refused": message}``: the page shows the core's own message and
-    changes nothing, as for a pattern that did not answer in time."""
+# --- in the compute worker ------------------------------------------------------------------
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    """The compute session's answer to a ``check_patterns`` request: build the pipeline (the
+    same core classes the page uses, so the same compile-time checks run) and pre-tokenize the
+    text, as the page would. ``{"ok": true, "pieces": n, "seconds": t}``; a pipeline the core
+    refuses gives ``{"ok": true, "refused": message}``: the page shows the core's own message
+    and changes nothing, as for a pattern that did not answer in time."""
     from subwordlab.base.registry import LoadContext
 
     started = time.perf_counter()
-    doc = json.loads(request)
     try:
         ctx = LoadContext()
-        normalizer = ctx.component("normalizer", doc["normalizer"], "normalizer")
-        pre = ctx.component("pre_tokenizer", doc["pre_tokenizer"], "pre_tokenizer")
-        text = normalizer.normalize_str(doc["text"]) if normalizer is not None else doc["text"]
+        normalizer = ctx.component("normalizer", request["normalizer"], "normalizer")
+        pre = ctx.component("pre_tokenizer", request["pre_tokenizer"], "pre_tokenizer")
+        text = normalizer.normalize_str(request["text"]) if normalizer is not None else request["text"]
         pieces = pre.pre_tokenize_str(text) if pre is not None else [text]
     except (ValueError, MemoryError, RecursionError, OverflowError) as exc:
-        return json.dumps({"ok": True, "refused": str(exc)})
-    return json.dumps({"ok": True, "pieces": len(pieces), "seconds": round(time.perf_counter() - started, 4)})
+        return {"ok": True, "refused": str(exc)}
+    return {"ok": True, "pieces": len(pieces), "seconds": round(time.perf_counter() - started, 4)}
+
+
+def run_request(request: str) -> str:
+    """``answer`` from JSON to JSON (what the worker would post back for ``request``)."""
+    return json.dumps(answer(json.loads(request)))
 
 
 # --- advice -----------------------------------------------------------------------------------
@@ -301,10 +307,11 @@ def unavailable_message(check: Check, why: str) -> str:
 
 # --- on the page ------------------------------------------------------------------------------
 class PatternGuard:
-    """Asks the port's guard worker (``port.run_guarded``) and remembers the answers.
+    """Asks the compute session (``port.compute`` with a budget) and remembers the answers.
 
     ``await guard.verdict(check)`` is None when the page may run the check's pattern over
-    its text, else the message to show. One check runs at a time (one worker).
+    its text, else the message to show. One check runs at a time; it takes its turn in the
+    compute worker like any task (after the one running, if any).
     """
 
     def __init__(self, port: Any) -> None:
@@ -337,25 +344,29 @@ class PatternGuard:
     async def verdict(self, check: Check | None) -> str | None:
         if check is None:
             return None
-        while self.busy:  # the worker runs one check at a time
+        while self.busy:  # one check at a time (the same check asked twice runs once)
             await self.port.sleep(BUSY_POLL_SECONDS)
         if check.key in self.verdicts:
             return self._said(check, self.verdicts[check.key])
         self.busy = True
+        replies: list[str] = []
         try:
             self.checks += 1
-            reply = await self.port.run_guarded(check.request(), check.budget)
+            # the budget counts from the moment the worker has the request (not its boot, not
+            # the wait for a task before it); a late answer terminates the worker (TimeoutError)
+            await self.port.compute(check.request(), None, replies.append, check.budget)
+            reply = json.loads(replies[-1]) if replies else {"error": "it sent no answer"}
+        except TimeoutError:  # (before OSError: a TimeoutError is an OSError)
+            reply = {"timed_out": True}
+        except OSError as exc:  # the worker could not start, or died: not a verdict, asked again next time
+            return unavailable_message(check, str(exc) or type(exc).__name__)
         finally:
             self.busy = False
-        if reply is None:
-            message = TIMED_OUT
-        else:
-            answer = json.loads(reply)
-            if "unavailable" in answer:  # not a verdict: asked again next time
-                return unavailable_message(check, answer["unavailable"])
-            # the core refused the pipeline (e.g. a pattern that matches only empty strings): its
-            # own message, given before anything changes (the Options field keeps the model)
-            message = answer.get("refused")
+        if "error" in reply:  # the session failed to check (not a verdict either)
+            return unavailable_message(check, str(reply["error"]).rstrip("."))
+        # the core refused the pipeline (e.g. a pattern that matches only empty strings): its own
+        # message, given before anything changes (the Options field keeps the model)
+        message = TIMED_OUT if reply.get("timed_out") else reply.get("refused")
         self.verdicts[check.key] = message
         return self._said(check, message)
 
