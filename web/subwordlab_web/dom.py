@@ -561,7 +561,7 @@ class BrowserPort:
                 else:
                     self._replace_compute()
                 raise
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self._replace_compute()  # its regex may never end: terminated, as Cancel does
                 raise TimeoutError(f"the compute worker did not answer within {budget:.1f} s") from None
             except BaseException:
@@ -577,7 +577,7 @@ class BrowserPort:
             return
         try:
             await asyncio.wait_for(asyncio.shield(worker.pending), max(0.0, deadline - time.perf_counter()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             if worker is self._compute:
                 self._replace_compute()
         except Exception:  # noqa: BLE001 - it failed: nobody waits for its answer; busy is checked next
