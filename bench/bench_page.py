@@ -1,5 +1,5 @@
 """What the page costs in headless Chromium: boot against bare Pyodide, three long trainings
-against CPython in the same run (sliced and unsliced), and the pattern guard's worker.
+against CPython in the same run (sliced and unsliced), and the pattern guard's checks in the compute worker.
 
 Run (after ``bash scripts/serve.sh`` or ``python build/build_site.py`` built dist/site):
 

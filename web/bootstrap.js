@@ -31,7 +31,9 @@ window.subwordlabBuildInto = (parent, specs) => parent.replaceChildren(...specs.
 // The compute session's worker (compute_worker.js; subwordlab_web/dom.py's ComputeWorker
 // drives it): `worker.booted` settles once its own Pyodide and wheels are ready. The page
 // starts one when a corpus too big to train on the page appears (dom.py's warm_compute), so it
-// warms while the learner looks; tiny corpora (the textbook examples) never need one.
+// warms while the learner looks, or when a task needs it (a pattern of the user's own is
+// checked there first: subwordlab_web/pattern_guard.py); tiny corpora (the textbook examples)
+// never need one. It is the page's only worker.
 window.subwordlabStartWorker = () => {
   const worker = new Worker("compute_worker.js", { type: "module" });
   worker.booted = new Promise((resolve, reject) => {

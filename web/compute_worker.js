@@ -1,7 +1,8 @@
 // The compute session's worker (subwordlab_web/session.py says what it does, and dom.py's
-// ComputeWorker how the page uses it): its own Pyodide with the page's two wheels, training
-// (and, later, the page's other long work) off the main thread. The page terminates it to
-// cancel a task, and starts a fresh one.
+// ComputeWorker how the page uses it): the page's one Pyodide besides its own, with the page's
+// two wheels: training, the exercises and the pattern guard's checks run here, off the main
+// thread. The page terminates it to cancel a task or to stop a pattern check that is late
+// (a regex that backtracks catastrophically), and starts a fresh one.
 // Messages: from the page [id, requestJSON, corpus or null (the worker keeps the last one)];
 // to the page {boot: ms} once ready, {bootError: text}, then for each request
 // {id, reply: JSON} as often as there is news, and {id, end: true} or {id, failed: text}.

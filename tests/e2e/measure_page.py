@@ -4,7 +4,7 @@ run by bench/bench_page.py (pytest collects this file only there: its name is no
 - boot: bare ``loadPyodide`` against the app ready, alternating cold loads;
 - long runs: each of test_playground.LONG_RUNS, page against CPython in the same run, sliced
   and unsliced, with the page's longest main-thread tasks;
-- the pattern guard: its worker's boot, memory, and the Long Tasks while it stops a
+- the pattern guard: the compute worker's boot for a first check, memory, and the Long Tasks while it stops a
   catastrophic pattern.
 """
 
@@ -119,11 +119,12 @@ def test_guard(fresh_page, site_url, capsys):
     heap_before = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")
     page.evaluate("() => { window.__longTasks = []; }")
     t0 = time.perf_counter()
-    set_option(page, "pattern", r"\w+|\s+|[^\w\s]+")  # a good custom pattern: boots the worker
-    expect(page.locator("body")).to_have_attribute("data-guard-boots", "1")
+    set_option(page, "pattern", r"\w+|\s+|[^\w\s]+")  # a good custom pattern: boots the compute worker
+    expect(page.locator("body")).to_have_attribute("data-compute-boots", "1")
     expect(page.locator("#train-options-note")).to_have_text("(1 changed)", timeout=GUARD_WAIT_MS)
     first_check_s = time.perf_counter() - t0
-    boot_ms = float(page.get_attribute("body", "data-guard-boot-ms"))
+    page.wait_for_selector("body[data-compute-boot-ms]", state="attached", timeout=GUARD_WAIT_MS)
+    boot_ms = float(page.get_attribute("body", "data-compute-boot-ms"))
     page.wait_for_timeout(500)
     rss_after = _descendants_rss_mb("renderer")
     heap_after = page.evaluate("() => performance.memory ? performance.memory.usedJSHeapSize / 1048576 : null")

@@ -104,12 +104,16 @@ def test_a_catastrophic_pattern_in_options_is_stopped_in_the_worker(fresh_page, 
     expect(error).to_contain_text("remove the nested repetition '(a+)+'")
     settled(page, before)
     assert page.input_value("#opt-pattern") == CATASTROPHIC  # kept for editing
-    expect(page.locator("body")).to_have_attribute("data-guard-terminated", "1")
-    # a fixed pattern trains (a fresh worker answers it)
+    # the check ran in the compute worker (the page's only one; the tiny corpus trained on the
+    # page, so no worker ran before it), which was terminated when it was late
+    expect(page.locator("body")).to_have_attribute("data-compute-terminated", "1")
+    # a fixed pattern is checked and trains: a fresh worker (warming since the termination) answers both
     set_option(page, "pattern", r"a+|[^a]+")
     expect(error).to_be_hidden(timeout=GUARD_WAIT_MS)
     expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
-    expect(page.locator("body")).to_have_attribute("data-guard-boots", "2")
+    expect(page.locator("#train-status")).to_contain_text("trained")
+    expect(page.locator("body")).to_have_attribute("data-compute-boots", "2")
+    assert page.get_attribute("body", "data-compute-terminated") == "1"
 
 
 # --- every door, every kind of hostile input -------------------------------------------------
@@ -325,7 +329,7 @@ def test_a_refused_pattern_link_keeps_the_corpus_and_the_model(fresh_page, site_
     hostile = link(share.Experiment(share.CorpusRef.inline(CORPUS, title="Hostile"),
                                     share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}), step=2, panel="train"))
     go_hash(hostile)(page)
-    settled(page, None)  # answering while the guard's worker runs the pattern
+    settled(page, None)  # answering while the compute worker runs the pattern
     banner = page.locator("#link-banner")
     expect(banner).to_contain_text("backtracks catastrophically on the link's corpus", timeout=GUARD_WAIT_MS)
     expect(banner).to_contain_text("This link was not opened")

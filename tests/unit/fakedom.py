@@ -306,10 +306,12 @@ class FakePort:
         self.work_tick = 0.001
         self.fetchable: dict[str, str] = {}  # url -> text, for `fetch_text`
         self.pickers_opened: list[FakeElement] = []  # inputs whose file picker `open_picker` opened
-        self.guard_requests: list[tuple[str, float]] = []  # what `run_guarded` was asked
-        self.guard_hangs: Callable[[str], bool] = lambda request: False
         self.compute_session: Any = None  # the in-process compute session (`compute`), made on first use
         self.compute_requests: list[dict[str, Any]] = []  # what `compute` was asked
+        self.compute_budgets: list[float | None] = []  # ... and the budget of each
+        # true for a request with a budget (a pattern check) stands for a worker that did not
+        # answer within it: the clock moves on by the budget, the worker is terminated
+        self.compute_hangs: Callable[[str], bool] = lambda request: False
         self.compute_terminated = 0
         self.compute_crash: Callable[[str], bool] = lambda request: False
         self.computing = False  # a `compute` call holds the session (the others wait their turn)
@@ -669,47 +671,51 @@ class FakePort:
         self.downloads.append((name, svg_text, "image/png"))
         return True
 
-    async def run_guarded(self, request: str, budget: float) -> str | None:
-        """The pattern guard's worker, run in-process: `guard_hangs(request)` true stands for
-        a worker that did not answer within `budget` (the fake clock moves on by it)."""
-        from subwordlab_web.pattern_guard import run_request
-
-        self.guard_requests.append((request, budget))
-        await _Suspend()
-        if self.guard_hangs(request):
-            self.clock += budget
-            return None
-        return run_request(request)
-
     def warm_compute(self) -> None:
         """Counts the calls (`compute_warmed`): the browser starts its worker booting."""
         self.compute_warmed += 1
 
-    async def compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
+    @property
+    def pattern_checks(self) -> list[dict[str, Any]]:
+        """The pattern guard's requests among `compute_requests` (op "check_patterns")."""
+        return [r for r in self.compute_requests if r.get("op") == "check_patterns"]
+
+    async def compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
+                      budget: float | None = None) -> None:
         """The compute session, in-process (session.py, on the fake clock): each reply is
         handed to `on_reply` in a browser turn of its own, as the worker's messages come.
-        A cancelled task stands for a terminated worker (`compute_terminated` counts them);
-        `compute_crash(request)` true stands for a worker that died (an `OSError`)."""
+        A cancelled task stands for a terminated worker (`compute_terminated` counts them),
+        except a budgeted one (a pattern check: the browser lets it finish);
+        `compute_crash(request)` true stands for a worker that died (an `OSError`), and
+        `compute_hangs(request)` true for a budgeted request that was late (`TimeoutError`,
+        the worker terminated)."""
         while self.computing:  # one task at a time, as in the browser (its turn lock)
             await _Suspend()
         self.computing = True
         try:
-            await self._compute(request, corpus, on_reply)
+            await self._compute(request, corpus, on_reply, budget)
         finally:
             self.computing = False
 
-    async def _compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
+    async def _compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
+                       budget: float | None) -> None:
         import json
 
         from subwordlab_web.session import ComputeSession
 
         self.compute_requests.append(json.loads(request))
+        self.compute_budgets.append(budget)
         if self.compute_session is None:
             self.compute_session = ComputeSession(clock=self.now)
         await _Suspend()
         if self.compute_crash(request):
             self.compute_session = None
             raise OSError("the compute worker stopped: out of memory")
+        if budget is not None and self.compute_hangs(request):
+            self.clock += budget
+            self.compute_session = None  # terminated: the next task gets a fresh worker
+            self.compute_terminated += 1
+            raise TimeoutError(f"the compute worker did not answer within {budget:.1f} s")
         replies = self.compute_session.replies(json.loads(request), corpus)
         try:
             for reply in replies:
@@ -717,8 +723,9 @@ class FakePort:
                 await _Suspend()
         except asyncio.CancelledError:
             replies.close()
-            self.compute_session = None  # terminated: the next task gets a fresh worker
-            self.compute_terminated += 1
+            if budget is None:
+                self.compute_session = None  # terminated: the next task gets a fresh worker
+                self.compute_terminated += 1
             raise
 
     def listener_count(self) -> int:

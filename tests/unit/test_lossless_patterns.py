@@ -101,7 +101,7 @@ class _NeverRun:
 def test_the_empty_match_check_never_runs_the_pattern(pattern):
     """The check reads the pattern's shortest match from its parse: a pattern that backtracks
     exponentially on any 40 characters (the first three took minutes on the old 40-character
-    probe) is never run on the page's main thread by the check; only the guard worker (web)
+    probe) is never run on the page's main thread by the check; only the compute worker (the web pattern guard)
     meets it."""
     assert can_match_empty(_NeverRun(), pattern) is False
     assert can_match_empty(_NeverRun(), pattern + "|a*") is True

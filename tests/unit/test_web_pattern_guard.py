@@ -1,7 +1,8 @@
 """The pattern guard (web/subwordlab_web/pattern_guard.py) through the fake port: which
-pipelines it checks, what its worker runs, and each door — the Options field, Inspect, a
-model file, a share link, Compare — when the worker does not answer in time (the fake port's
-``guard_hangs``) or cannot run: one message, the spec, model and form value kept.
+pipelines it checks, what the compute session runs for it (op "check_patterns"), and each
+door — the Options field, Inspect, a model file, a share link, Compare — when the compute
+worker does not answer within the budget (the fake port's ``compute_hangs``) or cannot run:
+one message, the spec, model and form value kept.
 
 (The real worker, its timeout and its termination are exercised in tests/e2e/
 test_hostile_inputs.py.)"""
@@ -107,7 +108,7 @@ def test_options_door_keeps_the_spec_the_model_and_the_typed_pattern():
     port, app = started()
     st = app.state
     spec, rec = st.spec, st.recording
-    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.compute_hangs = hangs_on(CATASTROPHIC)
     set_pattern(port, CATASTROPHIC)
     error = port.query("#train-form-error")
     assert not error.hidden
@@ -116,9 +117,9 @@ def test_options_door_keeps_the_spec_the_model_and_the_typed_pattern():
     assert st.spec == spec and st.recording is rec and rec.done  # nothing changed
     assert port.value(port.query("#opt-pattern")) == CATASTROPHIC
     # the verdict is remembered: the same pattern on the same corpus is not asked again
-    asked = len(port.guard_requests)
+    asked = len(port.pattern_checks)
     set_pattern(port, CATASTROPHIC)
-    assert len(port.guard_requests) == asked and not error.hidden
+    assert len(port.pattern_checks) == asked and not error.hidden
     # a fixed pattern is checked, applied and trained
     set_pattern(port, r"a+|[^a]+")
     assert error.hidden
@@ -129,25 +130,20 @@ def test_options_door_keeps_the_spec_the_model_and_the_typed_pattern():
 def test_a_worker_that_cannot_run_refuses_the_pattern_and_is_asked_again():
     port, app = started()
     spec = app.state.spec
-    port.guard_hangs = lambda request: False
-    replies = iter([json.dumps({"ok": True, "unavailable": "no memory"})])
-
-    async def unavailable(request, budget):
-        port.guard_requests.append((request, budget))
-        return next(replies, None)
-
-    port.run_guarded = unavailable
+    crashes = iter([True])
+    port.compute_crash = lambda request: next(crashes, False)  # the first check: the worker dies
+    port.compute_hangs = lambda request: True  # and the next one is late
     set_pattern(port, r"\w+|\W+")
     error = port.query("#train-form-error")
-    assert "could not run (no memory)" in port.text(error) and app.state.spec == spec
+    assert "could not run (the compute worker stopped: out of memory)" in port.text(error) and app.state.spec == spec
     set_pattern(port, r"\w+|\W+")  # not cached: asked again (and this time it times out)
-    assert len(port.guard_requests) == 2 and "backtracks catastrophically" in port.text(error)
+    assert len(port.pattern_checks) == 2 and "backtracks catastrophically" in port.text(error)
 
 
 def test_inspect_door_refuses_to_encode_with_an_imported_catastrophic_split():
     port, app = started()
     tok = subwordlab.from_hf_json(split_tokenizer_json(CATASTROPHIC))
-    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.compute_hangs = hangs_on(CATASTROPHIC)
     app.state.set_inspect(text="a" * 40 + "b")
     app.state.set_imported(tok, "evil.json")
     app.show_panel("inspect")
@@ -159,7 +155,7 @@ def test_inspect_door_refuses_to_encode_with_an_imported_catastrophic_split():
 def test_files_door_keeps_the_current_tokenizer():
     port, app = started()
     app.state.set_inspect(text="a" * 40 + "b")
-    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.compute_hangs = hangs_on(CATASTROPHIC)
     files = app.panels["files"]
     port.spawn(files.load_bytes("evil.json", split_tokenizer_json(CATASTROPHIC).encode(), files._loads))
     port.settle()
@@ -189,12 +185,12 @@ def test_share_door_refuses_the_link_before_anything_is_replaced():
     port, app = started("the user's own corpus, typed by hand: lower lowest newer")
     before, model = _kept(app), subwordlab.to_json(app.state.recording.tokenizer_at(len(app.state.recording.steps)))
     address = port.href
-    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.compute_hangs = hangs_on(CATASTROPHIC)
     port.href = address.split("#")[0] + "#" + _link()
     port.fire_window("hashchange")  # a link pasted into a page already in use
     assert port.get_attr(port.query("body"), "data-share") == "checking"
     for _ in range(50):  # decoded in slices, then the worker is asked
-        if port.guard_requests:
+        if port.pattern_checks:
             break
         port.drive()
     assert "Checking the pattern '(a+)+$' on the link's corpus" in port.text(port.query("#link-banner-text"))
@@ -218,7 +214,7 @@ def test_share_door_checks_the_links_inspect_and_compare_texts_too():
     port, app = started()
     before = _kept(app)
     # the worker stops on the a-run only: the link's corpus alone would pass
-    port.guard_hangs = lambda request: "a" * 40 + "b" in json.loads(request)["text"]
+    port.compute_hangs = lambda request: "a" * 40 + "b" in json.loads(request)["text"]
     port.href = "http://x/index.html#" + _link(corpus="low lower newest", inspect_text="a" * 40 + "b")
     app.panels["share"].open_hash()
     port.settle()
@@ -238,7 +234,7 @@ def test_a_refused_link_on_a_first_load_shows_the_default_page_and_in_an_embed_t
     for search in ("", "?embed=1&panel=train"):
         port = FakePort.from_html(INDEX_HTML)
         port.href = "http://x/index.html" + search + "#" + _link()
-        port.guard_hangs = hangs_on(CATASTROPHIC)
+        port.compute_hangs = hangs_on(CATASTROPHIC)
         app = App(port, warm=False)
         app.start(sample="seed000")
         port.settle()
@@ -249,7 +245,7 @@ def test_a_refused_link_on_a_first_load_shows_the_default_page_and_in_an_embed_t
 
 def test_a_good_link_after_a_refused_one_applies():
     port, app = started()
-    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.compute_hangs = hangs_on(CATASTROPHIC)
     port.href = "http://x/index.html#" + _link()
     port.fire_window("hashchange")
     port.href = "http://x/index.html#" + _link(pattern=r"a+|[^a]+")  # a newer link while the first is still being checked
@@ -263,7 +259,7 @@ def test_a_good_link_after_a_refused_one_applies():
 
 def test_compare_door_refuses_a_catastrophic_configuration():
     port, app = started()
-    port.guard_hangs = hangs_on(CATASTROPHIC)
+    port.compute_hangs = hangs_on(CATASTROPHIC)
     cmp = app.panels["compare"]
     cmp.configs[0] = ("byte_bpe", {"pattern": CATASTROPHIC})
     port.spawn(cmp.run())
@@ -282,7 +278,7 @@ def test_compare_parity_and_curve_texts_go_through_the_guard():
         port.fetchable[f"samples/{path}.txt"] = "Title\n© OHCHR\n---\n\nAll human beings are born free.\n"
     port.fetchable["samples/udhr/udhr_kor.txt"] += run  # one parity text holds the a-run
     port.fetchable["samples/taylorswift.txt"] = "Taylor Swift sings. " + run
-    port.guard_hangs = lambda request: CATASTROPHIC in request and run in json.loads(request)["text"]
+    port.compute_hangs = lambda request: CATASTROPHIC in request and run in json.loads(request)["text"]
     cmp = app.panels["compare"]
     cmp.configs = [("bpe", {"unk_token": "<unk>"}), ("byte_bpe", {"pattern": CATASTROPHIC})]
     port.set_value(port.query("#cmp-vocab"), "270")
@@ -291,7 +287,7 @@ def test_compare_parity_and_curve_texts_go_through_the_guard():
     port.spawn(cmp.run())
     port.settle()
     assert port.errors == [] and cmp.run_state is not None and cmp.run_state.done
-    asked = [json.loads(r)["text"] for r, _ in port.guard_requests]
+    asked = [r["text"] for r in port.pattern_checks]
     assert any(run in t and "born free" in t for t in asked)  # the Korean parity text was tried first
     kor = next(r for r in port.query_all("#cmp-parity-table tr")[1:] if r.attrs.get("data-lang") == "udhr_kor")
     assert [td.attrs["data-tokens"] for td in port.query_all("td", kor)][1] == ""  # not counted
@@ -342,7 +338,7 @@ def test_a_file_link_tries_its_pattern_on_the_file_when_it_arrives():
     exp = share.Experiment(share.CorpusRef.file("big.txt", text),
                            share.Config("byte_bpe", {"num_merges": 5, "pattern": CATASTROPHIC}), step=2)
     port, app = started()
-    port.guard_hangs = lambda request: "a" * 40 + "b" in json.loads(request)["text"]  # the file's a-run
+    port.compute_hangs = lambda request: "a" * 40 + "b" in json.loads(request)["text"]  # the file's a-run
     port.href = "http://x/index.html#" + share.encode_fragment(exp)
     port.fire_window("hashchange")
     port.settle()
@@ -365,3 +361,131 @@ def test_a_long_pattern_is_shown_by_its_start_and_length_in_a_status_line():
         assert len(said) < 400  # (was 900 with the whole pattern)
     short = Check(None, None, "x", "the corpus", (r"\w+",))
     assert r"'\w+'" in checking_text(short)
+
+
+# --- one worker: the checks are requests of the compute session --------------------------------
+def test_the_compute_session_answers_a_check_and_keeps_the_corpus_it_holds():
+    from subwordlab_web.session import ComputeSession
+
+    session = ComputeSession()
+    first = list(session.replies({"op": "train", "preset": "bpe", "kwargs": {"num_merges": 2}, "format": "word_counts"},
+                                 "low 5\nlower 2"))
+    check = pattern_guard.pipeline_check(None, {"type": "ByteLevel", "pattern": r"\w+|\s+", "add_prefix_space": False},
+                                         "hi there", "the corpus")
+    (reply,) = session.replies(json.loads(check.request()))  # (the page sends no corpus with a check)
+    assert json.loads(check.request())["op"] == "check_patterns"
+    assert reply["ok"] and reply["pieces"] == 3 and "refused" not in reply
+    refused = pattern_guard.pipeline_check(None, {"type": "ByteLevel", "pattern": "a*|b*", "add_prefix_space": False},
+                                           "ab", "the corpus")
+    (reply,) = session.replies(json.loads(refused.request()))
+    assert "matches an empty string" in reply["refused"]
+    # the next training without a corpus still has the one it was sent before the checks
+    again = list(session.replies({"op": "train", "preset": "bpe", "kwargs": {"num_merges": 2}, "format": "word_counts"}))
+    assert again[-1]["tokenizer"] == first[-1]["tokenizer"]
+
+
+def test_a_check_is_sent_with_its_budget_and_a_late_one_terminates_the_worker():
+    port, app = started()
+    set_pattern(port, r"a+|[^a]+")  # passes: checked, then trained
+    assert [r["op"] for r in port.compute_requests] == ["check_patterns", "train"]
+    assert port.compute_budgets == [pattern_guard.budget_seconds(len(CORPUS)), None]  # the training has none
+    assert port.compute_terminated == 0
+    port.compute_hangs = hangs_on(CATASTROPHIC)
+    clock = port.clock
+    set_pattern(port, CATASTROPHIC)
+    assert port.compute_terminated == 1 and port.compute_session is None  # terminated, as Cancel does
+    assert port.clock - clock >= pattern_guard.budget_seconds(len(CORPUS))  # after the whole budget
+    assert "backtracks catastrophically on the corpus" in port.text(port.query("#train-form-error"))
+    # a fresh worker answers the next task
+    set_pattern(port, r"[a-z]+|[^a-z]+")
+    assert app.state.spec.options == {"pattern": r"[a-z]+|[^a-z]+"} and app.state.recording.done
+    assert [r["op"] for r in port.compute_requests][-2:] == ["check_patterns", "train"]
+
+
+def test_a_custom_pattern_never_runs_on_the_page_even_on_a_tiny_corpus():
+    """A tiny corpus trains on the page (session.in_page) with a built-in pattern; with a
+    pattern of the user's own, checked or not, it trains in the worker, and the page's
+    in-page path refuses such a request outright."""
+    from subwordlab_web import session
+
+    port, app = started()  # CORPUS is tiny: trained on the page, no worker asked
+    assert port.compute_requests == [] and len(CORPUS) <= session.IN_PAGE_CHARS
+    set_pattern(port, r"a+|[^a]+")
+    train = port.compute_requests[-1]
+    assert train["op"] == "train" and train["kwargs"]["pattern"] == r"a+|[^a]+" and app.state.recording.done
+    request = json.dumps(train)
+    assert not session.in_page(CORPUS, request) and session.in_page(CORPUS)
+    try:
+        session.answer_in_page(request, CORPUS, lambda reply: None)
+    except ValueError as exc:
+        assert "runs in the compute worker" in str(exc)
+    else:
+        raise AssertionError("answer_in_page ran a custom pattern on the page")
+    built_in = json.dumps({**train, "kwargs": {**train["kwargs"], "pattern": "cl100k"}})
+    assert session.in_page(CORPUS, built_in)
+
+
+def _training_in_the_worker():
+    """A page whose corpus trains in the worker (over IN_PAGE_CHARS), caught mid-run."""
+    words = " ".join(f"w{(i * 7919) % 1000:03d}x{(i * 104729) % 97}" for i in range(2000))
+    port = FakePort.from_html(INDEX_HTML)
+    app = App(port, warm=False)
+    app.start(sample=None)
+    app.state.set_corpus(Corpus(words))
+    app.state.set_spec(TrainSpec("byte_bpe", "num_merges", 600))
+    for _ in range(400):
+        port.drive()
+        rec = app.state.recording
+        if port.computing and rec is not None and len(rec.steps) > 0:
+            break
+    rec = app.state.recording
+    assert port.computing and rec is not None and not rec.done and len(rec.steps) > 0, "caught mid-run"
+    return port, app, rec
+
+
+def test_a_new_pattern_during_a_run_in_the_worker_stops_the_run_and_is_checked_first():
+    """One worker, one task at a time: the check would wait for the old settings' run to end,
+    which the new settings replace anyway; so that run stops (the worker is terminated), the
+    check takes the fresh worker, then the new settings train. No deadlock, no wait."""
+    port, app, rec = _training_in_the_worker()
+    port.input(port.query("#opt-pattern"), r"\w+|\s+", "change")
+    assert app.state.recording is None and app.state.training.phase == "checking"
+    port.settle()
+    assert port.compute_terminated == 1  # the old run's worker
+    assert [r["op"] for r in port.compute_requests] == ["train", "check_patterns", "train"]
+    assert app.state.spec.options == {"pattern": r"\w+|\s+"}
+    assert app.state.recording is not None and app.state.recording.done and app.state.recording is not rec
+    assert app.state.training.phase == "done" and port.errors == []
+
+
+def test_a_refused_pattern_during_a_run_leaves_the_old_settings_which_train_again():
+    port, app, rec = _training_in_the_worker()
+    spec = app.state.spec
+    port.compute_hangs = hangs_on(CATASTROPHIC)
+    port.input(port.query("#opt-pattern"), CATASTROPHIC, "change")
+    port.settle()
+    assert port.compute_terminated == 2  # the old run's worker, then the late check's
+    assert "backtracks catastrophically on the corpus" in port.text(port.query("#train-form-error"))
+    assert app.state.spec == spec  # the settings are kept, and their run starts again
+    assert [r["op"] for r in port.compute_requests] == ["train", "check_patterns", "train"]
+    assert "pattern" not in port.compute_requests[-1]["kwargs"]
+    assert app.state.recording is not None and app.state.recording.done and port.errors == []
+
+
+def test_a_check_asked_while_another_task_holds_the_worker_waits_its_turn():
+    """Inspect's check of an imported model's Split regex while Compare trains in the worker:
+    it runs once that task's turn ends, never alongside it, and both finish."""
+    port, app, rec = _training_in_the_worker()
+    tok = subwordlab.from_hf_json(split_tokenizer_json(r"\w+|\s+"))
+    check = pattern_guard.tokenizer_check(tok, "a text to inspect", "the Inspect text")
+    said: list = []
+
+    async def ask():
+        said.append(await app.guard.verdict(check))
+
+    port.spawn(ask())
+    for _ in range(5):
+        port.drive()
+    assert port.pattern_checks == [] and said == []  # waiting for the training's turn
+    port.settle()
+    assert said == [None] and rec.done and [r["op"] for r in port.compute_requests] == ["train", "check_patterns"]

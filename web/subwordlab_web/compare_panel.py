@@ -496,7 +496,7 @@ class ComparePanel(CompareResults):
         if len(configs) + len(fixed) < cm.MIN_COLUMNS:
             self.say("Choose at least two configurations (or one and the current tokenizer).", error=True)
             return False
-        # custom patterns are tried in the pattern guard's worker on the texts they will cut
+        # custom patterns are tried in the compute worker (the pattern guard) on the texts they will cut
         text = port.value(self.text_box)[:MAX_TEXT_CHARS]
         refusal = await self.guard.first_refusal(
             [pattern_guard.spec_check(c, st.corpus) for c in configs]

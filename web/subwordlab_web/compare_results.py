@@ -48,7 +48,7 @@ class CompareResults:
     `_fill_select` are here, and the panel's half uses them too.
 
     Every text a column cuts — the compare text, the parity texts, the curve's held-out
-    text — is first tried in the pattern guard's worker when the column's pipeline holds a
+    text — is first tried in the compute worker (the pattern guard) when the column's pipeline holds a
     custom pattern (pattern_guard.py): a pattern that backtracks catastrophically on it
     leaves that cell empty with the guard's message, never a frozen page."""
 
@@ -124,7 +124,7 @@ class CompareResults:
             self.text_task.cancel()
 
     async def _render_text_checked(self) -> None:
-        """Try the columns' custom patterns on the edited text in the guard's worker, then draw."""
+        """Try the columns' custom patterns on the edited text in the compute worker (the pattern guard), then draw."""
         text = self.port.value(self.text_box)[:MAX_TEXT_CHARS]
         for tok in self.tokenizers():
             await self.refusal(tok, text, "the Compare text")

@@ -86,9 +86,9 @@ class BrowserPort:
         self._tasks: set[asyncio.Future] = set()
         self._window_listeners: list[tuple[str, Any]] = []
         self._observers: list[tuple[Any, Any]] = []  # (ResizeObserver, its callback's proxy)
-        self._guard: GuardWorker | None = None
         self._compute: ComputeWorker | None = None  # the compute session's worker (compute)
         self._compute_turn: asyncio.Lock | None = None  # held by the task computing (compute)
+        self._abandoned_deadline: float | None = None  # a pattern check whose caller left (compute)
         self._store: Any = None  # the open IndexedDB database of kept corpora (store_*)
 
     # --- finding and making elements ------------------------------------------------
@@ -511,65 +511,78 @@ class BrowserPort:
         link.remove()
         return True
 
-    # --- the pattern guard's worker (pattern_guard.py) ----------------------------------
-    async def run_guarded(self, request: str, budget: float) -> str | None:
-        """Post `request` to the pattern guard's worker (started now if there is none; its
-        boot is not counted in `budget`) and return its JSON reply, or None if none came
-        within `budget` seconds: the worker is then terminated (its regex may never end) and
-        the next call starts a fresh one. A worker that cannot start gives
-        '{"ok": true, "unavailable": why}'."""
-        from .pattern_guard import BOOT_TIMEOUT_SECONDS
-
-        guard = self._guard
-        if guard is not None and guard.inflight is not None and not guard.inflight[0].done():
-            # an abandoned check (its task was cancelled) still runs: wait for it up to its deadline
-            future, deadline = guard.inflight
-            try:
-                await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - time.perf_counter()))
-            except TimeoutError:
-                self._drop_guard()
-        if self._guard is None:
-            self._guard = GuardWorker(self.document.body)
-        guard = self._guard
-        try:
-            await asyncio.wait_for(asyncio.shield(guard.booted), BOOT_TIMEOUT_SECONDS)
-        except (TimeoutError, OSError) as exc:
-            self._drop_guard()
-            return json.dumps({"ok": True, "unavailable": str(exc) or "the guard worker did not start"})
-        reply = guard.ask(request, budget)
-        try:
-            # subtle: shielded, so a cancelled caller leaves the reply to the next call (above)
-            return await asyncio.wait_for(asyncio.shield(reply), budget)
-        except TimeoutError:
-            self._drop_guard()
-            return None
-
     # --- the compute session's worker (session.py) ----------------------------------------
-    async def compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
+    async def compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
+                      budget: float | None = None) -> None:
         """Run `request` (JSON) in the compute session's worker (the one `warm_compute`
         started, or a fresh one), calling `on_reply(json_text)` for each reply, in
         order; returns after the last. The corpus crosses once per worker (the worker keeps
-        it). Cancelling the call terminates the worker — whatever it was computing stops at
+        it; None sends none, e.g. for a pattern check, which carries its own text).
+        Cancelling the call terminates the worker — whatever it was computing stops at
         once — and a fresh one starts warming for the next task; so does a worker that
-        failed (an `OSError` says why)."""
+        failed (an `OSError` says why).
+
+        With a `budget` (the pattern guard's checks): the answer must come within `budget`
+        seconds of the request reaching the booted worker (its boot and the wait for the
+        task before it are not counted); when it is late the worker is terminated, a fresh
+        one starts warming, and `TimeoutError` is raised. A budgeted call that is cancelled
+        leaves its request running (a check is short, and a fresh boot is not): the next
+        task waits for it up to its deadline, then terminates the worker if it is still busy."""
         from .pattern_guard import BOOT_TIMEOUT_SECONDS
 
         if self._compute_turn is None:
             self._compute_turn = asyncio.Lock()
         async with self._compute_turn:  # one task at a time: Compare's waits for Train's run to end
+            await self._settle_abandoned()
             if self._compute is None or self._compute.busy:
                 self._replace_compute()
             worker = self._compute
             assert worker is not None
             try:
                 await asyncio.wait_for(worker.boot(), BOOT_TIMEOUT_SECONDS)
-                await worker.ask(request, corpus, on_reply)
+            except asyncio.CancelledError:
+                raise  # (the worker only booted: it stays, warm for the next task)
             except BaseException as exc:
-                # cancelled, timed out or failed: this worker is done for; the next task gets a warm one
                 self._replace_compute()
                 if isinstance(exc, asyncio.TimeoutError):
                     raise OSError("the compute worker did not start in time: reload the page") from None
                 raise
+            done = worker.ask(request, corpus, on_reply)
+            deadline = time.perf_counter() + budget if budget is not None else None
+            try:
+                if deadline is None:
+                    await done
+                else:
+                    # subtle: shielded, so a cancelled caller leaves the check running (see above)
+                    await asyncio.wait_for(asyncio.shield(done), budget)
+            except asyncio.CancelledError:
+                if deadline is not None and not done.done():
+                    self._abandoned_deadline = deadline
+                else:
+                    self._replace_compute()
+                raise
+            except TimeoutError:
+                self._replace_compute()  # its regex may never end: terminated, as Cancel does
+                raise TimeoutError(f"the compute worker did not answer within {budget:.1f} s") from None
+            except BaseException:
+                # failed: this worker is done for; the next task gets a warm one
+                self._replace_compute()
+                raise
+
+    async def _settle_abandoned(self) -> None:
+        """Wait for a check whose caller left (up to its deadline); a late one ends the worker."""
+        worker, deadline = self._compute, self._abandoned_deadline
+        if deadline is None or worker is None or worker.pending is None:
+            self._abandoned_deadline = None
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(worker.pending), max(0.0, deadline - time.perf_counter()))
+        except TimeoutError:
+            if worker is self._compute:
+                self._replace_compute()
+        except Exception:  # noqa: BLE001 - it failed: nobody waits for its answer; busy is checked next
+            pass
+        self._abandoned_deadline = None
 
     def warm_compute(self) -> None:
         """Start the compute session's worker now, if none is running, so that it has booted
@@ -584,11 +597,6 @@ class BrowserPort:
 
     def _start_compute(self) -> ComputeWorker:
         return ComputeWorker(self.document.body, js.window.subwordlabStartWorker())
-
-    def _drop_guard(self) -> None:
-        if self._guard is not None:
-            self._guard.terminate()
-            self._guard = None
 
     def _task_done(self, task: asyncio.Future) -> None:
         self._tasks.discard(task)
@@ -647,7 +655,6 @@ class BrowserPort:
     def teardown(self) -> None:
         for task in list(self._tasks):
             task.cancel()
-        self._drop_guard()
         if self._compute is not None:
             self._compute.terminate()
             self._compute = None
@@ -684,6 +691,11 @@ class ComputeWorker:
     def busy(self) -> bool:
         return self._job is not None
 
+    @property
+    def pending(self) -> asyncio.Future | None:
+        """The running request's end (a future), or None when the worker is idle."""
+        return self._job[2] if self._job is not None else None
+
     async def boot(self) -> None:
         """Wait for the worker's Pyodide and wheels (an `OSError` if it cannot start)."""
         try:
@@ -692,12 +704,15 @@ class ComputeWorker:
             raise OSError(f"the compute worker did not start: {getattr(exc, 'message', exc)}") from None
         self.body.setAttribute("data-compute-boot-ms", f"{float(ms):.0f}")
 
-    def ask(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> asyncio.Future:
+    def ask(self, request: str, corpus: str | None, on_reply: Callable[[str], None]) -> asyncio.Future:
+        """Post `request` (and `corpus`, unless the worker holds it or it is None); the future
+        ends with the request's last reply."""
         self._next_id += 1
         done = asyncio.get_event_loop().create_future()
         self._job = (self._next_id, on_reply, done)
-        send = None if corpus is self.corpus else corpus
-        self.corpus = corpus
+        send = None if corpus is None or corpus is self.corpus else corpus
+        if send is not None:
+            self.corpus = send
         self.worker.postMessage(to_js([self._next_id, request, send]))
         return done
 
@@ -742,68 +757,3 @@ class ComputeWorker:
 
 def _count(body: Any, attribute: str) -> None:
     body.setAttribute(attribute, str(int(body.getAttribute(attribute) or 0) + 1))
-
-
-class GuardWorker:
-    """One pattern guard worker (guard_worker.js): boots its own Pyodide, then answers
-    requests one at a time. The page's <body> counts boots and terminations
-    (data-guard-boots, data-guard-terminated) and keeps the last boot time (data-guard-boot-ms)."""
-
-    def __init__(self, body: Any) -> None:
-        loop = asyncio.get_event_loop()
-        self.body = body
-        self.booted: asyncio.Future = loop.create_future()
-        self.inflight: tuple[asyncio.Future, float] | None = None
-        self._replies: dict[int, asyncio.Future] = {}
-        self._next_id = 0
-        self.worker = js.Worker.new("guard_worker.js", to_js({"type": "module"}, dict_converter=js.Object.fromEntries))
-        self._on_message = create_proxy(self._message)
-        self._on_error = create_proxy(self._error)
-        self.worker.addEventListener("message", self._on_message)
-        self.worker.addEventListener("error", self._on_error)
-        self._count("data-guard-boots")
-
-    def _count(self, attribute: str) -> None:
-        self.body.setAttribute(attribute, str(int(self.body.getAttribute(attribute) or 0) + 1))
-
-    def ask(self, request: str, budget: float) -> asyncio.Future:
-        self._next_id += 1
-        reply = asyncio.get_event_loop().create_future()
-        self._replies[self._next_id] = reply
-        self.inflight = (reply, time.perf_counter() + budget)
-        self.worker.postMessage(to_js([self._next_id, request]))
-        return reply
-
-    def _message(self, event: Any) -> None:
-        data = event.data.to_py()
-        if "boot" in data:
-            self.body.setAttribute("data-guard-boot-ms", f"{data['boot']:.0f}")
-            if not self.booted.done():
-                self.booted.set_result(data["boot"])
-        elif "bootError" in data:
-            if not self.booted.done():
-                self.booted.set_exception(OSError(f"the guard worker did not start: {data['bootError']}"))
-        elif "reply" in data:
-            reply = self._replies.pop(int(data["id"]), None)
-            if reply is not None and not reply.done():
-                reply.set_result(str(data["reply"]))
-
-    def _error(self, event: Any) -> None:
-        # an error inside the worker (it ran out of memory, say): no verdict, and no console error
-        event.preventDefault()
-        why = json.dumps({"ok": True, "unavailable": str(getattr(event, "message", "") or "the worker failed")})
-        if not self.booted.done():
-            self.booted.set_exception(OSError(why))
-        for reply in self._replies.values():
-            if not reply.done():
-                reply.set_result(why)
-        self._replies.clear()
-
-    def terminate(self) -> None:
-        self.worker.terminate()
-        self._count("data-guard-terminated")
-        self._on_message.destroy()
-        self._on_error.destroy()
-        for reply in self._replies.values():
-            if not reply.done():
-                reply.cancel()

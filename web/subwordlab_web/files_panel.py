@@ -299,7 +299,7 @@ class FilesPanel:
         imported = await self.parse(name, data, mine)
         if imported is None:
             return None
-        # a regex of the file's own (Split, Replace, ByteLevel) is tried in the guard's worker
+        # a regex of the file's own (Split, Replace, ByteLevel) is tried in the compute worker (the pattern guard)
         # on the text Inspect will encode next; if it backtracks, the current tokenizer stays
         check = tokenizer_check(imported.tokenizer, self.state.inspect.text, "the Inspect text")
         if check is not None:

@@ -425,7 +425,7 @@ class InspectPanel:
 
     async def _inspect(self, steps: Generator[None, None, Inspection], check: Any = None) -> None:
         """Encode a slice per browser turn (long texts stay responsive), then draw; a
-        custom pattern is first tried on the text in the pattern guard's worker."""
+        custom pattern is first tried on the text in the compute worker (the pattern guard)."""
         port = self.port
         refusal = await self.guard.verdict(check)
         if refusal is not None:

@@ -502,7 +502,7 @@ def parse_lesson(text: str, *, number: int | None = None, origin: str = "") -> L
         except OptionError as exc:
             raise LessonFileError(option_lines[name], f"{exc}. Fix the option or remove it") from None
         if name == "pattern" and not (options[name] in BUILT_IN or plainly_linear(str(options[name]))):
-            # subtle: a lesson opens without the pattern guard's worker (it is trained and
+            # subtle: a lesson opens without asking the pattern guard (it is trained and
             # checked here), so a regular expression that could backtrack for minutes is refused
             raise LessonFileError(option_lines[name], "a lesson file takes a built-in pattern (gpt2, cl100k, o200k) or "
                                   "a plainly linear one; this pattern could take very long on some texts. Use a "

@@ -1,25 +1,45 @@
-"""The pattern guard: a user's regex is tried in a separate worker before the page runs it.
+"""The pattern guard: a user's regex is tried in the compute worker before the page runs it.
 
-Why: the page runs Python on the browser's main thread. Long work is sliced into steps of a
-few milliseconds (tasks.py), so training and encoding never freeze the page — except one
-call that cannot be sliced: a regular expression that backtracks catastrophically. A
-pre-tokenization pattern such as ``(a+)+$`` against forty ``a`` and a ``b`` tries 2**40
-ways to match before it gives up; Python's ``re`` (and ``regex``) has no timeout, so the tab
-would freeze for good. Such a pattern reaches the page through four doors: the Options
-field of Byte-level BPE (auto-training on change), Compare's option fields, a share link
-(share.py) and an imported tokenizer.json whose ``Split`` pre-tokenizer or ``Replace``
-normalizer carries a regex (Files; subwordlab.formats.hf_import).
+Why: training runs in the compute session's worker (session.py), but the page's other long
+work — encoding the Inspect and Compare texts, loading a model file, statistics — runs on the
+browser's main thread, sliced into steps of a few milliseconds (tasks.py), so it never
+freezes the page — except one call that cannot be sliced: a regular expression that
+backtracks catastrophically. A pre-tokenization pattern such as ``(a+)+$`` against forty
+``a`` and a ``b`` tries 2**40 ways to match before it gives up; Python's ``re`` (and
+``regex``) has no timeout, so the tab would freeze for good. Such a pattern reaches the page
+through four doors: the Options field of Byte-level BPE (auto-training on change), Compare's
+option fields, a share link (share.py) and an imported tokenizer.json whose ``Split``
+pre-tokenizer or ``Replace`` normalizer carries a regex (Files; subwordlab.formats.hf_import).
 
 What happens: before the page runs a pattern that is not a built-in one over a text (the
-corpus when training, the Inspect text when encoding or importing), it sends the same
-pipeline and the same text to a **guard worker**: a Web Worker with its own Pyodide and the
-same two wheels (web/guard_worker.js, a dozen lines; all of its logic is ``run_request``
-below). If the worker answers within ``budget_seconds(len(text))`` the page goes ahead; if
-not, the page terminates the worker (a fresh one is started for the next check), uses
-nothing of the pattern, and says which pattern backtracks on which text and what to
-change (``timeout_message``). Verdicts are cached per (pipeline, text's SHA-256), so a
-pattern is checked once per text. The worker boots lazily, the first time a custom
-pattern is about to run: a page that never sees one pays nothing.
+corpus when training, the Inspect text when encoding or importing), it asks the compute
+session to run the same pipeline over the same text — one more request of the same worker,
+``{"op": "check_patterns", "normalizer", "pre_tokenizer", "text"}``, answered by ``answer``
+below — with a budget: ``port.compute(check.request(), None, on_reply, check.budget)``. If the
+answer comes within ``budget_seconds(len(text))`` of the request reaching the worker, the page
+goes ahead; if not, the port terminates the worker exactly as Cancel does (a fresh one starts
+warming for the next task), the page uses nothing of the pattern, and says which pattern
+backtracks on which text and what to change (``timeout_message``). Verdicts are cached per
+(pipeline, text's SHA-256), so a pattern is checked once per text. A page that never meets a
+custom pattern never asks; one that does boots the compute worker (if no big corpus has
+already started it) and no other: the page has one worker and one Pyodide besides its own.
+
+    page (main thread)                            compute worker (its own Pyodide)
+    PatternGuard.verdict(check)
+      port.compute({"op": "check_patterns",  --->  ComputeSession.replies -> answer(request)
+                    ...}, None, ..., budget)        builds the pipeline, pre-tokenizes the text
+      within the budget                      <---   {"ok": true, "pieces": n} / {"ok": true, "refused": why}
+      late: worker.terminate(), a fresh one warms; TimeoutError -> timeout_message(check)
+
+One worker runs one task at a time (the port's turn lock), so a check takes its turn: it waits
+for the task running (a Compare column's training, say) and never runs beside it. It cannot
+deadlock with a training: every door asks its verdicts before it starts the task that runs
+the pattern (Train checks the corpus, then trains; Compare and share links check every text
+first), and no task holds the worker while it waits for a verdict. A new pattern typed while
+the old settings still train in the worker stops that run first (train_panel
+``_free_worker_for``): the new settings replace it whatever the verdict, and the check would
+otherwise wait for the run's end. A pattern of the user's own, checked or not, never runs in
+the session's in-page path for tiny corpora (``session.in_page``): it trains in the worker.
 
 Built-in patterns (gpt2, cl100k, o200k: subwordlab.text.patterns) skip the guard: each of
 their alternatives is a sequence of character classes under one quantifier (possessive
@@ -28,35 +48,22 @@ alternatives that can match the same text in several ways, so a failed attempt a
 position costs at most the length of the run it scanned — never an exponential number of
 ways. The components the presets build themselves (Whitespace, BERT, Metaspace, Digits)
 use fixed patterns of the same kind; special tokens and user-defined symbols are escaped
-(``re.escape``) before they become a regex.
+(``re.escape``) before they become a regex. So does a plainly linear pattern
+(``plainly_linear``), read from its parse without running it.
 
-Why a guard worker rather than moving all training into a worker (issue 13, item 4):
-
-- Every other long computation is already sliced: Cancel stops it between two slices, the
-  page answers within a slice, and any exception ends the task with a message
-  (tasks.failure_message), the corpus and settings kept. Only the regex call is not
-  sliceable, and only a custom pattern can make it catastrophic.
-- The page's panels read the recording step by step (the player, the charts, the
-  candidates of every merge, tokenizers rebuilt at any step): with training in a worker,
-  every step's events and every tokenizer would have to cross a message channel, and the
-  Inspect and Compare panels would encode in the worker too — a large rewrite of every
-  panel for one kind of input.
-- The worker costs a second Pyodide: its boot time and memory (figures below) are paid
-  only by a page that sees a custom pattern, not by every visitor.
-
-Measured (Chromium 14x on the 2-core build machine, under load from other jobs;
-bench/bench_page.py -k guard records them):
-
-- guard worker boot (first custom pattern): see README "The pattern guard" for the figures;
-- a catastrophic pattern: the page keeps answering (no main-thread task longer than a
-  slice) and says so after the budget (2 s for a short text).
+The guard was a second worker of its own, with a second Pyodide, until the compute session
+existed (issue 31): one worker now serves training, exercises and checks, so a page pays for
+one boot and one runtime's memory, and a check after a training finds the worker warm.
+Measured: README "The pattern guard" (tests/e2e/engines' guard journey prints its figures).
 
 >>> check = pipeline_check(None, {"type": "ByteLevel", "pattern": "(a+)+$", "add_prefix_space": False},
 ...                        "aaab", "the Inspect text")
 >>> check.patterns
 ('(a+)+$',)
->>> import json; json.loads(run_request(check.request()))["ok"]
-True
+>>> import json; request = json.loads(check.request()); request["op"]
+'check_patterns'
+>>> answer(request)["pieces"]  # what the worker posts back ("aaab" has no match of "(a+)+$")
+1
 >>> pipeline_check(None, {"type": "ByteLevel", "pattern": "gpt2", "add_prefix_space": False}, "x", "") is None
 True
 """
@@ -77,6 +84,7 @@ SECONDS_PER_MILLION_CHARS = 10.0  # plus this per million characters (a linear p
 BOOT_TIMEOUT_SECONDS = 120.0  # a worker that has not started by then is given up (the check is skipped)
 BUSY_POLL_SECONDS = 0.05  # how often a check waits for the one running before it
 TIMED_OUT = "timed out"  # the verdict kept for a check the worker did not finish in time
+CHECK_OP = "check_patterns"  # the compute session's request for a check (session.py)
 
 # patterns known not to backtrack catastrophically (see the module docstring): names and texts
 BUILT_IN = frozenset(PATTERNS) | frozenset(PATTERNS.values())
@@ -179,8 +187,9 @@ class Check:
         return budget_seconds(len(self.text))
 
     def request(self) -> str:
-        """The message posted to the worker (JSON)."""
-        return json.dumps({"normalizer": self.normalizer, "pre_tokenizer": self.pre_tokenizer, "text": self.text})
+        """The compute session's request (JSON): ``{"op": "check_patterns", ...}``."""
+        return json.dumps({"op": CHECK_OP, "normalizer": self.normalizer, "pre_tokenizer": self.pre_tokenizer,
+                           "text": self.text})
 
 
 def pipeline_check(normalizer: dict | None, pre_tokenizer: dict | None, text: str, where: str) -> Check | None:
@@ -224,26 +233,30 @@ def tokenizer_check(tok: Any, text: str, where: str) -> Check | None:
     return pipeline_check(dumped[0], dumped[1], text, where)
 
 
-# --- in the worker ----------------------------------------------------------------------------
-def run_request(request: str) -> str:
-    """The guard worker's one job: build the pipeline (the same core classes the page
-    uses, so the same compile-time checks run) and pre-tokenize the text, as the page would.
-    Returns JSON: ``{"ok": true, "pieces": n, "seconds": t}``; a pipeline the core refuses
-    gives ``{"ok": true, "refused": message}``: the page shows the core's own message and
-    changes nothing, as for a pattern that did not answer in time."""
+# --- in the compute worker ------------------------------------------------------------------
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    """The compute session's answer to a ``check_patterns`` request: build the pipeline (the
+    same core classes the page uses, so the same compile-time checks run) and pre-tokenize the
+    text, as the page would. ``{"ok": true, "pieces": n, "seconds": t}``; a pipeline the core
+    refuses gives ``{"ok": true, "refused": message}``: the page shows the core's own message
+    and changes nothing, as for a pattern that did not answer in time."""
     from subwordlab.base.registry import LoadContext
 
     started = time.perf_counter()
-    doc = json.loads(request)
     try:
         ctx = LoadContext()
-        normalizer = ctx.component("normalizer", doc["normalizer"], "normalizer")
-        pre = ctx.component("pre_tokenizer", doc["pre_tokenizer"], "pre_tokenizer")
-        text = normalizer.normalize_str(doc["text"]) if normalizer is not None else doc["text"]
+        normalizer = ctx.component("normalizer", request["normalizer"], "normalizer")
+        pre = ctx.component("pre_tokenizer", request["pre_tokenizer"], "pre_tokenizer")
+        text = normalizer.normalize_str(request["text"]) if normalizer is not None else request["text"]
         pieces = pre.pre_tokenize_str(text) if pre is not None else [text]
     except (ValueError, MemoryError, RecursionError, OverflowError) as exc:
-        return json.dumps({"ok": True, "refused": str(exc)})
-    return json.dumps({"ok": True, "pieces": len(pieces), "seconds": round(time.perf_counter() - started, 4)})
+        return {"ok": True, "refused": str(exc)}
+    return {"ok": True, "pieces": len(pieces), "seconds": round(time.perf_counter() - started, 4)}
+
+
+def run_request(request: str) -> str:
+    """``answer`` from JSON to JSON (what the worker would post back for ``request``)."""
+    return json.dumps(answer(json.loads(request)))
 
 
 # --- advice -----------------------------------------------------------------------------------
@@ -301,10 +314,11 @@ def unavailable_message(check: Check, why: str) -> str:
 
 # --- on the page ------------------------------------------------------------------------------
 class PatternGuard:
-    """Asks the port's guard worker (``port.run_guarded``) and remembers the answers.
+    """Asks the compute session (``port.compute`` with a budget) and remembers the answers.
 
     ``await guard.verdict(check)`` is None when the page may run the check's pattern over
-    its text, else the message to show. One check runs at a time (one worker).
+    its text, else the message to show. One check runs at a time; it takes its turn in the
+    compute worker like any task (after the one running, if any).
     """
 
     def __init__(self, port: Any) -> None:
@@ -337,25 +351,29 @@ class PatternGuard:
     async def verdict(self, check: Check | None) -> str | None:
         if check is None:
             return None
-        while self.busy:  # the worker runs one check at a time
+        while self.busy:  # one check at a time (the same check asked twice runs once)
             await self.port.sleep(BUSY_POLL_SECONDS)
         if check.key in self.verdicts:
             return self._said(check, self.verdicts[check.key])
         self.busy = True
+        replies: list[str] = []
         try:
             self.checks += 1
-            reply = await self.port.run_guarded(check.request(), check.budget)
+            # the budget counts from the moment the worker has the request (not its boot, not
+            # the wait for a task before it); a late answer terminates the worker (TimeoutError)
+            await self.port.compute(check.request(), None, replies.append, check.budget)
+            reply = json.loads(replies[-1]) if replies else {"error": "it sent no answer"}
+        except TimeoutError:  # (before OSError: a TimeoutError is an OSError)
+            reply = {"timed_out": True}
+        except OSError as exc:  # the worker could not start, or died: not a verdict, asked again next time
+            return unavailable_message(check, str(exc) or type(exc).__name__)
         finally:
             self.busy = False
-        if reply is None:
-            message = TIMED_OUT
-        else:
-            answer = json.loads(reply)
-            if "unavailable" in answer:  # not a verdict: asked again next time
-                return unavailable_message(check, answer["unavailable"])
-            # the core refused the pipeline (e.g. a pattern that matches only empty strings): its
-            # own message, given before anything changes (the Options field keeps the model)
-            message = answer.get("refused")
+        if "error" in reply:  # the session failed to check (not a verdict either)
+            return unavailable_message(check, str(reply["error"]).rstrip("."))
+        # the core refused the pipeline (e.g. a pattern that matches only empty strings): its own
+        # message, given before anything changes (the Options field keeps the model)
+        message = TIMED_OUT if reply.get("timed_out") else reply.get("refused")
         self.verdicts[check.key] = message
         return self._said(check, message)
 

@@ -3,14 +3,14 @@
 `dom.BrowserPort` implements it over the real DOM (in Pyodide); the tests' ``FakePort``
 (tests/unit/fakedom.py) implements it over an in-memory tree. A unit test checks both
 against this Protocol: every method present, with the same parameters and the same
-``async``-ness (``sleep``, ``file_bytes``, ``fetch_text``, ``copy_text``, ``download_png``, ``run_guarded``, ``compute``
+``async``-ness (``sleep``, ``file_bytes``, ``fetch_text``, ``copy_text``, ``download_png``, ``compute``
 and the corpus store's ``store_*`` are awaited).
 
 Views type their ``port`` parameter as ``DomPort`` (or ``Any``); elements, events and files
 are the port's own opaque objects (``Any``).
 
 >>> sorted(name for name in async_methods())
-['compute', 'copy_text', 'download_png', 'fetch_text', 'file_bytes', 'run_guarded', 'sleep', 'store_delete', 'store_get', 'store_keys', 'store_put']
+['compute', 'copy_text', 'download_png', 'fetch_text', 'file_bytes', 'sleep', 'store_delete', 'store_get', 'store_keys', 'store_put']
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ Handler = Callable[[Any], Any]
 class DomPort(Protocol):
     """Elements: query, create, clone; text and attributes (never HTML); fields; building
     element specs (build.py); listeners; tasks and time; files, network, location,
-    clipboard, downloads; the pattern guard's worker; the compute session (session.py). See dom.BrowserPort for what each does in the browser."""
+    clipboard, downloads; the compute session (session.py; the pattern guard's checks too). See dom.BrowserPort for what each does in the browser."""
 
     def query(self, selector: str, root: Any = None) -> Any: ...
     def query_all(self, selector: str, root: Any = None) -> list[Any]: ...
@@ -93,9 +93,9 @@ class DomPort(Protocol):
     def download(self, name: str, text: str, mime: str) -> None: ...
     def svg_tree(self, el: Any, props: list[str]) -> Any: ...
     async def download_png(self, name: str, svg_text: str, width: float, height: float, scale: float) -> bool: ...
-    async def run_guarded(self, request: str, budget: float) -> str | None: ...
     def warm_compute(self) -> None: ...
-    async def compute(self, request: str, corpus: str, on_reply: Callable[[str], None]) -> None: ...
+    async def compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
+                      budget: float | None = None) -> None: ...
     def teardown(self) -> None: ...
 
 

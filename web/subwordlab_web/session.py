@@ -17,10 +17,16 @@ What crosses is plain data — JSON text, and the corpus as a string — never a
      "format"} + the corpus text                 against the trainer (never on the page)
                                           <---   {"started": true} (the page's time limit starts)
                                           <---   {"result": {"outcome", "summary", ...}}
+    {"op": "check_patterns", "normalizer", --->  pattern_guard.answer: the pipeline
+     "pre_tokenizer", "text"} (no corpus)        pre-tokenizes the text (the pattern guard)
+                                          <---   {"ok": true, "pieces"} or {"ok": true, "refused"}
 
 The page mirrors the run in a ``subwordlab.recording.Recording.mirror`` (``apply``), so the
 player, the tables and Inspect read it as they would a local run. Cancel terminates the
-worker (the page starts a fresh one, warming); nothing here needs to check for it.
+worker (the page starts a fresh one, warming); nothing here needs to check for it. A pattern
+check is sent with a budget (``port.compute(..., budget)``): a late answer means the regex
+backtracks catastrophically, and the page terminates the worker exactly as Cancel does.
+A custom pattern never runs in the page's in-page path (``in_page``), checked or not.
 
 >>> session = ComputeSession()
 >>> replies = list(session.replies({"op": "train", "preset": "bpe", "kwargs": {"num_merges": 2},
@@ -41,7 +47,9 @@ from subwordlab.base.event_data import from_data, to_data
 from subwordlab.formats.our_json import to_json
 from subwordlab.recording import Recording
 
+from . import pattern_guard
 from .failures import failure_message
+from .pattern_guard import CHECK_OP
 from .state import Corpus
 
 POST_SECONDS = 0.1  # a batch of events at most this often (the page repaints at most every 0.25 s)
@@ -72,6 +80,9 @@ class ComputeSession:
             op = request.get("op")
             if op == "exercise":  # the learner's code, checked against the trainer (exercises.py)
                 yield from self._exercise(request)
+                return
+            if op == CHECK_OP:  # the pattern guard: a custom regex tried on a text (pattern_guard.py)
+                yield pattern_guard.answer(request)
                 return
             if op != "train":
                 raise ValueError(f"the compute session has no request {op!r}")
@@ -125,19 +136,35 @@ class ComputeSession:
             gc.unfreeze()
 
 
-def in_page(corpus: str) -> bool:
-    """Whether a task on `corpus` is small enough to run on the page (`answer_in_page`).
+def in_page(corpus: str, request: str | None = None) -> bool:
+    """Whether a task on `corpus` is small enough to run on the page (`answer_in_page`), and
+    `request` (JSON), if given, runs no pattern of the user's own: such a pattern runs only
+    in the worker, even once the pattern guard has passed it (the worker can be terminated;
+    the page's thread cannot).
 
     >>> in_page("low 5\\nlower 2"), in_page("x" * 5000)
     (True, False)
+    >>> in_page("low", '{"op": "train", "preset": "byte_bpe", "kwargs": {"pattern": "(a|b)+c"}}')
+    False
     """
-    return len(corpus) <= IN_PAGE_CHARS
+    return len(corpus) <= IN_PAGE_CHARS and not (request is not None and _custom_pattern(json.loads(request)))
+
+
+def _custom_pattern(request: dict[str, Any]) -> bool:
+    """Whether a request runs a pattern that is not built in (pattern_guard.custom_patterns):
+    a training's ``pattern`` option, or any check of the pattern guard."""
+    if request.get("op") == CHECK_OP:
+        return True
+    pattern = request.get("kwargs", {}).get("pattern")
+    return isinstance(pattern, str) and bool(pattern_guard.custom_patterns({"type": "ByteLevel", "pattern": pattern}))
 
 
 def answer_in_page(request: str, corpus: str, on_reply: Callable[[str], None]) -> None:
     """The compute session's answer to `request` (JSON), computed here and now: each reply
     is handed to `on_reply` as JSON text, exactly as the worker posts them. For tiny corpora
-    only (`in_page`): it holds the page until it ends."""
+    and built-in patterns only (`in_page`, which it asserts): it holds the page until it ends."""
+    if not in_page(corpus, request):
+        raise ValueError("answer_in_page: this task runs in the compute worker (session.in_page)")
     for reply in ComputeSession().replies(json.loads(request), corpus):
         on_reply(json.dumps(reply))
 

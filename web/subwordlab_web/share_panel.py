@@ -6,7 +6,7 @@
   (inline, a bundled sample, or — for a big file of the user's own — a request to upload
   it, checked by SHA-256), the settings, a full training run, then the exact step. The link
   is decoded (in slices) and checked — settings, and any custom pattern tried on its texts
-  in the pattern guard's worker — before anything changes: a link that fails shows one
+  in the compute worker (the pattern guard) — before anything changes: a link that fails shows one
   message (``#link-banner``) and leaves the page's corpus, settings and model as they were.
 - ``?embed=1`` (embed.py) shows one panel without the page's chrome, for an iframe; the
   query can pick the sample, algorithm, size, step and text, or a ``#v1.`` fragment can
@@ -409,7 +409,7 @@ class SharePanel:
         1. check (``data-share="checking"``): decode it in slices (share.decode_fragment_steps,
            the browser handed back between pieces), read its settings, fetch a sample it
            names, and try any custom pattern on the texts it would cut (the link's corpus, its
-           Inspect and Compare texts) in the pattern guard's worker;
+           Inspect and Compare texts) in the compute worker (the pattern guard);
         2. only if everything passed, apply it (``data-share="applying"``): corpus, settings,
            training, step, panel.
 

@@ -140,7 +140,7 @@ class TrainSpec:
 @dataclass
 class TrainingStatus:
     """What the training task is doing. `phase`: "idle", "checking" (a custom pattern is
-    tried in the pattern guard's worker first), "preparing" (counting the corpus, indexing
+    tried in the compute worker (the pattern guard) first), "preparing" (counting the corpus, indexing
     pairs), "training", "done", "cancelled" or "failed"."""
 
     phase: str = "idle"

@@ -155,8 +155,8 @@ def train_request(state: AppState) -> tuple[str, str]:
 
 async def record_in_session(port: Any, rec: Any, request: str, corpus: str,
                             on_batch: Any = None, wanted: Any = None) -> Any:
-    """Have the compute session (`port.compute`; on the page itself for a tiny corpus,
-    `session.in_page`) train `request` (JSON) on `corpus`,
+    """Have the compute session (`port.compute`; on the page itself for a tiny corpus and a
+    built-in pattern, `session.in_page`) train `request` (JSON) on `corpus`,
     mirroring its events into `rec` (a `Recording.mirror`); `on_batch(reply)` after each
     batch is mirrored. Returns the trained tokenizer (also recorded as `rec`'s Done), or None
     as soon as `wanted()` says the run was dropped. A failure in the session raises
@@ -177,7 +177,7 @@ async def record_in_session(port: Any, rec: Any, request: str, corpus: str,
         if on_batch is not None:
             on_batch(reply)
 
-    if session.in_page(corpus):
+    if session.in_page(corpus, request):  # (never a custom pattern: that runs in the worker)
         session.answer_in_page(request, corpus, on_reply)  # a textbook example: no worker to wait for
         await port.sleep(0)
     else:

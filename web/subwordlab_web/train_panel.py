@@ -178,16 +178,39 @@ class TrainPanel:
         self._form_ticket += 1
         check = pattern_guard.spec_check(spec, self.state.corpus)
         if check is not None and not self.guard.known(check):
-            # a new custom pattern: tried in the guard's worker before the page runs it, so a
-            # pattern that backtracks catastrophically leaves the spec (and the model) as they were
+            # a new custom pattern: tried in the compute worker (the pattern guard) before the page
+            # runs it, so a pattern that backtracks catastrophically leaves the spec as it was
+            self._free_worker_for(check)
             self.port.set_text(self.options_note, "(" + pattern_guard.checking_text(check) + ")")
             self.check_task = self.port.spawn(self._apply_checked(spec, check, self._form_ticket))
             return
         self._apply_form(spec, self.guard.cached(check))
 
+    def _free_worker_for(self, check: Any) -> None:
+        """The check runs in the compute worker, one task at a time: a run of the old settings
+        still training there would hold it until its end (a minute, for a big corpus). The new
+        settings replace that run whatever the verdict says, so it stops now (the worker is
+        terminated, a fresh one warms, and the check takes it); if the pattern is refused, the
+        old settings stay and train again."""
+        st = self.state
+        if self.train_task is None or self.train_task.done() or st.recording is None or st.recording.done:
+            return
+        st.recording = None
+        st.player.reset_recording()
+        st.training = TrainingStatus(phase="checking", message=pattern_guard.checking_text(check))
+        st.notify("recording")  # (_on_state cancels the run's task; "checking" holds off auto-training)
+
+    def _end_checking(self) -> None:
+        """After a verdict: a run stopped for the check (`_free_worker_for`) may start again."""
+        st = self.state
+        if st.training.phase == "checking" and st.recording is None and (self.check_task is None or self.check_task.done()):
+            st.training = TrainingStatus()
+            st.notify("recording")
+
     async def _apply_checked(self, spec: TrainSpec, check: Any, ticket: int) -> None:
         message = await self.guard.verdict(check)
         if ticket == self._form_ticket:  # else a newer change of the form decides
+            self.check_task = None
             self._apply_form(spec, message)
 
     def _apply_form(self, spec: TrainSpec, refusal: str | None) -> None:
@@ -198,6 +221,7 @@ class TrainPanel:
             self.port.set_hidden(self.form_error, False)
             n = len(self.state.spec.options)
             self.port.set_text(self.options_note, f"({n} changed)" if n else "(the core's defaults)")
+            self._end_checking()
             return
         self.port.set_hidden(self.form_error, True)
         self._form_busy = True
@@ -205,6 +229,7 @@ class TrainPanel:
             self.state.set_spec(spec)
         finally:
             self._form_busy = False
+        self._end_checking()
         self.port.set_text(self.options_note, f"({len(spec.options)} changed)" if spec.options else "(the core's defaults)")
 
     def _on_submit(self, event: Any) -> None:
@@ -246,7 +271,7 @@ class TrainPanel:
         if not self.guard.known(check):
             if self.check_task is None or self.check_task.done():
                 self.check_task = self.port.spawn(self.train_checked())
-            return True  # starts once the guard's worker has tried the pattern
+            return True  # starts once the compute worker has tried the pattern
         refusal = self.guard.cached(check)
         if refusal is not None:
             st.recording = None

@@ -351,6 +351,52 @@ def test_hostile_links_are_rejected_cleanly(new_session, site_url):
 
 
 @pytest.mark.every_engine
+def test_a_catastrophic_pattern_is_stopped_in_the_compute_worker(new_session, site_url, capsys):
+    """The pattern guard in this engine: a pattern of the user's own is tried first in the
+    compute worker (the page's only worker). ``(a+)+$`` on forty 'a' and a 'b' does not answer
+    within the budget (2 s): the worker is terminated (a fresh one warms), the page says what to
+    change and answers at once all along; then a fixed pattern is checked and trained by the
+    fresh worker. (The tiny corpus trains on the page, so the first worker is the check's.)"""
+    s = new_session()
+    s.goto(site_url)
+    s.wait_ready()
+    s.click("#tab-corpus")
+    s.fill("#corpus-text", "low lower newest widest low lower " + "a" * 40 + "b low")
+    go_train(s)
+    s.select("#train-preset", "byte_bpe")
+    s.wait_text("#context-spec", "Byte-level BPE · ", contains=True)
+    train_to_end(s)
+    assert s.attr("body", "data-compute-boots") is None  # trained on the page: no worker yet
+    s.js("document.querySelector('#train-options-box').open = true; return null")
+
+    def set_pattern(pattern: str) -> None:
+        s.fill("#opt-pattern", pattern)
+        s.press("#opt-pattern", "Tab")  # leaving the field commits it (a change event)
+
+    set_pattern("(a+)+$")
+    started = time.perf_counter()
+    answers = []
+    while s.attr("body", "data-compute-terminated") is None and time.perf_counter() - started < 120:
+        t0 = time.perf_counter()
+        s.js("return document.body.dataset.ready")  # the main thread is free while the worker runs the regex
+        answers.append((time.perf_counter() - t0) * 1000)
+    s.wait_text("#train-form-error", "backtracks catastrophically on the corpus", contains=True)
+    stopped_s = time.perf_counter() - started
+    assert s.attr("body", "data-compute-terminated") == "1"
+    assert s.value("#opt-pattern") == "(a+)+$"  # kept for editing
+    set_pattern("a+|[^a]+")
+    s.wait("return document.querySelector('#train-form-error').hidden", timeout=120, what="the form error gone")
+    train_to_end(s)
+    s.wait_text("#train-status", "trained", contains=True)
+    assert s.attr("body", "data-compute-boots") == "2" and s.attr("body", "data-compute-terminated") == "1"
+    with capsys.disabled():
+        print(f"\n[pattern guard] stopped after {stopped_s:.1f} s (boot included); page round trips "
+              f"while it ran: best {min(answers):.0f} ms, worst {max(answers):.0f} ms of {len(answers)}; "
+              f"the fresh worker's boot {s.attr('body', 'data-compute-boot-ms')} ms")
+    assert answers and min(answers) < 500, answers
+
+
+@pytest.mark.every_engine
 def test_a_request_off_127_0_0_1_is_caught(new_session, site_url, engine):
     """The off-host check can fail: a page's request to another host is recorded (and
     refused) in every engine, so 'no request left 127.0.0.1' in the journeys means something."""
