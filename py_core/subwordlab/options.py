@@ -517,6 +517,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                 Option("byte_fallback", "bool", False, "an unknown character becomes its UTF-8 bytes as <0xHH> "
                        "pieces (all 256 always in the vocabulary)", hf=_HF_BYTE_FALLBACK),
                 _SPLIT_DIGITS, _COVERAGE, _SP_UNK, _SP_SPECIALS, _USER_SYMBOLS,
+                _rules("--model_type=unigram", "sentencepiece"),
             )),
 )}
 

@@ -30,6 +30,7 @@ from .text.corpus import (
     EMPTY_CORPUS,
     CorpusError,
     Counted,
+    documents,
     iter_count_words,
     slices_at_spaces,
     validate_word_counts,
@@ -39,7 +40,7 @@ from .text.special import alternation
 from .text.unicode_data import UNICODE_VERSION
 from .tokenizer import Tokenizer
 from .trainers import bpe as bpe_trainer
-from .trainers import hf_rules, hf_unigram, spm_bpe
+from .trainers import hf_rules, hf_unigram, spm_bpe, spm_unigram
 from .trainers import unigram as unigram_trainer
 from .trainers import wordpiece as wordpiece_trainer
 
@@ -455,6 +456,12 @@ def train_unigram(corpus, spec):
     if isinstance(corpus, dict) and spec["preset"] == "unigram":
         counts = {"\u2581" + w: n for w, n in counts.items()}
     symbols = list(getattr(pre_tokenizer, "user_defined_symbols", []))
+    if spec.get("rules") == "sentencepiece":  # (sentencepiece_unigram) spm_train --model_type=unigram
+        model, specials, n_steps = yield from train_spm_unigram(corpus, spec, normalizer, pre_tokenizer, symbols)
+        tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
+                        dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
+        yield Done(tokenizer=tok, steps=n_steps)
+        return
     if spec.get("rules") == "hf":  # (unigram) UnigramTrainer's seed, pruning and finalize
         unk = spec["unk_token"]
         model, specials, n_steps = yield from hf_unigram.train_hf_unigram(
@@ -477,6 +484,82 @@ def train_unigram(corpus, spec):
         split_digits=spec.get("split_digits", False), max_sentence_length=spec["max_sentence_length"])
     tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials, dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
     yield Done(tokenizer=tok, steps=n_steps)
+
+
+def spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta):
+    """The corpus as spm_train reads it: ``[(sentence, weight)]`` in its order. Raw text: a
+    sentence a line (a final '\\r' dropped; empty lines, lines longer than
+    ``max_sentence_length`` bytes and lines with spm's unknown character U+2585 skipped),
+    normalized, ▁ for spaces, the reserved pieces' text replaced by U+001F, the sentences
+    empty after normalizing removed as spm removes them (the last one takes their place).
+    A word-count list: each word a sentence with its count (spm's TSV input).
+
+    >>> spec = resolve_options("sentencepiece_unigram", 10, None, {"rules": "sentencepiece"})
+    >>> spm_sentences("low  lower\\n\\n new", spec, *sentencepiece_pipeline(spec)[:2], ["<unk>"])
+    [('▁low▁lower', 1), ('▁new', 1)]
+    """
+    if isinstance(corpus, dict):
+        return [("\u2581" + w, n) for w, n in validate_word_counts(corpus, None).items()]
+    if isinstance(corpus, Counted):
+        raise CorpusError("rules='sentencepiece' trains on the sentences themselves, which a counts file does not keep; "
+                          "train on the text, or use rules='textbook'")
+    too_long = spec["max_sentence_length"]
+    out = []
+    for doc in documents(corpus):
+        for line in doc.split("\n"):
+            if line.endswith("\r"):
+                line = line[:-1]
+            if not line or (len(line) * 4 > too_long and len(line.encode("utf-8")) > too_long) or spm_bpe.UNK_CHAR in line:
+                continue
+            sentence = "".join(pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line))
+            out.append((_boundaries_for(sentence, meta), 1))
+    i = 0
+    while i < len(out):  # (spm: an empty sentence swaps with the last, which is then popped)
+        if out[i][0]:
+            i += 1
+        else:
+            out[i] = out[-1]
+            out.pop()
+    return out
+
+
+def _boundaries_for(sentence, meta):
+    """The reserved pieces' text in a sentence replaced by U+001F (spm's PrefixMatcher:
+    the longest one at each place). Example: ('▁a<s>b', ['<s>']) -> '▁a\\x1fb'."""
+    if not any(m in sentence for m in meta):
+        return sentence
+    by_length = sorted(meta, key=len, reverse=True)
+    out, i = [], 0
+    while i < len(sentence):
+        hit = next((m for m in by_length if sentence.startswith(m, i)), None)
+        if hit:
+            out.append(spm_unigram.BOUNDARY_CHAR)
+            i += len(hit)
+        else:
+            out.append(sentence[i])
+            i += 1
+    return "".join(out)
+
+
+def train_spm_unigram(corpus, spec, normalizer, pre_tokenizer, symbols):
+    """spm_train --model_type=unigram on the corpus's sentences (``spm_sentences``): yields
+    the trainer's events, returns ``(model, special_ids, steps)``."""
+    if symbols:
+        raise ValueError("rules='sentencepiece' for Unigram does not take user_defined_symbols yet; leave them out "
+                         "or use rules='textbook'")
+    unk = spec["unk_token"]
+    meta = list(dict.fromkeys(([unk] if unk else []) + spec["special_tokens"]))
+    if spec["byte_fallback"]:
+        meta += [f"<0x{b:02X}>" for b in range(256)]
+    entries = spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta)
+    if not entries:
+        raise CorpusError(EMPTY_CORPUS)
+    return (yield from spm_unigram.train(
+        [s for s, _ in entries], [n for _, n in entries], unk_token=unk, special_tokens=spec["special_tokens"],
+        byte_fallback=spec["byte_fallback"], character_coverage=spec["character_coverage"],
+        vocab_size=spec["vocab_size"], seed_size=spec["seed_size"], max_piece_length=spec["max_piece_length"],
+        shrinking_factor=spec["shrinking_factor"], n_sub_iterations=spec["n_sub_iterations"],
+        split_digits=spec["split_digits"]))
 
 
 TRAINERS["unigram"] = train_unigram

@@ -1,0 +1,727 @@
+"""Unigram trained as ``spm_train --model_type=unigram`` trains it (``rules="sentencepiece"``):
+a port of sentencepiece/src/unigram_model_trainer.cc and the parts of unigram_model.cc
+(the lattice) and trainer_interface.cc it uses, one thread.
+
+What it does differently from the textbook trainer (``unigram.py``) and from HF's port of
+the same C++ (``hf_unigram.py``):
+
+- the seed comes from the *sentences* (a line each, or a word each for a word-count list,
+  which spm reads as its TSV input, every word twice): the characters (by count, then
+  character), then the substrings at the internal nodes of the suffix tree of all the
+  sentences (occurring twice or more and followed by two different characters), valid
+  SentencePiece pieces, scored occurrences x length, ties in the suffix tree's order;
+- EM then runs on the words (the sentences split before each ▁), most frequent first,
+  ties by the word;
+- every number the C++ keeps in a ``float`` is a float32 here (``f32``): the scores, the
+  lattice's forward and backward sums, the expected counts, the sums and losses of pruning.
+  ``exp`` and ``log`` are the C library's (``math``) with one guard (``_settled``): where a
+  result lies so close to a float32 rounding boundary that two C libraries could round it
+  apart (about 1 call in 10**8), it is computed again correctly rounded (``decimal``), which
+  is what glibc gives there; so CPython and the page give the same bits, and spm's;
+- a piece's alternative for pruning is the second-best path of ``Lattice::NBest(2)``, an A*
+  search whose ties follow ``std::priority_queue`` (libstdc++'s binary heap: ``_Agenda``);
+- after pruning, the pieces kept without a loss come first, then the others by loss: the
+  order (and so the unknown nodes' piece, which is piece 0) is spm's;
+- finalize: the required characters (a missing one scores just above the lowest score),
+  then the pieces by score, ties by piece, until ``vocab_size``; the model lists ``<unk>``,
+  the special tokens (and bytes with ``byte_fallback``), then the pieces by score.
+
+>>> from subwordlab.base.events import drain
+>>> model, specials, rounds = drain(train(["▁hug▁pug", "▁pun▁bun▁hugs", "▁hug"], vocab_size=12))
+>>> model.vocab[:5], specials
+(['<unk>', '<s>', '</s>', '▁hug', 'n'], {'<s>': 1, '</s>': 2})
+"""
+
+import math
+from array import array
+from decimal import Context, Decimal
+
+from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
+from .hf_unigram import candidates, live_nodes
+from .spm_bpe import UNK_CHAR, required_chars
+from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece
+
+BOUNDARY_CHAR = "\u001f"  # kPretokenizationBoundaryChar: never in a piece
+UNK_PENALTY = 10.0  # kUnkPenalty: an unknown node scores min_score - 10
+MIN_SCORE_DELTA = 0.0001  # kMinScorePenaltyDelta: finalize's missing required characters
+EXPECTED_MIN = 0.5  # kExpectedFrequencyThreshold: the M-step drops pieces expected less often
+LOG_EPSILON = 50.0  # kMinusLogEpsilon: LogSumExp drops an addend this far below the other
+
+# -- float32 arithmetic, and exp/log that give the same float32 in every runtime ---------------
+
+_F = array("f", [0.0])
+_CR = Context(prec=40)  # correctly rounded exp and log (the rare fallback)
+_CR1P = Context(prec=80)  # 1 + x for log1p, x as small as exp(-50)
+
+
+def f32(x):
+    """``x`` rounded to a C float (float32), as a Python float. Example: f32(0.1) -> 0.10000000149011612."""
+    _F[0] = x
+    return _F[0]
+
+
+def _settled(v, eps):
+    """``f32(v)`` when every value within ``eps`` of ``v`` rounds to the same float32 (so a C
+    library a few units off in the last place gives it too), else None."""
+    _F[0] = v - eps
+    lo = _F[0]
+    _F[0] = v + eps
+    return lo if _F[0] == lo else None
+
+
+def _exp(x):
+    """exp(x) correctly rounded (what glibc's exp gives; only for the rare unsettled case)."""
+    return float(Decimal(x).exp(_CR))
+
+
+def _log(x):
+    """log(x) correctly rounded (see ``_exp``)."""
+    return float(Decimal(x).ln(_CR))
+
+
+def _log1p(x):
+    """log(1 + x) correctly rounded (see ``_exp``)."""
+    return float(_CR1P.add(Decimal(1), Decimal(x)).ln(_CR))
+
+
+def _slack(*terms):
+    """How far two C libraries' results of an expression over these terms may lie apart."""
+    return 16.0 * math.ulp(max(1.0, *map(abs, terms)))
+
+
+def f32_log_minus(x, sub):
+    """``(float)(std::log((double) x) - sub)``. Example: f32_log_minus(1.0, 0.5) -> -0.5."""
+    lx = math.log(x)
+    v = lx - sub
+    r = _settled(v, _slack(lx, sub))
+    return f32(_log(x) - sub) if r is None else r
+
+
+def digamma(x, log=math.log):
+    """unigram_model_trainer.cc's Digamma (double), term for term. Example: digamma(1.0) ≈ -0.5772."""
+    result = 0.0
+    while x < 7:
+        result -= 1 / x
+        x += 1
+    x -= 1.0 / 2.0
+    xx = 1.0 / x
+    xx2 = xx * xx
+    xx4 = xx2 * xx2
+    result += (log(x) + (1.0 / 24.0) * xx2 - (7.0 / 960.0) * xx4 + (31.0 / 8064.0) * xx4 * xx2
+               - (127.0 / 30720.0) * xx4 * xx4)
+    return result
+
+
+def f32_digamma_minus(x, sub):
+    """``(float)(Digamma((double) x) - sub)``."""
+    v = digamma(x) - sub
+    r = _settled(v, _slack(v, sub, math.log(x + 7.0)))
+    return f32(digamma(x, _log) - sub) if r is None else r
+
+
+def log_sum_exp(x, y):
+    """``LogSumExp(x, y, false)`` of the lattice (float32 in, float32 out):
+    vmax + log1p(exp(vmin - vmax)) in double, rounded to float32."""
+    vmin, vmax = (x, y) if x < y else (y, x)
+    if vmax > f32(vmin + LOG_EPSILON):
+        return vmax
+    d = f32(vmin - vmax)
+    t = math.log1p(math.exp(d))
+    v = vmax + t
+    r = _settled(v, _slack(v))
+    return f32(vmax + _log1p(_exp(d))) if r is None else r
+
+
+# -- the seed -------------------------------------------------------------------------------
+
+def split_into_words(sentence):
+    """trainer_interface.cc's SplitIntoWords: a new word before each ▁ (and at the start).
+    Example: '▁hug▁s' -> ['▁hug', '▁s']."""
+    words, start = [], 0
+    for i in range(1, len(sentence)):
+        if sentence[i] == SPACE_MARK:
+            words.append(sentence[start:i])
+            start = i
+    if sentence:
+        words.append(sentence[start:])
+    return words
+
+
+def _lead(c):
+    """The first byte of a character in UTF-8 (0 for the sentence boundary). Example: 'é' -> 195."""
+    o = ord(c)
+    return o if o < 0x80 else 0xC0 | (o >> 6) if o < 0x800 else 0xE0 | (o >> 12) if o < 0x10000 else 0xF0 | (o >> 18)
+
+
+def branching_substrings(entries, max_len):
+    """``{X: occurrences}`` for every X of 2 to ``max_len`` characters that is an internal
+    node of the suffix tree spm builds on the UTF-8 *bytes* of its chunk (each sentence
+    ``weight`` times, each followed by ``\\0``): X occurs at two places or more that go on
+    with different first bytes (a sentence's end goes on with ``\\0``).
+
+    How: the suffixes of the distinct sentences, cut after ``max_len + 1`` characters, sorted
+    in buckets by their first two characters; their lcp intervals are the character-level
+    nodes; a node is a byte-level one when the characters after it start with different
+    bytes (sorted by code point, so the first and the last of the interval tell).
+
+    >>> branching_substrings([("▁hug▁pug", 1), ("▁hugs", 1)], 4)
+    {'hug': 2, 'ug': 3, '▁hug': 2}
+    """
+    weights = {}
+    for s, m in entries:
+        weights[s] = weights.get(s, 0) + m
+    buckets = {}
+    cut = max_len + 1
+    for s, m in weights.items():
+        padded = s + "\0"
+        for i in range(len(s) - 1):
+            key = padded[i:i + cut]
+            bucket = buckets.get(key[:2])
+            if bucket is None:
+                buckets[key[:2]] = [(key, m)]
+            else:
+                bucket.append((key, m))
+    out = {}
+    for head in sorted(buckets):
+        items = buckets.pop(head)
+        if len(items) < 2:
+            continue  # (one distinct suffix, however often: it always goes on the same way)
+        items.sort()
+        keys = [k for k, _ in items]
+        acc = [0]
+        for _, m in items:
+            acc.append(acc[-1] + m)
+        stack = []  # (depth, first index)
+        prev = keys[0]
+        for j in range(1, len(keys) + 1):
+            key = keys[j] if j < len(keys) else None
+            if key is None:
+                h = 1
+            else:
+                n = min(len(prev), len(key))
+                h = 0
+                while h < n and prev[h] == key[h]:
+                    h += 1
+            lb = j - 1
+            while stack and stack[-1][0] > h:
+                depth, lb = stack.pop()
+                if depth <= max_len and "\0" not in prev[:depth] and _lead(keys[lb][depth]) != _lead(keys[j - 1][depth]):
+                    out[prev[:depth]] = acc[j] - acc[lb]
+            if h >= 2 and (not stack or stack[-1][0] < h):
+                stack.append((h, lb))
+            prev = key
+    return out
+
+
+def sentence_end_substrings(entries, max_len):
+    """``{X: occurrences}`` for the X (2 to ``max_len`` characters) ending sentences whose
+    ``X\\0`` is a node of spm's byte suffix tree too: at sentence ends that go on with
+    different next sentences' first bytes (or the chunk's end). spm trims the ``\\0`` and
+    adds these occurrences to X's (``BoundedPriorityQueue::Add``), so they count twice."""
+    found = {}
+    last = len(entries) - 1
+    for k, (s, m) in enumerate(entries):
+        after = _lead(entries[k + 1][0][0]) if k < last else -1  # (-1: the chunk's end)
+        own = _lead(s[0])
+        for n in range(2, min(max_len, len(s)) + 1):
+            rec = found.get(s[-n:])
+            if rec is None:
+                rec = found[s[-n:]] = [0, set()]
+            rec[0] += m
+            if m > 1:
+                rec[1].add(own)  # (a repeated sentence's copies follow each other)
+            rec[1].add(after)
+    return {x: occ for x, (occ, nexts) in found.items() if occ >= 2 and len(nexts) >= 2}
+
+
+def seed_pieces(entries, max_piece_length=16, seed_size=1_000_000, split_digits=False):
+    """``MakeSeedSentencePiecesFromCorpus``: ``[(piece, float32 score)]``: every character
+    (but the unknown one) by count, then character; then the valid substrings of the byte
+    suffix tree (``branching_substrings``, ``sentence_end_substrings``) scored occurrences x
+    length (float32), by score, then byte length (longer first), then piece, at most
+    ``seed_size``; the scores made log-probabilities (``ToLogProb``). ``entries``:
+    ``[(sentence, weight)]`` in spm's order.
+
+    >>> [p for p, _ in seed_pieces([("▁hug▁hug", 1), ("▁hugs", 1)])]
+    ['g', 'h', 'u', '▁', 's', '▁hug', 'hug', 'ug']
+    """
+    # step 1: the characters, each counted with its sentence's weight
+    chars = {}
+    for s, m in entries:
+        for c in s:
+            chars[c] = chars.get(c, 0) + m
+    chars.pop(UNK_CHAR, None)
+    chars.pop(BOUNDARY_CHAR, None)
+    seed = [(c, f32(float(n))) for c, n in sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))]
+    # step 2: the substrings of the byte suffix tree, valid pieces, scored and sorted
+    found = branching_substrings(entries, max_piece_length)
+    for x, occ in sentence_end_substrings(entries, max_piece_length).items():
+        found[x] = found.get(x, 0) + occ
+    subs = []
+    for x, occ in found.items():
+        if occ >= 2 and UNK_CHAR not in x and BOUNDARY_CHAR not in x and is_valid_piece(x, max_piece_length, split_digits):
+            subs.append((f32(f32(float(occ)) * f32(float(len(x)))), len(x.encode("utf-8")), x))
+    subs.sort(key=lambda t: (-t[0], -t[1], t[2]))
+    seed += [(x, score) for score, _, x in subs[:seed_size]]
+    # step 3: ToLogProb: log(score) - log(sum), the sum and the log in double, each score a float32
+    total = 0.0
+    for _, score in seed:
+        total += score
+    logsum = math.log(total)
+    out = []
+    for p, score in seed:
+        ls = math.log(score)
+        r = _settled(ls - logsum, _slack(ls, logsum))
+        out.append((p, f32(_log(score) - _log(total)) if r is None else r))
+    return out
+
+
+# -- the lattice (unigram_model.cc's Lattice, float32) -----------------------------------------
+
+def lattice(word, index, max_len, alive):
+    """The nodes of ``word`` as ``PopulateNodes`` inserts them: ``(starts, ends, ids, by
+    end)``; an unknown node (id -1) where no live one-character piece starts."""
+    starts, ends, ids, order = live_nodes(candidates(word, index, max_len), alive, len(word))
+    return starts, ends, [-1 if i == 0 else i - 1 for i in ids], order
+
+
+def marginals(nodes, n, scores, freq, expected, unk):
+    """``Lattice::PopulateMarginal``: adds ``freq`` x each node's posterior to ``expected``
+    (by piece id; an unknown node's to ``unk``, the piece spm's trainer model numbers 0);
+    returns Z."""
+    starts, ends, ids, order = nodes
+    sc = [scores[i] for i in ids]
+    ids = [unk if i == -1 else i for i in ids]
+    # step 1: alpha[pos], the log-sum over the nodes ending at pos (float32)
+    A = [0.0] * (n + 1)
+    cur, acc = -1, 0.0
+    for k in order:
+        e = ends[k]
+        if e != cur:
+            if cur >= 0:
+                A[cur] = acc  # (all the nodes ending at cur are in)
+            cur, acc = e, f32(sc[k] + A[starts[k]])  # (the first node: init mode)
+        else:
+            acc = log_sum_exp(acc, f32(sc[k] + A[starts[k]]))
+    if cur >= 0:
+        A[cur] = acc
+    # step 2: beta[pos], the log-sum over the nodes starting at pos, in insertion order
+    B = [0.0] * (n + 1)
+    k = len(starts)
+    while k > 0:
+        b = starts[k - 1]
+        j = k - 1
+        while j > 0 and starts[j - 1] == b:
+            j -= 1
+        acc = f32(sc[j] + B[ends[j]])
+        for t in range(j + 1, k):
+            acc = log_sum_exp(acc, f32(sc[t] + B[ends[t]]))
+        B[b] = acc
+        k = j
+    # step 3: each node's expected count: freq x exp(alpha + score + beta - Z), added in float32
+    z = A[n]
+    for b, e, s, i in zip(starts, ends, sc, ids):
+        x = f32(f32(f32(A[b] + s) + B[e]) - z)
+        p = freq * math.exp(x)
+        e_ = expected[i]
+        v = e_ + p
+        r = _settled(v, _slack(p, v))
+        expected[i] = f32(e_ + freq * _exp(x)) if r is None else r
+    return z
+
+
+def best_scores(nodes, n, sc):
+    """``Lattice::Viterbi``'s forward pass: each node's backtrace score (the best path up to
+    it, itself included, float32) and its best predecessor (-1: bos), the first best."""
+    starts, ends, _, order = nodes
+    ending = [[] for _ in range(n + 1)]
+    for k in order:
+        ending[ends[k]].append(k)
+    bt = [0.0] * len(starts)
+    prev = [-1] * len(starts)
+    for k in range(len(starts)):  # (by start: every predecessor is done)
+        lefts = ending[starts[k]]
+        if not lefts:  # (the start: bos)
+            bt[k] = sc[k]
+            continue
+        best, best_l = 0.0, None
+        s = sc[k]
+        for lk in lefts:
+            v = f32(bt[lk] + s)
+            if best_l is None or v > best:
+                best, best_l = v, lk
+        bt[k], prev[k] = best, best_l
+    return bt, prev, ending
+
+
+def viterbi(nodes, n, sc, with_score=False):
+    """``Lattice::Viterbi``: the best path's node indices, left to right (and its score)."""
+    if n == 0:
+        return ([], 0.0) if with_score else []
+    bt, prev, ending = best_scores(nodes, n, sc)
+    best, k = 0.0, None
+    for lk in ending[n]:  # (eos scores 0: its backtrace score is the best of these)
+        v = f32(bt[lk] + 0.0)
+        if k is None or v > best:
+            best, k = v, lk
+    path = []
+    while k != -1:
+        path.append(k)
+        k = prev[k]
+    path.reverse()
+    return (path, best) if with_score else path
+
+
+class _Agenda:
+    """``std::priority_queue<Hypothesis*>`` by fx (libstdc++'s binary heap: push_heap and
+    pop_heap, term for term, so equal estimates come out in spm's order)."""
+
+    def __init__(self):
+        self.c = []
+
+    def push(self, h):
+        c = self.c
+        c.append(h)
+        hole = len(c) - 1
+        parent = (hole - 1) // 2
+        while hole > 0 and c[parent][0] < h[0]:
+            c[hole] = c[parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        c[hole] = h
+
+    def pop(self):
+        c = self.c
+        top = c[0]
+        value = c.pop()
+        n = len(c)
+        if n == 0:
+            return top
+        # __adjust_heap(first, 0, n, value)
+        hole, child = 0, 0
+        while child < (n - 1) // 2:
+            child = 2 * (child + 1)
+            if c[child][0] < c[child - 1][0]:
+                child -= 1
+            c[hole] = c[child]
+            hole = child
+        if n % 2 == 0 and child == (n - 2) // 2:
+            child = 2 * (child + 1)
+            c[hole] = c[child - 1]
+            hole = child - 1
+        parent = (hole - 1) // 2
+        while hole > 0 and c[parent][0] < value[0]:
+            c[hole] = c[parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        c[hole] = value
+        return top
+
+    def __bool__(self):
+        return bool(self.c)
+
+
+def nbest2(nodes, n, sc):
+    """``Lattice::NBest(2, false, 0)``: at most the two best paths (node indices, left to
+    right), by A* from eos with Viterbi's backtrace scores as the estimate."""
+    if n == 0:
+        return [[]]
+    starts = nodes[0]
+    bt, _, ending = best_scores(nodes, n, sc)
+    eos_bt = None
+    for lk in ending[n]:
+        if eos_bt is None or bt[lk] > eos_bt:
+            eos_bt = bt[lk]
+    # a hypothesis: (fx, gx, node, next); eos is node -2, bos node -1
+    agenda = _Agenda()
+    agenda.push((eos_bt, 0.0, -2, None))
+    found = []
+    while agenda:
+        top = agenda.pop()
+        node = top[2]
+        if node == -1:
+            path, nxt = [], top[3]
+            while nxt[3] is not None:
+                path.append(nxt[2])
+                nxt = nxt[3]
+            found.append(path)
+            if len(found) == 2:
+                break
+            continue
+        gx = top[1]
+        pos = n if node == -2 else starts[node]
+        if pos == 0:
+            agenda.push((f32(0.0 + gx), f32(0.0 + gx), -1, top))
+            continue
+        for lk in ending[pos]:
+            agenda.push((f32(bt[lk] + gx), f32(sc[lk] + gx), lk, top))
+    return found
+
+
+# -- the training (unigram_model_trainer.cc's Trainer) ----------------------------------------
+
+class Training:
+    """The seed pieces (``pieces``, by seed id), the live ones in spm's order (``order``:
+    a piece's position there is its id in spm's trainer model), their float32 scores, and
+    the words with their lattices."""
+
+    def __init__(self, seed, words, freqs, max_len):
+        self.pieces = [p for p, _ in seed]
+        self.scores = [s for _, s in seed]
+        self.index = {p: i + 1 for i, p in enumerate(self.pieces)}  # (hf_unigram's lattice: 0 is its unk)
+        self.max_len = max(map(len, self.pieces), default=1)
+        self.alive = [True] * (len(self.pieces) + 1)
+        self.order = list(range(len(self.pieces)))
+        self.words, self.freqs = words, [f32(f) for f in freqs]
+        self.lats = [lattice(w, self.index, self.max_len, self.alive) for w in words]
+
+    def size(self):
+        return len(self.order)
+
+    def node_scores(self):
+        """Each seed piece's score, and the unknown node's (``[-1]``: min_score - 10)."""
+        low = min(self.scores[i] for i in self.order)
+        return self.scores + [f32(low - UNK_PENALTY)]
+
+    def set_order(self, order):
+        """``SetSentencePieces``: the live pieces, in this order; the lattices follow."""
+        alive = [False] * (len(self.pieces) + 1)
+        for i in order:
+            alive[i + 1] = True
+        died = any(a and not b for a, b in zip(self.alive, alive))
+        self.alive, self.order = alive, order
+        if died:
+            self.lats = [lattice(w, self.index, self.max_len, alive) for w in self.words]
+
+    def e_step(self):
+        """``RunEStep``: the expected count of each live piece (by seed id, float32), word by word."""
+        scores = self.node_scores()
+        unk = self.order[0]  # (spm's trainer model: the unknown node's id is 0, the first piece)
+        expected = [0.0] * len(self.pieces)
+        objective = 0.0
+        for lat, w, f in zip(self.lats, self.words, self.freqs):
+            z = marginals(lat, len(w), scores, f, expected, unk)
+            if z != z:
+                raise ValueError("the likelihood of a word is NaN (spm_train stops here: 'likelihood is NAN')")
+            objective += f * z
+        return expected, objective
+
+    def m_step(self, expected):
+        """``RunMStep``: pieces expected less than 0.5 times go; the others score
+        digamma(expected) - digamma(sum of the kept), float32."""
+        kept, total = [], 0.0
+        for i in self.order:
+            x = expected[i]
+            if x < EXPECTED_MIN:
+                continue
+            kept.append(i)
+            total = f32(total + x)
+        logsum = f32_digamma_minus(total, 0.0)
+        for i in kept:
+            self.scores[i] = f32_digamma_minus(expected[i], logsum)
+        self.set_order(kept)
+
+    def prune(self, desired, shrinking_factor):
+        """``PruneSentencePieces``: returns the dropped pieces as ``[(seed id, loss)]``: those
+        in no Viterbi path or split by their own best path (loss 0.0), then the least useful."""
+        order, pieces = self.order, self.pieces
+        scores = self.node_scores()
+        # step 1: each piece's alternative: the second best path of the piece itself
+        always_keep, alternatives = {}, {}
+        for i in order:
+            nodes = lattice(pieces[i], self.index, self.max_len, self.alive)
+            sc = [scores[j] for j in nodes[2]]
+            best = nbest2(nodes, len(pieces[i]), sc)
+            always_keep[i] = not (len(best) > 1 and len(best[0]) >= 2)
+            if len(best) > 1 and len(best[0]) == 1:
+                alternatives[i] = [self._spm_id(nodes[2][k]) for k in best[1]]
+        # step 2: the Viterbi path of every word: how often each piece is used (float32)
+        freq = [0.0] * len(pieces)
+        for lat, w, f in zip(self.lats, self.words, self.freqs):
+            sc = [scores[j] for j in lat[2]]
+            for k in viterbi(lat, len(w), sc):
+                j = self._spm_id(lat[2][k])
+                freq[j] = f32(freq[j] + f)
+        total = 0.0
+        for i in order:  # (std::accumulate into a double, then a float)
+            total += freq[i]
+        total = f32(total)
+        logsum = f32_log_minus(total, 0.0)
+        # step 3: the loss of each piece if its uses went to its alternative
+        kept, cands, free = [], [], []
+        for pos, i in enumerate(order):
+            fi = freq[i]
+            if fi == 0.0 or not always_keep[i]:
+                free.append(i)  # in no Viterbi path, or split by its own best path: goes
+                continue
+            alt = alternatives.get(i)
+            if not alt:
+                kept.append(i)  # no alternative: stays
+                continue
+            logprob_sp = f32_log_minus(fi, logsum)
+            logsum_alt = f32_log_minus(f32(total + f32(fi * f32(float(len(alt) - 1)))), 0.0)
+            logprob_alt = 0.0
+            for j in alt:
+                s = f32(freq[j] + fi)
+                ls = math.log(s)
+                v = logprob_alt + (ls - logsum_alt)
+                r = _settled(v, _slack(ls, logsum_alt, v))
+                logprob_alt = f32(logprob_alt + (_log(s) - logsum_alt)) if r is None else r
+            share = f32(fi / total)
+            cands.append((pos, i, f32(share * f32(logprob_sp - logprob_alt))))
+        # step 4: keep the most useful down to the new size (Sorted: by loss, then by id)
+        pruned_size = max(desired, int(f32(f32(shrinking_factor) * f32(float(len(order))))))
+        cands.sort(key=lambda t: (-t[2], t[0]))
+        new, dropped = list(kept), []
+        for _pos, i, loss in cands:
+            if len(new) == pruned_size:
+                dropped.append((i, loss))
+            else:
+                new.append(i)
+        self.set_order(new)
+        return [(i, 0.0) for i in free] + dropped[::-1]
+
+    def prune_unreachable(self):
+        """``PruneUnreachableSentencePieces``: a piece goes when another path through its own
+        text scores higher than the piece itself (Viterbi never picks it). Returns them."""
+        scores = self.node_scores()
+        kept, gone = [], []
+        for i in self.order:
+            nodes = lattice(self.pieces[i], self.index, self.max_len, self.alive)
+            n = len(self.pieces[i])
+            sc = [scores[j] for j in nodes[2]]
+            own = next((k for k in range(len(sc)) if nodes[2][k] == i and nodes[0][k] == 0 and nodes[1][k] == n), None)
+            if own is None:
+                gone.append(i)
+                continue
+            sc[own] = -math.inf  # (its own node taken out: the best other path)
+            path, score = viterbi(nodes, n, sc, with_score=True)
+            if path and score > scores[i]:
+                gone.append(i)
+            else:
+                kept.append(i)
+        if gone:
+            self.set_order(kept)
+        return gone
+
+    def _spm_id(self, lattice_id):
+        """A lattice node's piece (seed id); the unknown node's is piece 0 of the order."""
+        return self.order[0] if lattice_id == -1 else lattice_id
+
+    def snapshot(self, meta):
+        """The vocabulary now for the player: reserved pieces first (score 0), then the live
+        pieces by score, ties by piece."""
+        live = sorted(self.order, key=lambda i: (-self.scores[i], self.pieces[i]))
+        return [(m, 0.0) for m in meta] + [(self.pieces[i], self.scores[i]) for i in live]
+
+
+def finalize(training, required, room):
+    """``FinalizeSentencePieces``: the required characters (a missing one scores just above
+    the lowest score), then the pieces by score, ties by piece, until ``room`` pieces; sorted
+    by score, then piece."""
+    live = {training.pieces[i]: training.scores[i] for i in training.order}
+    low = min(live.values())
+    final, penalty = {}, 0.0
+    for c in required:  # (by count, then character)
+        if c in live:
+            final[c] = live[c]
+        else:
+            final[c] = f32(low + penalty)
+            penalty = f32(penalty + f32(MIN_SCORE_DELTA))
+    for p, s in sorted(live.items(), key=lambda kv: (-kv[1], kv[0])):
+        if p in final:
+            continue
+        if len(final) == room:
+            break
+        final[p] = s
+    return sorted(final.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), byte_fallback=False,
+          character_coverage=1.0, vocab_size, seed_size=1_000_000, max_piece_length=16, shrinking_factor=0.75,
+          n_sub_iterations=2, split_digits=False):
+    """Unigram as spm_train trains it on ``sentences`` (normalized, ▁ for spaces, in spm's
+    order; ``freqs`` their frequencies, 1 each by default: a word-count list is spm's TSV
+    input, a word a sentence with its count).
+    Yields ``AlphabetReady``, an ``EmStep`` per EM iteration, a ``PruneStep`` per pruning
+    round (and one for finalize when it changes the vocabulary); returns ``(model,
+    special_ids, rounds)``: a ``Unigram`` with spm's pieces, ids and float32 scores.
+    """
+    from ..models.unigram import Unigram
+
+    check_unigram_settings(shrinking_factor, n_sub_iterations, max_piece_length, seed_size)
+    freqs = [1] * len(sentences) if freqs is None else list(freqs)
+    if not unk_token:
+        raise ValueError("SentencePiece's Unigram needs an unk_token (e.g. '<unk>')")
+    meta = list(dict.fromkeys([unk_token] + list(special_tokens)))
+    if byte_fallback:
+        meta += [f"<0x{b:02X}>" for b in range(256)]
+    # step 1: the required characters; the rarer ones become the unknown character
+    counts = {}
+    for s, f in zip(sentences, freqs):
+        counts[s] = counts.get(s, 0) + f
+    required = required_chars(counts, character_coverage)
+    if len(required) + len(meta) > vocab_size:
+        raise ValueError(f"vocab_size={vocab_size} is smaller than the reserved pieces and required characters "
+                         f"({len(meta) + len(required)}); raise it or lower character_coverage (spm_train refuses too)")
+    sentences = ["".join(c if c in required else UNK_CHAR for c in s) for s in sentences]
+    # step 2: the seed, from the sentences
+    yield Progress("seed", 0, 0)
+    seed = seed_pieces(list(zip(sentences, freqs)), max_piece_length, seed_size, split_digits)
+    # step 3: the words (the sentences split before each ▁), most frequent first, then by word
+    tokens = {}
+    for s, f in zip(sentences, freqs):
+        for w in split_into_words(s):
+            tokens[w] = tokens.get(w, 0) + f
+    words = sorted(tokens, key=lambda w: (-tokens[w], w))
+    training = Training(seed, words, [tokens[w] for w in words], max_piece_length)
+    chars = [p for p, _ in seed if len(p) == 1]
+    yield AlphabetReady(alphabet=meta + chars, vocab_size=len(meta) + len(seed), distinct_words=len(words),
+                        pieces=training.snapshot(meta))
+    # step 4: EM, then pruning (always), until the pieces are at most 1.1 x vocab_size
+    desired = int(vocab_size * 1.1)
+    rounds = rnd = 0
+    while True:
+        for it in range(n_sub_iterations):
+            yield Progress("em", 0, 0)
+            expected, objective = training.e_step()
+            training.m_step(expected)
+            rounds += 1
+            yield EmStep(round=rnd, iteration=it, log_likelihood=objective, vocab_size=len(meta) + training.size(),
+                         pieces=training.snapshot(meta))
+        yield Progress("prune", 0, 0)
+        dropped = training.prune(desired, shrinking_factor)
+        rounds += 1
+        yield PruneStep(round=rnd, dropped=[(training.pieces[i], loss) for i, loss in dropped],
+                        vocab_size=len(meta) + training.size(), pieces=training.snapshot(meta))
+        rnd += 1
+        if training.size() <= desired:
+            break
+    gone = training.prune_unreachable()
+    if gone:
+        rounds += 1
+        yield PruneStep(round=rnd, dropped=[(training.pieces[i], 0.0) for i in gone],
+                        vocab_size=len(meta) + training.size(), pieces=training.snapshot(meta))
+        rnd += 1
+    # step 5: finalize: the required characters, then the pieces by score
+    final = finalize(training, list(required), vocab_size - len(meta))
+    if [p for p, _ in final] != [p for p, _ in training.snapshot(())]:
+        kept = {p for p, _ in final}
+        yield Progress("prune", 0, 0)
+        rounds += 1
+        yield PruneStep(round=rnd, dropped=[(training.pieces[i], 0.0) for i in training.order
+                                            if training.pieces[i] not in kept],
+                        vocab_size=len(meta) + len(final), pieces=[(m, 0.0) for m in meta] + final)
+    if len(meta) + len(final) < vocab_size:  # (spm_train's hard_vocab_limit)
+        raise ValueError(f"vocab_size={vocab_size} is more than this corpus gives: spm_train stops with 'Vocabulary "
+                         f"size too high ({vocab_size}). Please set it to a value <= {len(meta) + len(final)}'; use "
+                         f"vocab_size={len(meta) + len(final)} or less")
+    yield Progress("model", 0, 0)
+    vocab = meta + [p for p, _ in final]
+    if len(set(vocab)) != len(vocab):
+        twice = next(p for p in vocab if vocab.count(p) > 1)
+        raise ValueError(f"{twice!r} is both a reserved piece and a piece learned from the text; rename it")
+    ids = {p: i for i, p in enumerate(vocab)}
+    model = Unigram(vocab, [0.0] * len(meta) + [s for _, s in final], unk_id=0, byte_fallback=byte_fallback,
+                    control_ids=[ids[s] for s in special_tokens if s != unk_token])
+    return model, {s: ids[s] for s in special_tokens if s != unk_token}, rounds
