@@ -104,8 +104,9 @@ def test_tie_heavy_corpora_bit_for_bit(lines, extra):
 def test_the_hashed_trainings_are_spm_s(name):
     """test_rules_hashes.py hashes these trainings in every runtime (Pyodide too): here,
     in CPython, they are checked against spm_train, so the hash is spm's model."""
-    from corpora import read
     from test_rules_hashes import TRAININGS
+
+    from corpora import read
 
     _, options = TRAININGS[name]
     options = dict(options)
