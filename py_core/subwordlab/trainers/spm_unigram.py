@@ -84,6 +84,9 @@ def _log1p(x):
     return float(_CR1P.add(Decimal(1), Decimal(x)).ln(_CR))
 
 
+_EPS1 = 16.0 * math.ulp(1.0)  # (_slack of terms within 1)
+
+
 def _slack(*terms):
     """How far two C libraries' results of an expression over these terms may lie apart."""
     return 16.0 * math.ulp(max(1.0, *map(abs, terms)))
@@ -121,15 +124,24 @@ def f32_digamma_minus(x, sub):
 
 def log_sum_exp(x, y):
     """``LogSumExp(x, y, false)`` of the lattice (float32 in, float32 out):
-    vmax + log1p(exp(vmin - vmax)) in double, rounded to float32."""
-    vmin, vmax = (x, y) if x < y else (y, x)
-    if vmax > f32(vmin + LOG_EPSILON):
+    vmax + log1p(exp(vmin - vmax)) in double, rounded to float32 (settled as ``_settled``
+    does, written out: the E-step makes millions of these)."""
+    F = _F
+    if x < y:
+        vmin, vmax = x, y
+    else:
+        vmin, vmax = y, x
+    F[0] = vmin + LOG_EPSILON
+    if vmax > F[0]:
         return vmax
-    d = f32(vmin - vmax)
-    t = math.log1p(math.exp(d))
-    v = vmax + t
-    r = _settled(v, _slack(v))
-    return f32(vmax + _log1p(_exp(d))) if r is None else r
+    F[0] = vmin - vmax
+    d = F[0]
+    v = vmax + math.log1p(math.exp(d))
+    eps = 16.0 * math.ulp(v if v > 0 else -v) if (v > 1.0 or v < -1.0) else _EPS1
+    F[0] = v - eps
+    lo = F[0]
+    F[0] = v + eps
+    return lo if F[0] == lo else f32(vmax + _log1p(_exp(d)))
 
 
 # -- the seed -------------------------------------------------------------------------------
@@ -159,22 +171,29 @@ def branching_substrings(entries, max_len):
     ``weight`` times, each followed by ``\\0``): X occurs at two places or more that go on
     with different first bytes (a sentence's end goes on with ``\\0``).
 
-    How: the suffixes of the distinct sentences, cut after ``max_len + 1`` characters, sorted
-    in buckets by their first two characters; their lcp intervals are the character-level
-    nodes; a node is a byte-level one when the characters after it start with different
-    bytes (sorted by code point, so the first and the last of the interval tell).
+    How: a piece never holds a ▁ but first, so X lies in one word, and what follows a word
+    matters only by its first byte: the next word's ▁ or the sentence's end. So each
+    distinct word with what follows it (``w▁`` or ``w\\0``) is counted, and the suffixes of
+    these, cut after ``max_len + 1`` characters, sorted in buckets by their first two
+    characters; their lcp intervals are the character-level nodes; a node is a byte-level
+    one when the characters after it start with different bytes (sorted by code point, so
+    the first and the last of the interval tell).
 
     >>> branching_substrings([("▁hug▁pug", 1), ("▁hugs", 1)], 4)
     {'hug': 2, 'ug': 3, '▁hug': 2}
     """
     weights = {}
     for s, m in entries:
-        weights[s] = weights.get(s, 0) + m
+        words = split_into_words(s)
+        last = len(words) - 1
+        for j, w in enumerate(words):
+            key = w + ("\0" if j == last else SPACE_MARK)
+            weights[key] = weights.get(key, 0) + m
     buckets = {}
     cut = max_len + 1
     for s, m in weights.items():
-        padded = s + "\0"
-        for i in range(len(s) - 1):
+        padded = s
+        for i in range(len(s) - 2):
             key = padded[i:i + cut]
             bucket = buckets.get(key[:2])
             if bucket is None:
@@ -205,7 +224,9 @@ def branching_substrings(entries, max_len):
             lb = j - 1
             while stack and stack[-1][0] > h:
                 depth, lb = stack.pop()
-                if depth <= max_len and "\0" not in prev[:depth] and _lead(keys[lb][depth]) != _lead(keys[j - 1][depth]):
+                first, last = keys[lb], keys[j - 1]
+                if (depth <= max_len and depth < len(first) and depth < len(last) and "\0" not in prev[:depth]
+                        and _lead(first[depth]) != _lead(last[depth])):
                     out[prev[:depth]] = acc[j] - acc[lb]
             if h >= 2 and (not stack or stack[-1][0] < h):
                 stack.append((h, lb))
@@ -278,31 +299,37 @@ def seed_pieces(entries, max_piece_length=16, seed_size=1_000_000, split_digits=
 
 # -- the lattice (unigram_model.cc's Lattice, float32) -----------------------------------------
 
-def lattice(word, index, max_len, alive):
-    """The nodes of ``word`` as ``PopulateNodes`` inserts them: ``(starts, ends, ids, by
-    end)``; an unknown node (id -1) where no live one-character piece starts."""
-    starts, ends, ids, order = live_nodes(candidates(word, index, max_len), alive, len(word))
-    return starts, ends, [-1 if i == 0 else i - 1 for i in ids], order
+def lattice(cands, n, alive):
+    """The nodes of a text of ``n`` characters as ``PopulateNodes`` inserts them, from its
+    ``candidates`` (every seed piece in it; ids from 1): ``(starts, ends, ids, by end)``,
+    the live pieces' nodes and an unknown node (id -1) where no live one-character piece starts."""
+    starts, ends, ids, order = live_nodes(cands, alive, n)
+    return starts, ends, [i - 1 for i in ids], order
 
 
 def marginals(nodes, n, scores, freq, expected, unk):
     """``Lattice::PopulateMarginal``: adds ``freq`` x each node's posterior to ``expected``
     (by piece id; an unknown node's to ``unk``, the piece spm's trainer model numbers 0);
-    returns Z."""
+    returns Z. (Hot: the float32 roundings are written out, ``F[0] = x; x = F[0]``, and
+    ``log_sum_exp`` is called only when two sums are within 50 of each other.)"""
+    F, exp, ulp = _F, math.exp, math.ulp
     starts, ends, ids, order = nodes
-    sc = [scores[i] for i in ids]
-    ids = [unk if i == -1 else i for i in ids]
+    sc = list(map(scores.__getitem__, ids))
+    if -1 in ids:
+        ids = [unk if i == -1 else i for i in ids]
     # step 1: alpha[pos], the log-sum over the nodes ending at pos (float32)
     A = [0.0] * (n + 1)
     cur, acc = -1, 0.0
     for k in order:
         e = ends[k]
+        F[0] = sc[k] + A[starts[k]]
         if e != cur:
             if cur >= 0:
                 A[cur] = acc  # (all the nodes ending at cur are in)
-            cur, acc = e, f32(sc[k] + A[starts[k]])  # (the first node: init mode)
+                F[0] = sc[k] + A[starts[k]]
+            cur, acc = e, F[0]  # (the first node: init mode)
         else:
-            acc = log_sum_exp(acc, f32(sc[k] + A[starts[k]]))
+            acc = log_sum_exp(acc, F[0])
     if cur >= 0:
         A[cur] = acc
     # step 2: beta[pos], the log-sum over the nodes starting at pos, in insertion order
@@ -313,20 +340,28 @@ def marginals(nodes, n, scores, freq, expected, unk):
         j = k - 1
         while j > 0 and starts[j - 1] == b:
             j -= 1
-        acc = f32(sc[j] + B[ends[j]])
+        F[0] = sc[j] + B[ends[j]]
+        acc = F[0]
         for t in range(j + 1, k):
-            acc = log_sum_exp(acc, f32(sc[t] + B[ends[t]]))
+            F[0] = sc[t] + B[ends[t]]
+            acc = log_sum_exp(acc, F[0])
         B[b] = acc
         k = j
-    # step 3: each node's expected count: freq x exp(alpha + score + beta - Z), added in float32
+    # step 3: each node's expected count: freq x exp(alpha + score + beta - Z), added in
+    # float32 (settled as _settled does, written out: v >= 0)
     z = A[n]
     for b, e, s, i in zip(starts, ends, sc, ids):
-        x = f32(f32(f32(A[b] + s) + B[e]) - z)
-        p = freq * math.exp(x)
-        e_ = expected[i]
-        v = e_ + p
-        r = _settled(v, _slack(p, v))
-        expected[i] = f32(e_ + freq * _exp(x)) if r is None else r
+        F[0] = A[b] + s
+        F[0] = F[0] + B[e]
+        F[0] = F[0] - z
+        x = F[0]
+        old = expected[i]
+        v = old + freq * exp(x)
+        eps = 16.0 * ulp(v) if v > 1.0 else _EPS1
+        F[0] = v - eps
+        lo = F[0]
+        F[0] = v + eps
+        expected[i] = lo if F[0] == lo else f32(old + freq * _exp(x))
     return z
 
 
@@ -473,7 +508,17 @@ class Training:
         self.alive = [True] * (len(self.pieces) + 1)
         self.order = list(range(len(self.pieces)))
         self.words, self.freqs = words, [f32(f) for f in freqs]
-        self.lats = [lattice(w, self.index, self.max_len, self.alive) for w in words]
+        # every seed piece in each word (found once), and the word's lattice of the live ones
+        self.cands = [candidates(w, self.index, self.max_len) for w in words]
+        self.lats = [lattice(c, len(w), self.alive) for c, w in zip(self.cands, words)]
+        self._own = {}  # seed id -> the candidates in the piece's own text (pruning)
+
+    def own_lattice(self, i):
+        """The lattice of piece ``i``'s own text under the live pieces."""
+        cands = self._own.get(i)
+        if cands is None:
+            cands = self._own[i] = candidates(self.pieces[i], self.index, self.max_len)
+        return lattice(cands, len(self.pieces[i]), self.alive)
 
     def size(self):
         return len(self.order)
@@ -488,10 +533,13 @@ class Training:
         alive = [False] * (len(self.pieces) + 1)
         for i in order:
             alive[i + 1] = True
-        died = any(a and not b for a, b in zip(self.alive, alive))
+        died = {k for k, (a, b) in enumerate(zip(self.alive, alive)) if a and not b}
         self.alive, self.order = alive, order
-        if died:
-            self.lats = [lattice(w, self.index, self.max_len, alive) for w in self.words]
+        if died:  # (only the words where a piece died change)
+            lats, cands, words = self.lats, self.cands, self.words
+            for k in range(len(words)):
+                if not died.isdisjoint(cands[k][2]):
+                    lats[k] = lattice(cands[k], len(words[k]), alive)
 
     def e_step(self):
         """``RunEStep``: the expected count of each live piece (by seed id, float32), word by word."""
@@ -529,7 +577,7 @@ class Training:
         # step 1: each piece's alternative: the second best path of the piece itself
         always_keep, alternatives = {}, {}
         for i in order:
-            nodes = lattice(pieces[i], self.index, self.max_len, self.alive)
+            nodes = self.own_lattice(i)
             sc = [scores[j] for j in nodes[2]]
             best = nbest2(nodes, len(pieces[i]), sc)
             always_keep[i] = not (len(best) > 1 and len(best[0]) >= 2)
@@ -587,7 +635,7 @@ class Training:
         scores = self.node_scores()
         kept, gone = [], []
         for i in self.order:
-            nodes = lattice(self.pieces[i], self.index, self.max_len, self.alive)
+            nodes = self.own_lattice(i)
             n = len(self.pieces[i])
             sc = [scores[j] for j in nodes[2]]
             own = next((k for k in range(len(sc)) if nodes[2][k] == i and nodes[0][k] == 0 and nodes[1][k] == n), None)
