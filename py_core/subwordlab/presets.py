@@ -452,16 +452,24 @@ def train_unigram(corpus, spec):
     if spec["vocab_size"] is None:
         raise ValueError("give vocab_size=... (the number of pieces to prune down to)")
     normalizer, pre_tokenizer, decoder = unigram_pipeline(spec)
-    counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
-    if isinstance(corpus, dict) and spec["preset"] == "unigram":
-        counts = {"\u2581" + w: n for w, n in counts.items()}
     symbols = list(getattr(pre_tokenizer, "user_defined_symbols", []))
     if spec.get("rules") == "sentencepiece":  # (sentencepiece_unigram) spm_train --model_type=unigram
+        if not isinstance(corpus, (str, dict, Counted, list, tuple)):
+            corpus = list(documents(corpus))  # (read twice: for its provenance, then its sentences)
+        if isinstance(corpus, dict):
+            provenance = word_counts_provenance(validate_word_counts(corpus, None))
+        elif isinstance(corpus, Counted):
+            provenance = corpus.provenance()
+        else:  # (its SHA-256 and sizes: the sentences are read by spm_sentences)
+            _, provenance = yield from _counting(iter_count_words(corpus, lambda text: (), allow_empty=True))
         model, specials, n_steps = yield from train_spm_unigram(corpus, spec, normalizer, pre_tokenizer, symbols)
         tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
                         dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
         yield Done(tokenizer=tok, steps=n_steps)
         return
+    counts, provenance = yield from iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer)
+    if isinstance(corpus, dict) and spec["preset"] == "unigram":
+        counts = {"\u2581" + w: n for w, n in counts.items()}
     if spec.get("rules") == "hf":  # (unigram) UnigramTrainer's seed, pruning and finalize
         unk = spec["unk_token"]
         model, specials, n_steps = yield from hf_unigram.train_hf_unigram(

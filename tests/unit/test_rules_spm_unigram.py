@@ -115,3 +115,11 @@ def test_the_hashed_trainings_are_spm_s(name):
     options.pop("rules")
     options.setdefault("character_coverage", 1.0)
     assert ours(text, vocab_size, **options) == spm_pieces(text, "unigram", vocab_size, **options)
+
+
+def test_a_stream_of_documents_is_read_once_for_both_its_provenance_and_its_sentences():
+    docs = ["hug pug\npun bun", "hugs hug"]
+    streamed = subwordlab.train((d for d in docs), preset="sentencepiece_unigram", vocab_size=14, rules="sentencepiece")
+    listed = subwordlab.train(docs, preset="sentencepiece_unigram", vocab_size=14, rules="sentencepiece")
+    assert streamed.model.vocab == listed.model.vocab and streamed.spec["corpus"] == listed.spec["corpus"]
+    assert streamed.spec["corpus"]["chars"] == sum(map(len, docs))

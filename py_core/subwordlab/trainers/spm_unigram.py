@@ -35,6 +35,8 @@ the same C++ (``hf_unigram.py``):
 import math
 from array import array
 from decimal import Context, Decimal
+from itertools import compress, repeat
+from operator import and_, eq, sub
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from .hf_unigram import candidates, live_nodes
@@ -50,6 +52,7 @@ LOG_EPSILON = 50.0  # kMinusLogEpsilon: LogSumExp drops an addend this far below
 # -- float32 arithmetic, and exp/log that give the same float32 in every runtime ---------------
 
 _F = array("f", [0.0])
+_MINUS_ONE = (-1).__add__
 _CR = Context(prec=40)  # correctly rounded exp and log (the rare fallback)
 _CR1P = Context(prec=80)  # 1 + x for log1p, x as small as exp(-50)
 
@@ -239,8 +242,15 @@ def sentence_end_substrings(entries, max_len):
     ``X\\0`` is a node of spm's byte suffix tree too: at sentence ends that go on with
     different next sentences' first bytes (or the chunk's end). spm trims the ``\\0`` and
     adds these occurrences to X's (``BoundedPriorityQueue::Add``), so they count twice."""
-    found = {}
     last = len(entries) - 1
+    if len({_lead(s[0]) for s, _ in entries}) == 1:
+        # every sentence starts with the same byte (▁'s, with the dummy prefix): an end goes on
+        # like any other but the chunk's last, so only the last sentence's endings can branch
+        s = entries[last][0]
+        ends = [s[-n:] for n in range(2, min(max_len, len(s)) + 1)]
+        occ = {x: sum(m for t, m in entries if t.endswith(x)) for x in ends}
+        return {x: n for x, n in occ.items() if n >= 2}
+    found = {}
     for k, (s, m) in enumerate(entries):
         after = _lead(entries[k + 1][0][0]) if k < last else -1  # (-1: the chunk's end)
         own = _lead(s[0])
@@ -303,8 +313,14 @@ def lattice(cands, n, alive):
     """The nodes of a text of ``n`` characters as ``PopulateNodes`` inserts them, from its
     ``candidates`` (every seed piece in it; ids from 1): ``(starts, ends, ids, by end)``,
     the live pieces' nodes and an unknown node (id -1) where no live one-character piece starts."""
-    starts, ends, ids, order = live_nodes(cands, alive, n)
-    return starts, ends, [i - 1 for i in ids], order
+    live = list(map(alive.__getitem__, cands[2]))
+    singles = set(compress(cands[0], map(and_, live, map(eq, map(sub, cands[1], cands[0]), repeat(1)))))
+    if len(singles) == n:  # (the common case: no unknown node; the live candidates, in order)
+        starts, ends, ids = list(compress(cands[0], live)), list(compress(cands[1], live)), list(compress(cands[2], live))
+        order = sorted(range(len(starts)), key=ends.__getitem__)
+    else:
+        starts, ends, ids, order = live_nodes(cands, alive, n)
+    return starts, ends, list(map(_MINUS_ONE, ids)), order
 
 
 def marginals(nodes, n, scores, freq, expected, unk):
