@@ -84,9 +84,25 @@ def test_the_card_waits_for_a_finished_run_and_hides_without_another_rule_set():
     assert port.query("#rules-run").attrs.get("disabled") is not None
     assert app.panels["train"].rules.start() is None
     assert text(port, "#rules-status") == "Train first: the comparison starts from a finished run."
-    # SentencePiece Unigram has no reference rules here yet (and no tie_break): no card
-    use(app, port, Corpus(SHAKESPEARE, "text", "Shakespeare"), TrainSpec("sentencepiece_unigram", "vocab_size", 200))
-    assert port.query("#rules-card").hidden
-    # Unigram has HF's
-    use(app, port, Corpus(SHAKESPEARE, "text", "Shakespeare"), TrainSpec("unigram", "vocab_size", 200))
-    assert not port.query("#rules-card").hidden
+    # every preset has another rule set now: Unigram HF's, SentencePiece Unigram spm_train's
+    for preset in ("unigram", "sentencepiece_unigram"):
+        use(app, port, Corpus(SHAKESPEARE, "text", "Shakespeare"), TrainSpec(preset, "vocab_size", 200))
+        assert not port.query("#rules-card").hidden
+
+
+def test_the_card_compares_sentencepiece_unigram_with_spm_train_s_rules():
+    # issue 30: the SentencePiece Unigram preset can follow spm_train; the card trains that run
+    # and says where the two vocabularies part (the seed already: spm seeds from the byte
+    # suffix tree of the sentences)
+    port, app = started()
+    spec = TrainSpec("sentencepiece_unigram", "vocab_size", 300)
+    trained(port, app, spec, SHAKESPEARE[:8000])
+    labels = [port.text(o) for o in port.query_all("option", port.query("#rules-other"))]
+    assert labels == ["spm_train (rules=sentencepiece)"]
+    click(port, "#rules-run")
+    expected = first_divergence(Recording(SHAKESPEARE[:8000], "sentencepiece_unigram", vocab_size=300).run(),
+                                Recording(SHAKESPEARE[:8000], "sentencepiece_unigram", vocab_size=300,
+                                          rules="sentencepiece").run())
+    assert expected is not None
+    assert text(port, "#rules-status").startswith("Under spm_train (rules=sentencepiece) the run parts ways at ")
+    assert text(port, "#rules-reason") == expected.reason
