@@ -23,7 +23,7 @@ os.environ.setdefault("RAYON_NUM_THREADS", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 sys.path.insert(0, str(ROOT / "py_core"))
 
-import subwordlab  # noqa: E402
+import subwordlab
 
 
 def ours(text, preset, vocab, rules):
