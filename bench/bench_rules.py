@@ -53,8 +53,9 @@ def spm_unigram(text, vocab):
     return out.getvalue()
 
 
-def median_cpu(fn, repeat):
-    return statistics.median(clocked(fn)[1] for _ in range(repeat))
+def median_cpu(repeat, fn, *args):
+    """The median CPU seconds of ``fn(*args)`` over ``repeat`` calls."""
+    return statistics.median(clocked(fn, *args)[1] for _ in range(repeat))
 
 
 def main():
@@ -69,9 +70,9 @@ def main():
     v, r = args.vocab, args.repeat
     for preset, rules, peer_name, peer in (("unigram", "hf", "tokenizers UnigramTrainer", hf_unigram),
                                            ("sentencepiece_unigram", "sentencepiece", "spm_train", spm_unigram)):
-        base = median_cpu(lambda: ours(text, preset, v, "textbook"), r)
-        ref = median_cpu(lambda: ours(text, preset, v, rules), r)
-        theirs = median_cpu(lambda: peer(text, v), r)
+        base = median_cpu(r, ours, text, preset, v, "textbook")
+        ref = median_cpu(r, ours, text, preset, v, rules)
+        theirs = median_cpu(r, peer, text, v)
         report([(f"{preset} rules=textbook", f"{base:.2f} s"),
                 (f"{preset} rules={rules}", f"{ref:.2f} s  = {ref / base:.2f}x textbook (target <= 1.5x)"),
                 (peer_name, f"{theirs:.2f} s  (rules={rules} = {ref / theirs:.1f}x it)")],
