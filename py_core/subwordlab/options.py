@@ -454,6 +454,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                        "lacks them", hf=_TRAINING),
                 _specials((), "control tokens, given the first ids"),
                 _MAX_SENTENCE,
+                _rules("BpeTrainer(end_of_word_suffix=end_of_word): the marker glued to a word's last character",
+                       "hf"),
             )),
     _preset("byte_bpe", "bpe", "Byte-level BPE (GPT-2)", "Byte-level BPE",
             "GPT-2 and later: text cut by a regex, then BPE over its UTF-8 bytes. 256 byte tokens "

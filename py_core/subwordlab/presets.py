@@ -373,6 +373,17 @@ def train_bpe_family(corpus, spec):
                         dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
         yield Done(tokenizer=tok, steps=len(merges))
         return
+    if spec.get("rules") == "hf" and preset == "bpe":  # BpeTrainer(end_of_word_suffix=end_of_word)
+        model, specials, merges = yield from with_notes(notes, hf_rules.train_char_bpe(
+            counts, special_tokens=spec["special_tokens"], unk_token=spec.get("unk_token"),
+            end_of_word_suffix=spec.get("end_of_word"), initial_alphabet=spec.get("initial_alphabet") or "",
+            vocab_size=spec["vocab_size"], num_merges=spec["num_merges"], min_frequency=spec["min_frequency"],
+            top_k=spec["top_k"]))
+        specials = {s: i for s, i in specials.items() if s in spec["special_tokens"]}
+        tok = Tokenizer(model, normalizer, pre_tokenizer, decoder, specials,
+                        dict(spec, corpus=provenance, unicode_version=UNICODE_VERSION))
+        yield Done(tokenizer=tok, steps=len(merges))
+        return
     if spec.get("rules") == "hf":  # (byte_bpe) BpeTrainer's ids, ties and bookkeeping
         model, specials, merges = yield from with_notes(notes, hf_rules.train_byte_bpe(
             counts, special_tokens=spec["special_tokens"], vocab_size=spec["vocab_size"],

@@ -115,25 +115,27 @@ def test_the_issue_case_no_longer_parts_at_merge_96():
     check_byte_bpe(CORPORA["shakespeare"](), 1000)
 
 
-# -- character-level BPE with an end-of-word suffix ----------------------------------------
+# -- character-level BPE with an end-of-word suffix (the bpe preset's rules="hf") ----------
 
 def check_char_bpe(text, vocab_size, unk_token=None, lowercase=False, initial_alphabet="", min_frequency=1):
-    """``hf_rules.train_char_bpe`` (not offered by the ``bpe`` preset yet) against ``BpeTrainer(
-    end_of_word_suffix='</w>')`` on the bpe preset's pipeline (optional lower-casing, white-space
-    words). As check_wordpiece: HF numbers the 'x</w>' characters in hash order, which is replayed."""
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+    """The ``bpe`` preset under ``rules="hf"`` (``hf_rules.train_char_bpe``) against ``BpeTrainer(
+    end_of_word_suffix='</w>')`` retraining our exported tokenizer.json (optional lower-casing,
+    white-space words). As check_wordpiece: HF numbers the 'x</w>' characters in hash order,
+    which is replayed (ours: first appearance; where ties meet, HF's own runs differ too)."""
+    from tokenizers import trainers
 
-    hf_tok = Tokenizer(models.BPE(unk_token=unk_token, end_of_word_suffix="</w>"))
-    hf_tok.normalizer = normalizers.Lowercase() if lowercase else None
-    hf_tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    hf_tok.train_from_iterator([text], trainers.BpeTrainer(
+    tok = subwordlab.train(text, preset="bpe", vocab_size=vocab_size, rules="hf", unk_token=unk_token,
+                           lowercase=lowercase, initial_alphabet=initial_alphabet, min_frequency=min_frequency)
+    hf = hf_retrained(tok, text, trainers.BpeTrainer(
         vocab_size=vocab_size, min_frequency=min_frequency, show_progress=False,
         special_tokens=[unk_token] if unk_token else [], end_of_word_suffix="</w>",
         initial_alphabet=list(initial_alphabet)))
-    hf = json.loads(hf_tok.to_str())["model"]
     hf_vocab = by_id(hf["vocab"])
     spec = resolve_options("bpe", vocab_size, None, dict(unk_token=unk_token, lowercase=lowercase))
     counts, _ = corpus_word_counts(text, spec, *bpe_pipeline(spec)[:2])
+    mine, _, _ = drain(hf_rules.train_char_bpe(counts, unk_token=unk_token, initial_alphabet=initial_alphabet,
+                                               vocab_size=vocab_size, min_frequency=min_frequency))
+    assert tok.model.vocab == mine.vocab  # (the preset trains with this trainer, in first-appearance order)
     decorated = [t for t in hf_vocab if t.endswith("</w>") and len(t) == 5]
     model, _, merges = drain(hf_rules.train_char_bpe(
         counts, unk_token=unk_token, initial_alphabet=initial_alphabet, vocab_size=vocab_size,

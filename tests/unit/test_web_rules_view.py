@@ -64,8 +64,8 @@ def test_a_tie_lex_max_breaks_otherwise_and_runs_that_agree():
     # "ab" and "ba" both occur twice: first-seen merges (a, b), lex_max (b, a)
     trained(port, app, TrainSpec("bpe", "num_merges", 2, {"end_of_word": ""}), corpus="ab ab ba ba b")
     assert [port.text(o) for o in port.query_all("option", port.query("#rules-other"))] == [
-        "lex_min (tie_break)", "lex_max (tie_break)"]
-    port.set_value(port.query("#rules-other"), "1")
+        "tokenizers (rules=hf)", "lex_min (tie_break)", "lex_max (tie_break)"]
+    port.set_value(port.query("#rules-other"), "2")
     click(port, "#rules-run")
     assert text(port, "#rules-status") == "Under lex_max (tie_break) the run parts ways at merge 1."
     assert text(port, "#rules-reason").startswith("merge 1: (a, b) and (b, a) both occur 2 times;")

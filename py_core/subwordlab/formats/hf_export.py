@@ -485,6 +485,8 @@ def check_trained_options(tok):
     if preset is None:
         return
     for option in preset.options:
+        if option.name == "end_of_word" and tok.spec.get("rules") == "hf":
+            continue  # (BpeTrainer's rules: the marker is glued to the last character, as tokenizer.json's suffix is)
         if option.name in tok.spec:
             refusal = option.hf_refusal(tok.spec[option.name])
             if refusal:
