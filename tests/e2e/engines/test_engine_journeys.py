@@ -54,6 +54,9 @@ def pick_sample(s: Session, sample_id: str) -> None:
     s.click("#tab-corpus")
     s.select("#corpus-sample", sample_id)
     s.wait_text("#context-corpus", SAMPLES[sample_id].title)
+    config = getattr(SAMPLES[sample_id], "config", None)
+    if config is not None:  # (the sample brings its settings: wait for them, or they may land after a test's)
+        s.wait_text("#context-spec", config.describe())
 
 
 def go_train(s: Session) -> None:
