@@ -91,6 +91,9 @@ def set_spec(s: Session, preset: str, size: int, described: str) -> dict[str, in
 
 def train_to_end(s: Session, timeout: float = TRAIN_TIMEOUT) -> None:
     go_train(s)
+    # (WebDriver scrolls a button to the top edge, under the sticky tab bar when the page was
+    # scrolled down, e.g. to the options: WebKitGTK then reports "element click intercepted")
+    s.js("document.querySelector('#train-end').scrollIntoView({block: 'center'}); return null")
     s.click("#train-end")
     s.wait_attr("#panel-train", "data-status", "done", timeout)
 
