@@ -48,7 +48,7 @@ import math
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..base.portable_math import exp, log  # (the same bits in every runtime; see above)
-from .unigram_seed import check_unigram_settings
+from .unigram_seed import check_unigram_settings, lcp_intervals
 
 UNK_PENALTY = 10.0  # model.rs's K_UNK_PENALTY: an unk node scores min_score - 10
 MIN_SCORE_DELTA = 0.0001  # finalize: a missing required character scores min_score + k x this
@@ -106,25 +106,10 @@ def suffix_tree_substrings(words, max_len):
         if len(keys) < 2:
             continue
         keys.sort()
-        stack = []  # (depth, first index)
-        prev = keys[0]
-        for j in range(1, len(keys) + 1):
-            key = keys[j] if j < len(keys) else None
-            if key is None:
-                h = 1
-            else:
-                n = min(len(prev), len(key))
-                h = 0
-                while h < n and prev[h] == key[h]:
-                    h += 1
-            lb = j - 1
-            while stack and stack[-1][0] > h:
-                depth, lb = stack.pop()
-                if depth <= max_len and "\0" not in prev[:depth]:
-                    out.append((prev[:depth], j - lb))
-            if h >= 2 and (not stack or stack[-1][0] < h):
-                stack.append((h, lb))
-            prev = key
+        for depth, lb, end in lcp_intervals(keys):
+            x = keys[lb][:depth]
+            if depth <= max_len and "\0" not in x:
+                out.append((x, end - lb))
     return out
 
 

@@ -41,7 +41,7 @@ from operator import and_, eq, sub
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from .hf_unigram import candidates, live_nodes
 from .spm_bpe import UNK_CHAR, required_chars
-from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece
+from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece, lcp_intervals
 
 BOUNDARY_CHAR = "\u001f"  # kPretokenizationBoundaryChar: never in a piece
 UNK_PENALTY = 10.0  # kUnkPenalty: an unknown node scores min_score - 10
@@ -213,27 +213,11 @@ def branching_substrings(entries, max_len):
         acc = [0]
         for _, m in items:
             acc.append(acc[-1] + m)
-        stack = []  # (depth, first index)
-        prev = keys[0]
-        for j in range(1, len(keys) + 1):
-            key = keys[j] if j < len(keys) else None
-            if key is None:
-                h = 1
-            else:
-                n = min(len(prev), len(key))
-                h = 0
-                while h < n and prev[h] == key[h]:
-                    h += 1
-            lb = j - 1
-            while stack and stack[-1][0] > h:
-                depth, lb = stack.pop()
-                first, last = keys[lb], keys[j - 1]
-                if (depth <= max_len and depth < len(first) and depth < len(last) and "\0" not in prev[:depth]
-                        and _lead(first[depth]) != _lead(last[depth])):
-                    out[prev[:depth]] = acc[j] - acc[lb]
-            if h >= 2 and (not stack or stack[-1][0] < h):
-                stack.append((h, lb))
-            prev = key
+        for depth, lb, end in lcp_intervals(keys):
+            first, last = keys[lb], keys[end - 1]
+            if (depth <= max_len and depth < len(first) and depth < len(last) and "\0" not in first[:depth]
+                    and _lead(first[depth]) != _lead(last[depth])):
+                out[first[:depth]] = acc[end] - acc[lb]
     return out
 
 
@@ -431,15 +415,18 @@ class _Agenda:
         self.c = []
 
     def push(self, h):
+        self.c.append(h)
+        self._sift_up(len(self.c) - 1, h)
+
+    def _sift_up(self, hole, value):
+        """``__push_heap``: ``value`` into ``hole``, moved up past smaller parents."""
         c = self.c
-        c.append(h)
-        hole = len(c) - 1
         parent = (hole - 1) // 2
-        while hole > 0 and c[parent][0] < h[0]:
+        while hole > 0 and c[parent][0] < value[0]:
             c[hole] = c[parent]
             hole = parent
             parent = (hole - 1) // 2
-        c[hole] = h
+        c[hole] = value
 
     def pop(self):
         c = self.c
@@ -460,12 +447,7 @@ class _Agenda:
             child = 2 * (child + 1)
             c[hole] = c[child - 1]
             hole = child - 1
-        parent = (hole - 1) // 2
-        while hole > 0 and c[parent][0] < value[0]:
-            c[hole] = c[parent]
-            hole = parent
-            parent = (hole - 1) // 2
-        c[hole] = value
+        self._sift_up(hole, value)
         return top
 
     def __bool__(self):

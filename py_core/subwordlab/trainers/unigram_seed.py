@@ -87,6 +87,35 @@ def is_valid_piece(piece, max_piece_length=16, split_digits=False):
     return True
 
 
+def lcp_intervals(keys):
+    """The lcp intervals of depth 2 or more of sorted ``keys`` that share their first two
+    characters (one bucket of a suffix array cut into buckets): ``(depth, first, end)`` each,
+    ``keys[first:end]`` sharing exactly their first ``depth`` characters, an interval before
+    the one that holds it, in the order esaxx numbers its suffix-tree nodes.
+
+    >>> list(lcp_intervals(["hug", "hugs", "hum"]))
+    [(3, 0, 2), (2, 0, 3)]
+    """
+    stack = []  # (depth, first index) of the intervals still open
+    prev = keys[0]
+    for j in range(1, len(keys) + 1):
+        if j == len(keys):
+            h = 1  # (past the last key: every interval of 2 or more closes)
+        else:
+            key = keys[j]
+            n = min(len(prev), len(key))
+            h = 0
+            while h < n and prev[h] == key[h]:
+                h += 1
+            prev = key
+        lb = j - 1
+        while stack and stack[-1][0] > h:
+            depth, lb = stack.pop()
+            yield depth, lb, j
+        if h >= 2 and (not stack or stack[-1][0] < h):
+            stack.append((h, lb))
+
+
 def _lcp(a, b):
     """Length of the common prefix. Example: ('hear', 'heat') -> 3."""
     n = min(len(a), len(b))
