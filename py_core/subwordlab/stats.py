@@ -146,8 +146,9 @@ def shannon_efficiency(frequencies: Mapping[Any, float] | Iterable[float]) -> fl
     if dist is None:
         return None
     probs, lps = dist
-    # entropy in nats, -Σ p log p, over the normaliser log V (also in nats)
-    return -math.fsum(map(mul, probs, lps)) / log(len(probs))
+    # entropy in nats, -Σ p log p, over the normaliser log V (also in nats); at most 1 (the
+    # uniform distribution's): the 40-bit logs can put a uniform one a few 1e-12 above it
+    return min(1.0, -math.fsum(map(mul, probs, lps)) / log(len(probs)))
 
 
 def renyi_efficiency(frequencies: Mapping[Any, float] | Iterable[float], alpha: float = RENYI_ALPHA) -> float | None:
@@ -172,8 +173,9 @@ def renyi_efficiency(frequencies: Mapping[Any, float] | Iterable[float], alpha: 
     probs, lps = dist
     # step 1: p**α as exp(α log p), with the portable exp (pow is the C library's too)
     powered = exps([alpha * lp for lp in lps])
-    # step 2: Rényi entropy in nats, log(Σ p**α) / (1 - α), over log V
-    return log(math.fsum(powered)) / (1.0 - alpha) / log(len(probs))
+    # step 2: Rényi entropy in nats, log(Σ p**α) / (1 - α), over log V; at most 1, as the
+    # Shannon efficiency (counts 1, 1, 1 at α = 0.5 gave 1.0000000000016558)
+    return min(1.0, log(math.fsum(powered)) / (1.0 - alpha) / log(len(probs)))
 
 
 def byte_fallback_ids(tok):

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 import tokenization_scorer
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
 
@@ -83,6 +83,7 @@ ALPHAS = st.one_of(st.sampled_from([1.0, 2.5, 0.5, 2.0, 3.0, 10.0]), st.floats(0
 
 @settings(max_examples=examples(100))
 @given(counts=st.lists(st.integers(0, 300), min_size=1, max_size=40), alpha=ALPHAS)
+@example(counts=[1, 1, 1], alpha=0.5)  # (uniform: it came out 1.0000000000016558 before the bound)
 def test_efficiencies_equal_tokenization_scorers_on_generated_distributions(counts, alpha):
     observed = [c for c in counts if c > 0]
     ours = shannon_efficiency(counts), renyi_efficiency(dict(enumerate(counts)), alpha)
@@ -93,7 +94,7 @@ def test_efficiencies_equal_tokenization_scorers_on_generated_distributions(coun
     # zero counts are tokens never seen: the reference never sees them either
     shannon, renyi = reference_efficiencies(as_words(counts), alpha)
     assert ours == (pytest.approx(shannon, abs=TOLERANCE), pytest.approx(renyi, abs=TOLERANCE))
-    assert 0.0 <= ours[0] <= 1.0 + 1e-12 and 0.0 <= ours[1] <= 1.0 + 1e-12
+    assert 0.0 <= ours[0] <= 1.0 and 0.0 <= ours[1] <= 1.0
 
 
 def test_alpha_1_is_shannon_and_2_5_is_the_default():
