@@ -83,7 +83,15 @@ class Session:
         deadline = time.monotonic() + timeout
         last = None
         while True:
-            last = self.js(body, *args)
+            try:
+                last = self.js(body, *args)
+            except Exception as exc:  # (only a document replaced while we polled it is let go)
+                # (an iframe entered while still about:blank navigates to its src under the
+                # script: WebKitGTK's driver says "Callback was not called before the unload
+                # event"; the next poll runs in the new document)
+                if "unload" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                last = None
             if last:
                 return last
             if time.monotonic() > deadline:
