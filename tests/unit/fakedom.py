@@ -566,6 +566,10 @@ class FakePort:
             raise OSError(f"could not load {url}: HTTP 404")
         return self.fetchable[url]
 
+    async def fetch_bytes(self, url: str) -> bytes:
+        text = await self.fetch_text(url)
+        return text if isinstance(text, bytes) else text.encode("utf-8")
+
     # --- the address, the clipboard and downloads ---------------------------------------
     def location_href(self) -> str:
         return self.href

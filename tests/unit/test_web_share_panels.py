@@ -143,26 +143,39 @@ def _file_input(port, name, data):
     port.settle()
 
 
-def test_a_big_model_file_is_announced_before_the_long_parse(monkeypatch):
+def test_a_big_tokenizer_json_loads_in_slices_with_its_progress_and_as_a_whole_load_would(monkeypatch):
+    """Over BIG_MODEL_BYTES a tokenizer.json is parsed and built a slice at a time (the page
+    painting its progress between slices); the tokenizer is the one a whole load makes."""
     from subwordlab_web import files_panel
+    from subwordlab_web.exports import import_model
 
     port, app = trained()
-    seen = []
-    real = files_panel.import_model
+    said = []
+    real_sleep = port.sleep
 
-    def spy(name, data):
-        seen.append(port.text(port.query("#files-status")))
-        return real(name, data)
+    async def sleep(seconds):  # (each hand-back to the browser: what the page shows then)
+        said.append(port.text(port.query("#files-status")))
+        await real_sleep(seconds)
 
-    monkeypatch.setattr(files_panel, "import_model", spy)
-    data = subwordlab.to_hf_json(subwordlab.train("the quick brown fox " * 5, preset="byte_bpe", vocab_size=270)).encode()
+    monkeypatch.setattr(port, "sleep", sleep)
+    monkeypatch.setattr(files_panel, "LOAD_SLICE_SECONDS", -1)
+    tok = subwordlab.train("the quick brown fox jumps over the lazy dog, ünïcödé " * 20, preset="byte_bpe", vocab_size=300)
+    data = subwordlab.to_hf_json(tok).encode()
     monkeypatch.setattr(files_panel, "BIG_MODEL_BYTES", len(data) - 1)
     _file_input(port, "tokenizer.json", data)
-    assert seen[0].startswith("Reading tokenizer.json (") and "takes a few seconds" in seen[0]
+    readings = [s for s in said if s.startswith("Reading tokenizer.json… ")]
+    percents = [int(s.rsplit(" ", 1)[1].rstrip("%")) for s in readings]
+    assert len(readings) >= 4 and percents == sorted(percents) and percents[-1] > 50, said
     assert port.text(port.query("#files-status")).startswith("Loaded tokenizer.json")
+    loaded, whole = app.state.imported, import_model("tokenizer.json", data).tokenizer
+    text = "The quick brown fox, ünïcödé 你好 🙂"
+    assert loaded.encode(text) == whole.encode(text) == tok.encode(text)
+    assert loaded.model.ranks == whole.model.ranks
+    # a small file loads whole (no hand-back while it loads)
+    said.clear()
     monkeypatch.setattr(files_panel, "BIG_MODEL_BYTES", len(data))
     _file_input(port, "tokenizer.json", data)
-    assert seen[1] == "Reading tokenizer.json…"
+    assert not any(s.startswith("Reading tokenizer.json… ") for s in said), said
 
 
 def test_import_makes_the_current_tokenizer_and_a_bad_file_changes_nothing():

@@ -310,6 +310,14 @@ class BrowserPort:
             raise OSError(f"could not load {url}: HTTP {response.status}")
         return await response.text()
 
+    async def fetch_bytes(self, url: str) -> bytes:
+        """The bytes at `url` (relative to the page), copied once from an ArrayBuffer (a
+        28 MB tokenizer.json: no string conversion). Raises OSError naming the URL on failure."""
+        response = await js.fetch(url)
+        if not response.ok:
+            raise OSError(f"could not load {url}: HTTP {response.status}")
+        return (await response.arrayBuffer()).to_bytes()
+
     # --- the address, the clipboard and downloads (share links, embeds, model files) ---
     def location_href(self) -> str:
         return str(js.location.href)

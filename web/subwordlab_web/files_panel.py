@@ -16,8 +16,10 @@ the final model only.
 
 from __future__ import annotations
 
-import hashlib
+import gc
 from typing import Any
+
+from subwordlab.formats.detect import sha256_steps
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
 from .pattern_guard import PatternGuard, checking_text, tokenizer_check
@@ -38,7 +40,7 @@ def describe_tokenizer(tok: Any, source: str) -> str:
     return f"{name} tokenizer, {tok.vocab_size:,} tokens, {source}."
 
 
-BIG_MODEL_BYTES = 1_000_000  # model files above this take seconds to load in the page
+BIG_MODEL_BYTES = 1_000_000  # model files above this load in slices (a whole parse would hold the page)
 LOAD_SLICE_SECONDS = 0.03  # a sliced load hands the page back this often
 HF_CHECK_MAX_TOKENS = 50_000  # bigger vocabularies are converted to tokenizer.json only on request
 
@@ -282,8 +284,8 @@ class FilesPanel:
             return None
         self.say(f"Fetching {item.title} ({human_size(item.size)})…")
         try:
-            data = (await port.fetch_text(item.url)).encode("utf-8")
-            check(item, data)
+            data = await port.fetch_bytes(item.url)
+            check(item, await self._digest(data))
         except (OSError, ValueError) as exc:
             self.say(f"{item.title} could not be loaded: {exc}", error=True)
             return None
@@ -299,6 +301,8 @@ class FilesPanel:
         imported = await self.parse(name, data, mine)
         if imported is None:
             return None
+        # (a tokenizer.json's import hashed the file already; our JSON may name another file's)
+        digest = (imported.tokenizer.spec.get("source_sha256") if imported.kind == "hf" else None) or await self._digest(data)
         # a regex of the file's own (Split, Replace, ByteLevel) is tried in the compute worker (the pattern guard)
         # on the text Inspect will encode next; if it backtracks, the current tokenizer stays
         check = tokenizer_check(imported.tokenizer, self.state.inspect.text, "the Inspect text")
@@ -313,11 +317,11 @@ class FilesPanel:
         # named after its source: a copy of a tokenizer the page knows by the model's name
         # (every Hugging Face file is "tokenizer.json"), any other file by its own name
         shown = f"{WELL_KNOWN_BY_KEY[own_copy_of].title} (your copy, {name})" if own_copy_of else name
-        self.state.set_imported(imported.tokenizer, shown, sha256=hashlib.sha256(data).hexdigest())
+        self.state.set_imported(imported.tokenizer, shown, sha256=digest)
         said = imported.summary + " It is now the tokenizer of Inspect and Compare."
         if own_copy_of:
             item = WELL_KNOWN_BY_KEY[own_copy_of]
-            said += " " + same_file(item, data)
+            said += " " + same_file(item, digest)
             self._well_known[own_copy_of] = imported.tokenizer  # Compare's well-known column can use it now
         self.say(said)
         self._offer_replay(imported, name)
@@ -326,17 +330,11 @@ class FilesPanel:
     async def parse(self, name: str, data: bytes, mine: int) -> Any:
         """A model file's bytes as an ``exports.Imported``; None if it failed (said) or a
         later load superseded it."""
-        port = self.port
         try:
-            if looks_like_rank_file(data):
-                # a tiktoken rank file loads in slices, the page responding in between
+            if len(data) > BIG_MODEL_BYTES or looks_like_rank_file(data):
+                # a big file loads in slices (a tiktoken rank file; a tokenizer.json is
+                # parsed and its merges indexed a chunk at a time), the page responding in between
                 return await self._load_in_slices(name, data, mine)
-            if len(data) > BIG_MODEL_BYTES:
-                # subtle: parsing a big tokenizer.json holds the page for seconds; say so,
-                # and give the browser a frame to paint it first
-                self.say(f"Reading {name} ({human_size(len(data))}): a big vocabulary takes a few seconds, "
-                         "during which the page does not respond…")
-                await port.sleep(0.05)
             return import_model(name, data)
         except ImportFailed as exc:
             self.say(str(exc), error=True)
@@ -344,6 +342,10 @@ class FilesPanel:
         except Exception as exc:  # noqa: BLE001 - MemoryError, RecursionError...: a message, never a stuck "Reading…"
             self.say(f"{name!r} could not be loaded. " + failure_message(exc, "Loading it"), error=True)
             return None
+
+    async def _digest(self, data: bytes) -> str:
+        """The SHA-256 of a model file, hashed in slices (the page painting between them)."""
+        return await drive(self.port, sha256_steps(data), LOAD_SLICE_SECONDS)
 
     async def _load_in_slices(self, name: str, data: bytes, mine: int) -> Any:
         """``import_steps`` driven a slice at a time, the progress shown between slices;
@@ -355,7 +357,18 @@ class FilesPanel:
             self.say(f"Reading {name}… {100 * done // max(1, total)}%")
             return True
 
-        return await drive(self.port, import_steps(name, data), LOAD_SLICE_SECONDS, between)
+        # subtle: the cycle collector would walk every object made so far at each full pass
+        # (a pause that grows with the file: 50-100 ms near the end of a 33 MB file); it
+        # rests during the load, and what the load made is then set aside from its passes
+        # (gc.freeze: a vocabulary and rank table hold no cycles; they are freed by counting)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return await drive(self.port, import_steps(name, data), LOAD_SLICE_SECONDS, between)
+        finally:
+            gc.freeze()
+            if collecting:
+                gc.enable()
 
     # --- a model of ours stepped through on Train (replay_view.py) ----------------------------
     def _offer_replay(self, imported: Any, name: str) -> None:

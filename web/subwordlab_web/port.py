@@ -3,14 +3,14 @@
 `dom.BrowserPort` implements it over the real DOM (in Pyodide); the tests' ``FakePort``
 (tests/unit/fakedom.py) implements it over an in-memory tree. A unit test checks both
 against this Protocol: every method present, with the same parameters and the same
-``async``-ness (``sleep``, ``file_bytes``, ``fetch_text``, ``copy_text``, ``download_png``, ``compute``
+``async``-ness (``sleep``, ``file_bytes``, ``fetch_text``, ``fetch_bytes``, ``copy_text``, ``download_png``, ``compute``
 and the corpus store's ``store_*`` are awaited).
 
 Views type their ``port`` parameter as ``DomPort`` (or ``Any``); elements, events and files
 are the port's own opaque objects (``Any``).
 
 >>> sorted(name for name in async_methods())
-['compute', 'copy_text', 'download_png', 'fetch_text', 'file_bytes', 'sleep', 'store_delete', 'store_get', 'store_keys', 'store_put']
+['compute', 'copy_text', 'download_png', 'fetch_bytes', 'fetch_text', 'file_bytes', 'sleep', 'store_delete', 'store_get', 'store_keys', 'store_put']
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ class DomPort(Protocol):
     def file_size(self, file: Any) -> int: ...
     async def file_bytes(self, file: Any) -> bytes: ...
     async def fetch_text(self, url: str) -> str: ...
+    async def fetch_bytes(self, url: str) -> bytes: ...
     def location_href(self) -> str: ...
     def location_search(self) -> str: ...
     def location_hash(self) -> str: ...

@@ -22,7 +22,6 @@ the same file.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 
@@ -128,15 +127,15 @@ def groups() -> list[tuple[str, list[WellKnown]]]:
     return [(g, [v for v in WELL_KNOWN if v.group == g]) for g in GROUPS]
 
 
-def same_file(item: WellKnown, data: bytes) -> str:
-    """What the page says of a user's own copy of a tokenizer it does not ship.
+def same_file(item: WellKnown, digest: str) -> str:
+    """What the page says of a user's own copy of a tokenizer it does not ship, from the
+    copy's SHA-256 (hex).
 
-    >>> same_file(WELL_KNOWN_BY_KEY["llama3"], b"{}").startswith("This is not the file")
+    >>> same_file(WELL_KNOWN_BY_KEY["llama3"], "0" * 64).startswith("This is not the file")
     True
-    >>> same_file(WELL_KNOWN_BY_KEY["llama2"], b"{}").startswith("This page pins no copy")
+    >>> same_file(WELL_KNOWN_BY_KEY["llama2"], "0" * 64).startswith("This page pins no copy")
     True
     """
-    digest = hashlib.sha256(data).hexdigest()
     if not item.sha256:
         return (f"This page pins no copy of {item.title}'s file to compare yours with (yours has SHA-256 "
                 f"{digest[:12]}…): it is loaded as it is.")
@@ -146,9 +145,9 @@ def same_file(item: WellKnown, data: bytes) -> str:
             f"{item.sha256[:12]}…): it is loaded all the same, but its tokens may differ from {item.title}'s.")
 
 
-def check(item: WellKnown, data: bytes) -> None:
-    """Raise ValueError (saying what to do) unless ``data`` is the file the build shipped."""
-    digest = hashlib.sha256(data).hexdigest()
+def check(item: WellKnown, digest: str) -> None:
+    """Raise ValueError (saying what to do) unless ``digest`` (a SHA-256, hex) is the one of
+    the file the build shipped."""
     if digest != item.sha256:
         raise ValueError(f"{item.file} is not the file this page was built with (SHA-256 {digest[:12]}…, "
                          f"expected {item.sha256[:12]}…); reload the page, or rebuild the site")

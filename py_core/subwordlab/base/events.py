@@ -158,6 +158,21 @@ def in_chunks(total: int, work: Callable[[int, int], None], size: int = CHUNK) -
             yield hi, total
 
 
+def scaled(steps: Progressing[T], start: int, width: int, total: int) -> Progressing[T]:
+    """Re-express a progress generator's ``(done, total)`` as ``start + width * fraction`` of
+    ``total`` (one phase of a longer task); returns its value.
+
+    >>> list(scaled(in_chunks(4, lambda lo, hi: None, size=2), 50, 50, 100))
+    [(75, 100)]
+    """
+    while True:
+        try:
+            done, of = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        yield start + (width * done // of if of else 0), total
+
+
 def drain(steps: Iterator[Any]) -> Any:
     """Run a progress generator (``in_chunks``' kind) to its end; return its value (for
     callers that need not watch): the one run-to-end helper.

@@ -19,13 +19,15 @@ import hashlib
 import itertools
 import json
 import operator
+from types import GeneratorType
 from typing import Any
 
+from ..base.events import Progressing, drain, in_chunks
 from ..base.jsonio import MAX_FILE_BYTES, Fields, ModelFileError, kind_name, parse_json
 from ..base.registry import find_hf_reader, hf_reader, hf_reader_tags
 from ..models.hf_bpe import HFBPE
 from ..models.hf_unigram import HFUnigram
-from ..models.vocab import check_id, read_scored_pieces
+from ..models.vocab import check_id, index_vocab_steps, read_scored_pieces
 from ..models.wordpiece import WordPiece
 from ..pipeline import decoders as D
 from ..pipeline import normalizers as N
@@ -57,6 +59,11 @@ class _Import:
 
     def component(self, stage, value, path):
         """Our component for the tokenizer.json object ``value`` of ``stage`` (None for null)."""
+        return drain(self.component_steps(stage, value, path))
+
+    def component_steps(self, stage, value, path):
+        """``component`` with the progress of a reader that has some (a generator: the BPE
+        model's, ``(done, total)`` merges)."""
         if value is None and stage != "model":
             return None
         f = Fields(value, path)
@@ -66,6 +73,8 @@ class _Import:
             raise ModelFileError(f"{path}.type: {stage} type {tag!r} is not supported; "
                                  f"supported: {', '.join(hf_reader_tags(stage))}")
         obj = read(self, f, path)
+        if isinstance(obj, GeneratorType):
+            obj = yield from obj
         f.done()
         return obj
 
@@ -301,20 +310,27 @@ def _decoder_sequence(imp, f, path):
 
 @hf_reader("model", "BPE")
 def _bpe(imp, mf, path):
+    """The BPE model (a generator: its bulk steps and the merges' chunks yield ``(done,
+    total)``, so a 446,000-merge file never holds a page for long)."""
+    n = len(mf.obj.get("merges") or ())
     by_id = _vocab_map(mf)
+    yield 0, n
     vocab = _dense(by_id, imp.added, "model.vocab")
+    yield 0, n
     model_ids = set(by_id)
-    t2i = (dict(zip(vocab, range(len(vocab)))) if len(model_ids) == len(vocab)
+    t2i = ((yield from index_vocab_steps(vocab)) if len(model_ids) == len(vocab)
            else {t: i for i, t in enumerate(vocab) if i in model_ids})
-    merges = _hf_merges(mf, t2i)
+    yield 0, n
+    merges = yield from _hf_merges(mf, t2i)
     dropout = mf.get("dropout", "num", None, nullable=True)
     if dropout not in (None, 0, 0.0):
         raise mf.error("dropout", f"BPE-dropout ({dropout}) is not supported in imported models; set \"dropout\": null")
-    model = HFBPE(vocab, merges, mf.get("unk_token", "str", None, nullable=True),
-                  continuing_subword_prefix=mf.get("continuing_subword_prefix", "str", None, nullable=True),
-                  end_of_word_suffix=mf.get("end_of_word_suffix", "str", None, nullable=True),
-                  fuse_unk=mf.get("fuse_unk", "bool", False), byte_fallback=mf.get("byte_fallback", "bool", False),
-                  ignore_merges=mf.get("ignore_merges", "bool", False))
+    model = yield from HFBPE.building(
+        vocab, merges, mf.get("unk_token", "str", None, nullable=True),
+        continuing_subword_prefix=mf.get("continuing_subword_prefix", "str", None, nullable=True),
+        end_of_word_suffix=mf.get("end_of_word_suffix", "str", None, nullable=True),
+        fuse_unk=mf.get("fuse_unk", "bool", False), byte_fallback=mf.get("byte_fallback", "bool", False),
+        ignore_merges=mf.get("ignore_merges", "bool", False))
     if model.unk_token is not None and model.unk_token not in t2i:
         raise mf.error("unk_token", f"{model.unk_token!r} is not in the model's vocabulary")
     model.byte_level = type(imp.pre_tokenizer) is P.ByteLevel and model.byte_ids is not None and imp.normalizer is None
@@ -388,12 +404,20 @@ def _dense(by_id, added, path):
 
 
 def _hf_merges(f, token_to_id):
+    """The model's merges as id pairs (a generator: yields ``(done, total)`` after each chunk)."""
     raw = f.get("merges", "list")
     kinds = set(map(type, raw))
     if str in kinds and len(kinds) > 1:
         raise f.error("merges", "mixes 'left right' strings and [left, right] pairs; use one form (HF refuses a mix too)")
-    fast = _merges_at_c_speed(raw, token_to_id)
-    if fast is not None:
+    fast = []
+
+    def chunk(lo, hi):
+        if fast[-1:] != [None]:  # (None: a chunk was not well formed; the loop below names it)
+            part = _merges_at_c_speed(raw[lo:hi], token_to_id)
+            fast.extend(part) if part is not None else fast.append(None)
+
+    yield from in_chunks(len(raw), chunk, _MERGES_CHUNK)
+    if None not in fast:
         return fast
     out = []
     for r, m in enumerate(raw):
@@ -413,6 +437,9 @@ def _hf_merges(f, token_to_id):
             ids.append(i)
         out.append((ids[0], ids[1]))
     return out
+
+
+_MERGES_CHUNK = 1 << 15  # merges read at C speed between two yields (~25 ms of CPython)
 
 
 def _merges_at_c_speed(raw, token_to_id):
@@ -460,6 +487,13 @@ def _added_tokens(value):
 
 def from_hf_dict(doc: Any, source_sha256: str | None = None, drop_post_processing: bool = False) -> Tokenizer:
     """A Tokenizer from a parsed tokenizer.json (see ``from_hf_json``)."""
+    return drain(from_hf_dict_steps(doc, source_sha256, drop_post_processing))
+
+
+def from_hf_dict_steps(doc: Any, source_sha256: str | None = None, drop_post_processing: bool = False
+                       ) -> Progressing[Tokenizer]:
+    """``from_hf_dict`` with its progress: yields ``(done, total)`` while a BPE model's merges
+    are read and indexed; returns the Tokenizer."""
     if isinstance(doc, dict) and doc.get("format") == "subwordlab":
         raise ModelFileError("this is a Subword Lab model file, not a tokenizer.json; load it with subwordlab.from_json()")
     top = Fields(doc, "tokenizer.json")
@@ -491,19 +525,20 @@ def from_hf_dict(doc: Any, source_sha256: str | None = None, drop_post_processin
             dropped.append(f"post_processor ({tag})")
     imp = _Import(_added_tokens(top.raw("added_tokens", [])))
     added = imp.added
+    yield 0, 1  # (thousands of added tokens read: a page may paint)
 
     def stage(name):
         try:
-            return imp.component(name, top.raw(name, None) if name != "model" else top.raw(name), name)
+            return (yield from imp.component_steps(name, top.raw(name, None) if name != "model" else top.raw(name), name))
         except ModelFileError:
             raise
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             raise ModelFileError(f"{name}: {exc}") from None
 
-    normalizer = imp.normalizer = stage("normalizer")
-    pre_tokenizer = imp.pre_tokenizer = stage("pre_tokenizer")
-    decoder = stage("decoder")
-    model = stage("model")
+    normalizer = imp.normalizer = yield from stage("normalizer")
+    pre_tokenizer = imp.pre_tokenizer = yield from stage("pre_tokenizer")
+    decoder = yield from stage("decoder")
+    model = yield from stage("model")
     top.done()
 
     # added tokens: plain special tokens use our special-token policy; anything else is

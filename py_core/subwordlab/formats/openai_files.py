@@ -13,7 +13,7 @@ import base64
 import binascii
 import hashlib
 
-from ..base.events import Progressing, drain, in_chunks
+from ..base.events import Progressing, drain, in_chunks, scaled
 from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, parse_json
 from ..models.bpe import BPE
 from ..models.rank_bpe import RankBPE, derive_merges
@@ -290,13 +290,13 @@ def iter_from_tiktoken(rank_file_text: str | bytes, pattern: str | None = None,
     yield 0, total
     # step 1: the tokens in rank order (the fast reading, or line by line for its messages)
     try:
-        tokens = yield from _scaled(_parse_plain(lines), 0, len(lines), total)
+        tokens = yield from scaled(_parse_plain(lines), 0, len(lines), total)
         yield len(lines), total
         ranks = dict(zip(tokens, range(len(tokens))))  # the model's table, and the check:
         if len(ranks) != len(tokens):
             raise _NotPlain  # a token twice
     except _NotPlain:
-        tokens = yield from _scaled(_parse_lines(lines), 0, len(lines), total)
+        tokens = yield from scaled(_parse_lines(lines), 0, len(lines), total)
         ranks = dict(zip(tokens, range(len(tokens))))
     if not tokens:
         raise ModelFileError("the rank file is empty")
@@ -316,7 +316,7 @@ def iter_from_tiktoken(rank_file_text: str | bytes, pattern: str | None = None,
     def as_text(lo, hi):
         vocab.extend(map(bytes_to_text, tokens[lo:hi]))
 
-    yield from _scaled(in_chunks(len(tokens), as_text, _LINES_PER_CHUNK), len(lines), len(lines), total)
+    yield from scaled(in_chunks(len(tokens), as_text, _LINES_PER_CHUNK), len(lines), len(lines), total)
     index = dict(zip(vocab, range(len(vocab))))
     yield 2 * len(lines), total
     specials = _add_specials(vocab, special_tokens, "rank file", index)
@@ -327,7 +327,7 @@ def iter_from_tiktoken(rank_file_text: str | bytes, pattern: str | None = None,
     table: dict[tuple[int, int], tuple[int, int]] | None = None
     if sum(map(len, tokens)) - len(tokens) > most:
         table = {}
-        merges = yield from _scaled(derive_merges(ranks, tokens, as_ids=True, table=table, most=most),
+        merges = yield from scaled(derive_merges(ranks, tokens, as_ids=True, table=table, most=most),
                                     2 * len(lines), len(lines), total)
     spec = {"preset": "byte_bpe", "pattern": pattern, "source": known[0] if known else "tiktoken rank file",
             "source_sha256": sha256}
@@ -338,13 +338,3 @@ def iter_from_tiktoken(rank_file_text: str | bytes, pattern: str | None = None,
         raise ModelFileError(str(exc)) from None
     yield total, total
     return tok
-
-
-def _scaled(steps, start, width, total):
-    """Re-express a progress generator's ``(done, total)`` as ``start + width * fraction`` of ``total``."""
-    while True:
-        try:
-            done, of = next(steps)
-        except StopIteration as stop:
-            return stop.value
-        yield start + (width * done // of if of else 0), total

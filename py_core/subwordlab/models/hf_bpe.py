@@ -22,10 +22,13 @@ and HF's unknown-character rule: with no ``unk_token`` an unknown character is d
 
 import operator
 
+from ..base.events import drain, in_chunks
 from ..base.registry import component
 from ..text.bytes_map import BYTE_TO_CHAR
 from .merge_queue import queue_merge_spans
-from .vocab import index_vocab, read_merges, read_vocab
+from .vocab import index_vocab_steps, read_merges, read_vocab
+
+_MERGE_CHUNK = 1 << 14  # merges per chunk of the rank table (~20 ms of CPython)
 
 
 @component("model", "HFBPE")
@@ -38,11 +41,31 @@ class HFBPE:
 
     type = "BPE"
 
-    def __init__(self, vocab, merges, unk_token=None, *, continuing_subword_prefix=None, end_of_word_suffix=None,
-                 fuse_unk=False, byte_fallback=False, ignore_merges=False):
+    def __init__(self, vocab, merges, unk_token=None, **options):
+        drain(self._build(vocab, merges, unk_token, **options))
+
+    @classmethod
+    def building(cls, vocab, merges, unk_token=None, **options):
+        """``HFBPE(vocab, merges, unk_token, **options)`` with its progress: yields ``(done,
+        total)`` merges while it builds the rank table (446,000 for gpt-oss), so a page can
+        paint between chunks; returns the model.
+
+        >>> model = drain(HFBPE.building(["a", "b", "ab"], [(0, 1)]))
+        >>> model.ranks
+        {(0, 1): (0, 2)}
+        """
+        model = cls.__new__(cls)
+        yield from model._build(vocab, merges, unk_token, **options)
+        return model
+
+    def _build(self, vocab, merges, unk_token=None, *, continuing_subword_prefix=None, end_of_word_suffix=None,
+               fuse_unk=False, byte_fallback=False, ignore_merges=False):
         self.vocab = list(vocab)
-        self.token_to_id = index_vocab(self.vocab)
-        self.merges = [tuple(m) for m in merges]
+        self.token_to_id = yield from index_vocab_steps(self.vocab)
+        merges = merges if isinstance(merges, (list, tuple)) else list(merges)
+        yield 0, len(merges)
+        self.merges = []
+        yield from in_chunks(len(merges), lambda lo, hi: self.merges.extend(map(tuple, merges[lo:hi])), _MERGE_CHUNK)
         self.unk_token = unk_token
         self.prefix = continuing_subword_prefix or None
         self.suffix = end_of_word_suffix or None
@@ -50,11 +73,30 @@ class HFBPE:
         if unk_token is not None and unk_token not in self.token_to_id:
             raise ValueError(f"unk_token {unk_token!r} is not in the vocabulary; add it or set unk_token=None")
         self.unk_id = self.token_to_id.get(unk_token) if unk_token is not None else None
-        # rank table: (left, right) -> (rank, merged id); subtle: a later duplicate wins (HF)
+        # rank table: (left, right) -> (rank, merged id), a chunk of merges at a time;
+        # subtle: a later duplicate wins (HF), as a later chunk's update does
+        self.ranks = {}
+        yield from in_chunks(len(self.merges), self._index_merges, _MERGE_CHUNK)
+        yield len(self.merges), len(self.merges)
+        byte_tokens = [self.token_to_id.get(f"<0x{b:02X}>") for b in range(256)]
+        self._byte_tokens = byte_tokens
+        # the byte-level fast path (Tokenizer): every GPT-2 byte character is a token and
+        # nothing is added to the symbols
+        self.byte_ids = None
+        if not (self.prefix or self.suffix or self.ignore_merges) and all(ch in self.token_to_id for ch in BYTE_TO_CHAR):
+            self.byte_ids = [self.token_to_id[ch] for ch in BYTE_TO_CHAR]
+        self.byte_level = False  # set by the importer when the pre-tokenizer is byte-level
+
+    def _index_merges(self, lo, hi):
+        """Merges ``lo..hi`` into the rank table: at C speed when every one is well formed,
+        else one by one, naming the first that is not."""
         plen = len(self.prefix.encode("utf-8")) if self.prefix else 0
-        fast = None if plen else self._ranks_at_c_speed()
-        self.ranks = fast if fast is not None else {}
-        for rank, (a, b) in enumerate(self.merges if fast is None else ()):
+        fast = None if plen else self._ranks_at_c_speed(lo, hi)
+        if fast is not None:
+            self.ranks.update(fast)
+            return
+        for rank in range(lo, hi):
+            a, b = self.merges[rank]
             if not (0 <= a < len(self.vocab) and 0 <= b < len(self.vocab)):
                 raise ValueError(f"merge #{rank} ({a}, {b}) refers to an id outside the vocabulary (size {len(self.vocab)})")
             right = self.vocab[b]
@@ -71,20 +113,12 @@ class HFBPE:
             if merged not in self.token_to_id:
                 raise ValueError(f"merge #{rank} {self.vocab[a]!r} + {self.vocab[b]!r}: the result {merged!r} is not in the vocabulary")
             self.ranks[(a, b)] = (rank, self.token_to_id[merged])
-        byte_tokens = [self.token_to_id.get(f"<0x{b:02X}>") for b in range(256)]
-        self._byte_tokens = byte_tokens
-        # the byte-level fast path (Tokenizer): every GPT-2 byte character is a token and
-        # nothing is added to the symbols
-        self.byte_ids = None
-        if not (self.prefix or self.suffix or self.ignore_merges) and all(ch in self.token_to_id for ch in BYTE_TO_CHAR):
-            self.byte_ids = [self.token_to_id[ch] for ch in BYTE_TO_CHAR]
-        self.byte_level = False  # set by the importer when the pre-tokenizer is byte-level
 
-    def _ranks_at_c_speed(self):
-        """The rank table without a Python loop (a 446,000-merge file: 1.8 s -> 0.3 s), or
-        None when a merge refers to an id outside the vocabulary or makes a token it lacks
-        (the loop in ``__init__`` then names which)."""
-        n, merges = len(self.vocab), self.merges
+    def _ranks_at_c_speed(self, lo, hi):
+        """The rank table's entries for merges ``lo..hi`` without a Python loop (a 446,000-merge
+        file: 1.8 s -> 0.3 s), or None when a merge refers to an id outside the vocabulary or
+        makes a token it lacks (``_index_merges``' loop then names which)."""
+        n, merges = len(self.vocab), self.merges[lo:hi]
         if merges and not (0 <= min(map(min, merges)) and max(map(max, merges)) < n):
             return None
         get = self.vocab.__getitem__
@@ -94,7 +128,7 @@ class HFBPE:
         if None in ids:
             return None
         # subtle: a later duplicate pair overwrites an earlier one, as in the loop (and HF)
-        return dict(zip(merges, zip(range(len(merges)), ids)))
+        return dict(zip(merges, zip(range(lo, hi), ids)))
 
     # -- base symbols -------------------------------------------------------------------
     def initial_symbols(self, piece):

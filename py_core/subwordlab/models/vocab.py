@@ -12,11 +12,20 @@ ValueError: token 'a' appears twice in the vocabulary (ids 0 and 2); every token
 import json
 import math
 
+from ..base.events import drain, in_chunks
+
 
 def index_vocab(vocab, what="token"):
     """Token string -> id; raises ValueError naming a token that appears twice."""
-    token_to_id = dict(zip(vocab, range(len(vocab))))  # (C speed; a repeated token keeps its last id)
-    if len(token_to_id) == len(vocab):
+    return drain(index_vocab_steps(vocab, what))
+
+
+def index_vocab_steps(vocab, what="token", size=1 << 16):
+    """``index_vocab`` a chunk of ``size`` tokens at a time, yielding ``(done, total)``
+    between chunks (a 262,000-token vocabulary in four C-speed steps)."""
+    token_to_id = {}
+    yield from in_chunks(len(vocab), lambda lo, hi: token_to_id.update(zip(vocab[lo:hi], range(lo, hi))), size)
+    if len(token_to_id) == len(vocab):  # (a repeated token keeps its last id: the loop below names it)
         return token_to_id
     first = {}
     for i, tok in enumerate(vocab):
