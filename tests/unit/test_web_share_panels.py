@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 from fakedom import FakeFile, FakePort
+from hypothesis import given
+from hypothesis import strategies as st
 
 import subwordlab
+from subwordlab.base.events import drain
 from subwordlab.stats import text_stats
 from subwordlab_web import compare as cm
 from subwordlab_web import share
@@ -623,3 +626,23 @@ def test_a_link_asks_for_the_tokenizer_file_its_sender_loaded_and_checks_its_has
     # a reload made now keeps asking for it (the page keeps no files), by the same hash
     exp, _ = app.panels["share"].experiment(for_reload=True)
     assert exp.tokenizer is not None and exp.tokenizer.sha256 == hashlib.sha256(mine).hexdigest() and not exp.imported
+
+
+@given(st.text(st.sampled_from(["a", " ", "5", "\n", "\r", "\x0b", "\x1c", "\u2028", "\x85", "é"]), max_size=80),
+       st.integers(1, 9))
+def test_the_first_line_is_splitlines_first_non_blank_one_at_any_window(text, window):
+    from subwordlab_web.corpus_data import first_line
+
+    assert first_line(text, window) == next((line for line in text.splitlines() if line.strip()), None)
+
+
+@given(st.text(max_size=300), st.integers(1, 40))
+def test_a_text_hashed_in_slices_is_hashed_as_one(text, chars):
+    share._DIGESTS.clear()
+    whole = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    old = share._HASH_CHARS
+    share._HASH_CHARS = chars
+    try:
+        assert drain(share.sha256_text_steps(text)) == whole == share.sha256_text(text)
+    finally:
+        share._HASH_CHARS = old

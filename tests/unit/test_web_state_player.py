@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fakedom import FakePort
 from hypothesis import given
@@ -227,6 +229,24 @@ def test_the_session_keeps_the_corpus_it_was_sent_and_says_what_it_cannot_do():
     # a core error is one message for the user
     (reply,) = list(s.replies({**request, "kwargs": {"vocab_size": 2}}, None))
     assert "smaller than the starting vocabulary" in reply["error"]
+
+
+def test_the_worker_s_entry_point_reads_the_corpus_as_the_utf8_bytes_the_page_sends(monkeypatch):
+    """The page posts a big corpus as UTF-8 bytes (a string of many scripts crosses into
+    JavaScript 100x slower); `serve` decodes them to the very text, a lone surrogate included."""
+    text = "low lower newest, ünïcödé 你好 🙂 " * 30
+    request = json.dumps({"op": "train", "preset": "bpe", "kwargs": {"num_merges": 12}, "format": "text"})
+    replies = {}
+    for name, corpus in (("str", text), ("bytes", text.encode("utf-8", "surrogatepass")),
+                         ("Uint8Array", type("Uint8Array", (), {"to_bytes": lambda self: text.encode("utf-8", "surrogatepass")})())):
+        monkeypatch.setattr(session, "_session", None)
+        posted = []
+        session.serve(request, corpus, posted.append)
+        replies[name] = json.loads(posted[-1])["tokenizer"]
+    assert replies["str"] == replies["bytes"] == replies["Uint8Array"] and "\"ü\"" in replies["str"]
+    # the very text, a lone surrogate (a JavaScript string can hold one) included
+    session.serve(request, (text + "\ud800").encode("utf-8", "surrogatepass"), [].append)
+    assert session._session._corpus == text + "\ud800"
 
 
 def test_a_costly_repaint_comes_less_often():

@@ -25,6 +25,7 @@ from .corpus_data import (
 )
 from .counts_corpus import describe, is_counts_file, mismatch, read_counts, readable_words
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
+from .share import sha256_text_steps
 from .state import AppState, Corpus
 from .tasks import drive
 from .wording import plural
@@ -310,6 +311,9 @@ class CorpusPanel:
             text = join_texts([c.text, text])
             names = c.files + names
         label = names[0] if len(names) == 1 else f"{len(names)} files"
+        # the corpus's SHA-256 (the page's address and store name it by it), hashed here in
+        # slices: the page would otherwise hash 30 MB in one go when the corpus is set
+        await drive(self.port, sha256_text_steps(text))
         # subtle: files are running text unless they parse as `word count` lines
         self.chosen_format = None
         fmt, self.detect_hint = detect_format(text)

@@ -388,7 +388,8 @@ class BrowserPort:
         try:
             db = await self._database()
             tx = db.transaction(to_js([self.STORE_TEXTS, self.STORE_SAVED]), "readwrite")
-            tx.objectStore(self.STORE_TEXTS).put(text, key)
+            # (as UTF-8 bytes: a 30 MB str crosses into JavaScript in 20 ms so, in seconds as a string)
+            tx.objectStore(self.STORE_TEXTS).put(to_js(memoryview(text.encode("utf-8", "surrogatepass"))), key)
             tx.objectStore(self.STORE_SAVED).put(js.Date.now(), key)
             await self._settled(tx, "complete", lambda: None)
         except Exception as exc:  # noqa: BLE001 - said to the user at upload
@@ -403,7 +404,12 @@ class BrowserPort:
             value = await self._settled(request, "success", lambda: request.result)
         except Exception:  # noqa: BLE001 - storage disabled: nothing kept
             return None
-        return value if isinstance(value, str) else None
+        if isinstance(value, str):  # (kept as a string before the store took bytes)
+            return value
+        try:
+            return value.to_bytes().decode("utf-8", "surrogatepass")
+        except Exception:  # noqa: BLE001 - not bytes either (another page's value): nothing kept
+            return None
 
     async def store_keys(self) -> list[tuple[str, float]]:
         """Every kept key with when it was kept (ms since 1970)."""
@@ -719,9 +725,15 @@ class ComputeWorker:
         done = asyncio.get_event_loop().create_future()
         self._job = (self._next_id, on_reply, done)
         send = None if corpus is None or corpus is self.corpus else corpus
-        if send is not None:
-            self.corpus = send
-        self.worker.postMessage(to_js([self._next_id, request, send]))
+        if send is None:
+            self.worker.postMessage(to_js([self._next_id, request, None]))
+            return done
+        self.corpus = send
+        # subtle: the corpus crosses as UTF-8 bytes, its buffer moved (not copied) to the
+        # worker: a 30 MB str of many scripts crosses into JavaScript in ~30 ms so, 2-3 s as a
+        # string (session.serve decodes it)
+        data = to_js(memoryview(send.encode("utf-8", "surrogatepass")))
+        self.worker.postMessage(to_js([self._next_id, request, data]), to_js([data.buffer]))
         return done
 
     def _message(self, event: Any) -> None:

@@ -201,10 +201,15 @@ def warm_up() -> int:
 _session: ComputeSession | None = None
 
 
-def serve(request: str, corpus: str | None, post: Callable[[str], None]) -> None:
-    """Answer one JSON request, posting each reply as JSON text (the worker's entry point)."""
+def serve(request: str, corpus: Any, post: Callable[[str], None]) -> None:
+    """Answer one JSON request, posting each reply as JSON text (the worker's entry point).
+    ``corpus``: None (the one sent before), a str, or its UTF-8 bytes as the page sends them
+    (a JavaScript Uint8Array, or bytes)."""
     global _session
     if _session is None:
         _session = ComputeSession()
+    if corpus is not None and not isinstance(corpus, str):
+        data = corpus if isinstance(corpus, (bytes, bytearray)) else corpus.to_bytes()
+        corpus = bytes(data).decode("utf-8", "surrogatepass")
     for reply in _session.replies(json.loads(request), corpus):
         post(json.dumps(reply))
