@@ -182,6 +182,34 @@ def reload(port):
     return started(None, href=port.href, session=port.session, store=port.store)
 
 
+def test_typing_into_a_long_inspect_text_writes_the_address_once_it_pauses():
+    """One address write per pause in the typing into a long text, not one per key (each
+    compresses the whole text); a short text is written at every key (a reload's address is
+    fixed before the page hears of it); leaving with a write pending writes it first."""
+    port, app = started()
+    app.show_panel("inspect")
+    port.settle()
+    writes = []
+    real = port.replace_address
+    port.replace_address = lambda url: (writes.append(url), real(url))
+    box = port.query("#inspect-input")
+    for typed in ("a", "ab", "abc"):
+        port.input(box, typed)
+        assert share.decode_fragment(port.href.partition("#")[2]).inspect_text == typed
+    writes.clear()
+    typed = "the lowest newest widest " * 100
+    for ch in "the lowest newest widest":
+        typed += ch
+        port.input(box, typed)
+    assert len(writes) <= 1 and share.decode_fragment(port.href.partition("#")[2]).inspect_text != typed
+    port.settle()  # the typing pauses
+    assert len(writes) <= 2 and share.decode_fragment(port.href.partition("#")[2]).inspect_text == typed
+    port.input(box, typed + " again")
+    port.input(box, typed + " again and again")
+    port.fire_window("beforeunload")
+    assert share.decode_fragment(port.href.partition("#")[2]).inspect_text == typed + " again and again"
+
+
 def test_a_reload_restores_the_experiment_from_the_address():
     port, app = started()
     port.input(port.query("#corpus-text"), "the cat sat on the mat and the dog sat on the log " * 4)

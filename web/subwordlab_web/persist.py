@@ -48,6 +48,7 @@ LONG_RUN_SECONDS = 2.0  # a run going this long (or a corpus too big to train by
 # longer texts cannot compress into a link (prose compresses about 3:1): not even tried, so
 # typing in a big corpus does not compress it at every key
 INLINE_CHARS_LIMIT = 8 * share.INLINE_LIMIT_BYTES
+DEFER_TYPED_CHARS = 2_000  # an Inspect text longer than this is written once typing pauses
 KEEP_CORPORA = 4  # corpora too big for the address kept in the store, the most recent ones
 OWN_KEY = "subwordlab-own-corpus"  # sessionStorage: the SHA-256 of this tab's own big corpus
 
@@ -91,6 +92,7 @@ class Persist:
         self._corpus: Any = None  # the corpus the cache below is about
         self._sha = ""
         self._fits: bool | None = None  # does that corpus travel inline?
+        self._later: Any = None  # a write waiting for the typing to pause
         state.subscribe(self._on_state)
         port.on_window("beforeunload", self._on_leave)
 
@@ -103,7 +105,23 @@ class Persist:
         started, self._moving = moving and not self._moving, moving
         if moving and not started and self.port.now() - self.saved_at < SAVE_EVERY:
             return  # the start and the stop (pause, the run's end) are written in any case
+        if (topic == "inspect" and len(st.inspect.text) > DEFER_TYPED_CHARS
+                and self.port.now() - self.saved_at < SAVE_EVERY):
+            # typing into a long text: one write when the typing pauses, not one per key (each
+            # compresses the whole text into the address: 1,365 keys into a 20,000-character
+            # Inspect text held the page 6 s). A short one is written at every key, so a reload
+            # (whose address is fixed before the page hears of it) always has the last one
+            if self._later is None:
+                self._later = self.port.spawn(self._save_later())
+            return
         # subtle: the start is written at once, so a reload right after "Run" knows a run was going
+        self.save()
+
+    async def _save_later(self) -> None:
+        try:
+            await self.port.sleep(max(0.0, SAVE_EVERY - (self.port.now() - self.saved_at)))
+        finally:
+            self._later = None
         self.save()
 
     def busy(self) -> bool:
@@ -195,6 +213,8 @@ class Persist:
         return big or st.training.elapsed >= LONG_RUN_SECONDS
 
     def _on_leave(self, event: Any) -> None:
+        if self._later is not None:
+            self.save()  # (what was typed last is in the address, for going back and forth)
         if self.long_run():
             self.save()  # the address says a run was going: the reload offers to run again
             self.port.prevent_default(event)  # the browser asks "Leave site?"
