@@ -45,6 +45,7 @@ here by code point). ``word_order`` replays a given word order (a test).
 """
 
 import math
+from bisect import bisect_left, bisect_right
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..base.portable_math import exp, log  # (the same bits in every runtime; see above)
@@ -183,16 +184,93 @@ def by_end(starts, ends):
     return sorted(range(len(starts)), key=ends.__getitem__)
 
 
-def marginals(nodes, n, f, expected):
+class SharedSums:
+    """Which forward and backward sums a word shares with the words before it.
+
+    Alpha at a position depends only on the text before it (the nodes ending there, in
+    start order, and the alphas where they start), beta only on the text after it: words
+    with a common prefix have the same alphas along it, bit for bit, and words with a
+    common suffix the same betas. So an E-step computes each prefix's alpha and each
+    suffix's beta once, in the first word that has it (the words go in a fixed order), and
+    the later words read them: half the log-sum-exps on Shakespeare.
+
+    The prefixes and suffixes are numbered as they first appear (``""`` is 0): word k's
+    known ones are ``known_prefixes[k]`` (the ids of ``w[:e]`` for e = 0, 1, ...: the new
+    ones are the longer, numbered on from there) and ``known_suffixes[k]`` (the ids of
+    ``w[b:]`` up to b = n: the new ones are the longer, numbered by b). An E-step lists the
+    sums by id (``alphas``, ``betas``) as it goes through the words.
+
+    >>> s = SharedSums(["ab", "abc", "bc"])
+    >>> s.known_prefixes, s.known_suffixes
+    ([[0], [0, 1, 2], [0]], [[0], [0], [4, 5, 0]])
+    """
+
+    def __init__(self, words):
+        prefixes, suffixes = {}, {}  # (the id of the text one character shorter, that character) -> id
+        n_prefixes = n_suffixes = 1
+        self.known_prefixes, self.known_suffixes = [], []
+        for w in words:
+            n = len(w)
+            # the known prefixes (a prefix of a known one is known), then the new ones
+            known, i = [0], 0
+            for c in w:
+                i = prefixes.get((i, c))
+                if i is None:
+                    break
+                known.append(i)
+            i = known[-1]
+            for c in w[len(known) - 1:]:
+                prefixes[i, c] = n_prefixes
+                i, n_prefixes = n_prefixes, n_prefixes + 1
+            self.known_prefixes.append(known)
+            # the known suffixes, from the end (a suffix of a known one is known), then the new ones
+            known, i = [0], 0
+            for c in reversed(w):
+                i = suffixes.get((i, c))
+                if i is None:
+                    break
+                known.append(i)
+            last_new = n - len(known)
+            i = known[-1]
+            for b in range(last_new, -1, -1):
+                suffixes[i, w[b]] = i = n_suffixes + b
+            n_suffixes += last_new + 1
+            self.known_suffixes.append(known[::-1])
+
+    def start(self):
+        """A new E-step: no sums known but the empty prefix's and suffix's (0.0)."""
+        self.alphas, self.betas = [0.0], [0.0]
+
+    def known(self, k, n):
+        """Word k's known alphas (positions 0, 1, ...) and betas (the last positions, the
+        others 0.0 for now), and its last position without a known beta."""
+        suffixes = self.known_suffixes[k]
+        last_new = n - len(suffixes)
+        return (list(map(self.alphas.__getitem__, self.known_prefixes[k])),
+                [0.0] * (last_new + 1) + list(map(self.betas.__getitem__, suffixes)), last_new)
+
+    def learn(self, k, A, B, last_new):
+        """Word k's new alphas and betas, for the words after it."""
+        self.alphas.extend(A[len(self.known_prefixes[k]):])
+        self.betas.extend(B[:last_new + 1])
+
+
+def marginals(nodes, n, f, expected, A=None, B=None, last_new=None):
     """``Lattice::populate_marginal``: adds ``f`` x each node's posterior to ``expected`` (by
-    piece id); returns log Z. Alpha and beta in log space with HF's log_sum_exp (an
-    addend more than 50 below the other is dropped), in HF's node order."""
+    piece id); returns log Z. Alpha and beta in log space with HF's log_sum_exp (an addend
+    more than 50 below the other is dropped), in HF's node order. ``A``: the alphas known
+    already (positions 0..len(A) - 1), completed here; ``B``: the betas, known at the
+    positions after ``last_new`` (``SharedSums``), completed here; by default only A[0] and
+    B[n] are known (0.0)."""
     starts, ends, sc, ids, order = nodes
+    if A is None:
+        A, B, last_new = [0.0], [0.0] * (n + 1), n - 1
     # alpha: A[pos], the log-sum over the nodes ending at pos (every node starting at pos
-    # gets the same alpha in HF's double loop)
-    A = [0.0] * (n + 1)
+    # gets the same alpha in HF's double loop), from the first position not known
+    e0 = len(A)
+    A.extend([0.0] * (n + 1 - e0))
     cur, acc = -1, 0.0
-    for k in order:
+    for k in order[bisect_left(order, e0, key=ends.__getitem__):]:
         e = ends[k]
         if e != cur:
             if cur >= 0:
@@ -207,9 +285,9 @@ def marginals(nodes, n, f, expected):
             acc = vmax if vmax > vmin + 50.0 else vmax + log(exp(vmin - vmax) + 1.0)
     if cur >= 0:
         A[cur] = acc
-    # beta: B[pos], the log-sum over the nodes starting at pos, in insertion order
-    B = [0.0] * (n + 1)
-    k = len(starts)
+    # beta: B[pos], the log-sum over the nodes starting at pos, in insertion order, for the
+    # positions up to the last not known
+    k = bisect_right(starts, last_new)
     while k > 0:
         b = starts[k - 1]
         j = k - 1
@@ -386,6 +464,7 @@ class Training:
         # each word's lattice under the live pieces (kept up to date as pieces die: ``compact``)
         self.lats = [live_nodes(candidates(w, self.index, self.max_len), self.alive, len(w)) for w in words]
         self._own = {}  # piece id -> the lattice of the piece itself (pruning's alternatives)
+        self.shared = SharedSums(words)  # (the E-step's alphas and betas shared by prefix and suffix)
 
     def size(self):
         """How many pieces HF's vocabulary holds now (the training unk included)."""
@@ -424,8 +503,12 @@ class Training:
         expected = [0.0] * len(self.pieces)
         scores = self.unk_scores()
         loglik = 0.0
-        for lat, w, f in zip(self.lats, self.words, self.freqs):
-            z = marginals(self.scored(lat, scores), len(w), float(f), expected)
+        shared = self.shared
+        shared.start()
+        for k, (lat, w, f) in enumerate(zip(self.lats, self.words, self.freqs)):
+            A, B, last_new = shared.known(k, len(w))
+            z = marginals(self.scored(lat, scores), len(w), float(f), expected, A, B, last_new)
+            shared.learn(k, A, B, last_new)
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (HF panics here: 'likelihood is NAN')")
             loglik += f * z
