@@ -34,12 +34,13 @@ the same C++ (``hf_unigram.py``):
 
 import math
 from array import array
+from bisect import bisect_left, bisect_right
 from decimal import Context, Decimal
 from itertools import compress, repeat
 from operator import and_, eq, sub
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
-from .hf_unigram import candidates, live_nodes
+from .hf_unigram import SharedSums, candidates, live_nodes
 from .spm_bpe import UNK_CHAR, required_chars
 from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece, lcp_intervals
 
@@ -307,20 +308,25 @@ def lattice(cands, n, alive):
     return starts, ends, list(map(_MINUS_ONE, ids)), order
 
 
-def marginals(nodes, n, scores, freq, expected, unk):
+def marginals(nodes, n, scores, freq, expected, unk, A=None, B=None, last_new=None):
     """``Lattice::PopulateMarginal``: adds ``freq`` x each node's posterior to ``expected``
     (by piece id; an unknown node's to ``unk``, the piece spm's trainer model numbers 0);
-    returns Z. (Hot: the float32 roundings are written out, ``F[0] = x; x = F[0]``, and
-    ``log_sum_exp`` is called only when two sums are within 50 of each other.)"""
+    returns Z. ``A``, ``B``, ``last_new``: the alphas and betas known already, completed
+    here (as ``hf_unigram.marginals``: ``SharedSums``). (Hot: the float32 roundings are
+    written out, ``F[0] = x; x = F[0]``.)"""
     F, exp, ulp = _F, math.exp, math.ulp
     starts, ends, ids, order = nodes
     sc = list(map(scores.__getitem__, ids))
     if -1 in ids:
         ids = [unk if i == -1 else i for i in ids]
-    # step 1: alpha[pos], the log-sum over the nodes ending at pos (float32)
-    A = [0.0] * (n + 1)
+    if A is None:
+        A, B, last_new = [0.0], [0.0] * (n + 1), n - 1
+    # step 1: alpha[pos], the log-sum over the nodes ending at pos (float32), from the first
+    # position not known
+    e0 = len(A)
+    A.extend([0.0] * (n + 1 - e0))
     cur, acc = -1, 0.0
-    for k in order:
+    for k in order[bisect_left(order, e0, key=ends.__getitem__):]:
         e = ends[k]
         F[0] = sc[k] + A[starts[k]]
         if e != cur:
@@ -332,9 +338,9 @@ def marginals(nodes, n, scores, freq, expected, unk):
             acc = log_sum_exp(acc, F[0])
     if cur >= 0:
         A[cur] = acc
-    # step 2: beta[pos], the log-sum over the nodes starting at pos, in insertion order
-    B = [0.0] * (n + 1)
-    k = len(starts)
+    # step 2: beta[pos], the log-sum over the nodes starting at pos, in insertion order, for
+    # the positions up to the last not known
+    k = bisect_right(starts, last_new)
     while k > 0:
         b = starts[k - 1]
         j = k - 1
@@ -510,6 +516,7 @@ class Training:
         self.cands = [candidates(w, self.index, self.max_len) for w in words]
         self.lats = [lattice(c, len(w), self.alive) for c, w in zip(self.cands, words)]
         self._own = {}  # seed id -> the candidates in the piece's own text (pruning)
+        self.shared = SharedSums(words)  # (the E-step's alphas and betas shared by prefix and suffix)
 
     def own_lattice(self, i):
         """The lattice of piece ``i``'s own text under the live pieces."""
@@ -545,8 +552,12 @@ class Training:
         unk = self.order[0]  # (spm's trainer model: the unknown node's id is 0, the first piece)
         expected = [0.0] * len(self.pieces)
         objective = 0.0
-        for lat, w, f in zip(self.lats, self.words, self.freqs):
-            z = marginals(lat, len(w), scores, f, expected, unk)
+        shared = self.shared
+        shared.start()
+        for k, (lat, w, f) in enumerate(zip(self.lats, self.words, self.freqs)):
+            A, B, last_new = shared.known(k, len(w))
+            z = marginals(lat, len(w), scores, f, expected, unk, A, B, last_new)
+            shared.learn(k, A, B, last_new)
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (spm_train stops here: 'likelihood is NAN')")
             objective += f * z
