@@ -48,6 +48,7 @@ import math
 from bisect import bisect_left, bisect_right
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
+from ..base.gc_pause import no_cyclic_gc
 from ..base.portable_math import exp, log  # (the same bits in every runtime; see above)
 from .unigram_seed import check_unigram_settings, lcp_intervals
 
@@ -625,7 +626,9 @@ class Training:
     def snapshot(self, meta):
         """The vocabulary now for the player: reserved pieces first (score 0), then the live
         pieces by score, ties by piece."""
-        live = sorted(self.order[1:], key=lambda i: (-self.scores[i], self.pieces[i]))
+        # (two stable sorts, by piece then by score: no key tuple a piece)
+        live = sorted(self.order[1:], key=self.pieces.__getitem__)
+        live.sort(key=self.scores.__getitem__, reverse=True)
         return [(m, 0.0) for m in meta] + [(self.pieces[i], self.scores[i]) for i in live]
 
 
@@ -703,8 +706,9 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
     # step 1: the seed: characters, then the frequent suffix-tree substrings; the training
     # unk first; the required characters
     yield Progress("seed", 0, 0)
-    seed = seed_pieces(words, freqs, max_piece_length, seed_size)
-    training = Training(seed, words, freqs, max_piece_length)
+    with no_cyclic_gc():  # (here and below: allocation-heavy work with no cycles, between the events)
+        seed = seed_pieces(words, freqs, max_piece_length, seed_size)
+        training = Training(seed, words, freqs, max_piece_length)
     chars = [p for p, _ in seed if len(p) == 1]
     required = sorted(set("".join(words)) | set(initial_alphabet or ""))  # (HF: hash order)
     if len(required) > vocab_size:
@@ -721,8 +725,9 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
         # step 2: EM, n_sub_iterations times
         for it in range(n_sub_iterations):
             yield Progress("em", 0, 0)
-            expected, loglik = training.e_step()
-            training.m_step(expected)
+            with no_cyclic_gc():
+                expected, loglik = training.e_step()
+                training.m_step(expected)
             rounds += 1
             yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + training.size() - 1,
                          pieces=training.snapshot(meta))
@@ -731,7 +736,8 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
             break
         # step 3: prune down to a shrinking_factor share (not below 1.1 x vocab_size)
         yield Progress("prune", 0, 0)
-        dropped = training.prune(vocab_size, shrinking_factor)
+        with no_cyclic_gc():
+            dropped = training.prune(vocab_size, shrinking_factor)
         if not dropped:
             # (HF's loop has no other way out: it would run on and on, EM after EM)
             need = next(v for v in range(vocab_size, 10 * training.size() + 10) if v * 11 // 10 >= training.size())

@@ -40,6 +40,7 @@ from itertools import compress, repeat
 from operator import and_, eq, sub
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
+from ..base.gc_pause import no_cyclic_gc
 from .hf_unigram import SharedSums, candidates, live_nodes
 from .spm_bpe import UNK_CHAR, required_chars
 from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece, lcp_intervals
@@ -668,7 +669,9 @@ class Training:
     def snapshot(self, meta):
         """The vocabulary now for the player: reserved pieces first (score 0), then the live
         pieces by score, ties by piece."""
-        live = sorted(self.order, key=lambda i: (-self.scores[i], self.pieces[i]))
+        # (two stable sorts, by piece then by score: no key tuple a piece)
+        live = sorted(self.order, key=self.pieces.__getitem__)
+        live.sort(key=self.scores.__getitem__, reverse=True)
         return [(m, 0.0) for m in meta] + [(self.pieces[i], self.scores[i]) for i in live]
 
 
@@ -724,14 +727,15 @@ def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "<
     sentences = ["".join(c if c in required else UNK_CHAR for c in s) for s in sentences]
     # step 2: the seed, from the sentences
     yield Progress("seed", 0, 0)
-    seed = seed_pieces(list(zip(sentences, freqs)), max_piece_length, seed_size, split_digits)
-    # step 3: the words (the sentences split before each ▁), most frequent first, then by word
-    tokens = {}
-    for s, f in zip(sentences, freqs):
-        for w in split_into_words(s):
-            tokens[w] = tokens.get(w, 0) + f
-    words = sorted(tokens, key=lambda w: (-tokens[w], w))
-    training = Training(seed, words, [tokens[w] for w in words], max_piece_length)
+    with no_cyclic_gc():  # (here and below: allocation-heavy work with no cycles, between the events)
+        seed = seed_pieces(list(zip(sentences, freqs)), max_piece_length, seed_size, split_digits)
+        # step 3: the words (the sentences split before each ▁), most frequent first, then by word
+        tokens = {}
+        for s, f in zip(sentences, freqs):
+            for w in split_into_words(s):
+                tokens[w] = tokens.get(w, 0) + f
+        words = sorted(tokens, key=lambda w: (-tokens[w], w))
+        training = Training(seed, words, [tokens[w] for w in words], max_piece_length)
     chars = [p for p, _ in seed if len(p) == 1]
     yield AlphabetReady(alphabet=meta + chars, vocab_size=len(meta) + len(seed), distinct_words=len(words),
                         pieces=training.snapshot(meta))
@@ -741,20 +745,23 @@ def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "<
     while True:
         for it in range(n_sub_iterations):
             yield Progress("em", 0, 0)
-            expected, objective = training.e_step()
-            training.m_step(expected)
+            with no_cyclic_gc():
+                expected, objective = training.e_step()
+                training.m_step(expected)
             rounds += 1
             yield EmStep(round=rnd, iteration=it, log_likelihood=objective, vocab_size=len(meta) + training.size(),
                          pieces=training.snapshot(meta))
         yield Progress("prune", 0, 0)
-        dropped = training.prune(desired, shrinking_factor)
+        with no_cyclic_gc():
+            dropped = training.prune(desired, shrinking_factor)
         rounds += 1
         yield PruneStep(round=rnd, dropped=[(training.pieces[i], loss) for i, loss in dropped],
                         vocab_size=len(meta) + training.size(), pieces=training.snapshot(meta))
         rnd += 1
         if training.size() <= desired:
             break
-    gone = training.prune_unreachable()
+    with no_cyclic_gc():
+        gone = training.prune_unreachable()
     if gone:
         rounds += 1
         yield PruneStep(round=rnd, dropped=[(training.pieces[i], 0.0) for i in gone],
