@@ -54,7 +54,7 @@ LOG_EPSILON = 50.0  # kMinusLogEpsilon: LogSumExp drops an addend this far below
 # -- float32 arithmetic, and exp/log that give the same float32 in every runtime ---------------
 
 _F = array("f", [0.0])
-_MINUS_ONE = (-1).__add__
+_MINUS_ONE, _PLUS_ONE = (-1).__add__, (1).__add__  # (a lattice's ids are the seed ids, its candidates' one more)
 _CR = Context(prec=40)  # correctly rounded exp and log (the rare fallback)
 _CR1P = Context(prec=80)  # 1 + x for log1p, x as small as exp(-50)
 
@@ -513,9 +513,9 @@ class Training:
         self.alive = [True] * (len(self.pieces) + 1)
         self.order = list(range(len(self.pieces)))
         self.words, self.freqs = words, [f32(f) for f in freqs]
-        # every seed piece in each word (found once), and the word's lattice of the live ones
-        self.cands = [candidates(w, self.index, self.max_len) for w in words]
-        self.lats = [lattice(c, len(w), self.alive) for c, w in zip(self.cands, words)]
+        # each word's lattice of the live pieces (from every seed piece in it; then from the
+        # lattice itself, as pieces die: ``set_order``)
+        self.lats = [lattice(candidates(w, self.index, self.max_len), len(w), self.alive) for w in words]
         self._own = {}  # seed id -> the candidates in the piece's own text (pruning)
         self.shared = SharedSums(words)  # (the E-step's alphas and betas shared by prefix and suffix)
 
@@ -539,13 +539,13 @@ class Training:
         alive = [False] * (len(self.pieces) + 1)
         for i in order:
             alive[i + 1] = True
-        died = {k for k, (a, b) in enumerate(zip(self.alive, alive)) if a and not b}
+        died = {k - 1 for k, (a, b) in enumerate(zip(self.alive, alive)) if a and not b}  # (seed ids)
         self.alive, self.order = alive, order
-        if died:  # (only the words where a piece died change)
-            lats, cands, words = self.lats, self.cands, self.words
-            for k in range(len(words)):
-                if not died.isdisjoint(cands[k][2]):
-                    lats[k] = lattice(cands[k], len(words[k]), alive)
+        if died:  # (only the words where a piece died change: their live nodes, the lattice's less the dead)
+            lats, words = self.lats, self.words
+            for k, lat in enumerate(lats):
+                if not died.isdisjoint(lat[2]):
+                    lats[k] = lattice((lat[0], lat[1], list(map(_PLUS_ONE, lat[2]))), len(words[k]), alive)
 
     def e_step(self):
         """``RunEStep``: the expected count of each live piece (by seed id, float32), word by word."""
@@ -724,7 +724,8 @@ def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "<
     if len(required) + len(meta) > vocab_size:
         raise ValueError(f"vocab_size={vocab_size} is smaller than the reserved pieces and required characters "
                          f"({len(meta) + len(required)}); raise it or lower character_coverage (spm_train refuses too)")
-    sentences = ["".join(c if c in required else UNK_CHAR for c in s) for s in sentences]
+    unknown = dict.fromkeys(map(ord, set().union(*sentences).difference(required)), UNK_CHAR)
+    sentences = [s.translate(unknown) for s in sentences]
     # step 2: the seed, from the sentences
     yield Progress("seed", 0, 0)
     with no_cyclic_gc():  # (here and below: allocation-heavy work with no cycles, between the events)
