@@ -34,6 +34,7 @@ the same C++ (``hf_unigram.py``):
 
 import math
 from array import array
+from collections import Counter
 from bisect import bisect_left, bisect_right
 from decimal import Context, Decimal
 from itertools import compress, repeat
@@ -154,14 +155,8 @@ def log_sum_exp(x, y):
 def split_into_words(sentence):
     """trainer_interface.cc's SplitIntoWords: a new word before each ▁ (and at the start).
     Example: '▁hug▁s' -> ['▁hug', '▁s']."""
-    words, start = [], 0
-    for i in range(1, len(sentence)):
-        if sentence[i] == SPACE_MARK:
-            words.append(sentence[start:i])
-            start = i
-    if sentence:
-        words.append(sentence[start:])
-    return words
+    head, *rest = sentence.split(SPACE_MARK)  # (head: before the first ▁, a word unless empty)
+    return ([head] if head else []) + [SPACE_MARK + w for w in rest]
 
 
 def _lead(c):
@@ -262,11 +257,15 @@ def seed_pieces(entries, max_piece_length=16, seed_size=1_000_000, split_digits=
     >>> [p for p, _ in seed_pieces([("▁hug▁hug", 1), ("▁hugs", 1)])]
     ['g', 'h', 'u', '▁', 's', '▁hug', 'hug', 'ug']
     """
-    # step 1: the characters, each counted with its sentence's weight
-    chars = {}
+    # step 1: the characters, each counted with its sentence's weight (the sentences of each
+    # weight counted together, by Counter)
+    by_weight = {}
     for s, m in entries:
-        for c in s:
-            chars[c] = chars.get(c, 0) + m
+        by_weight.setdefault(m, []).append(s)
+    chars = Counter()
+    for m, group in by_weight.items():
+        for c, n in Counter("".join(group)).items():
+            chars[c] += n * m
     chars.pop(UNK_CHAR, None)
     chars.pop(BOUNDARY_CHAR, None)
     seed = [(c, f32(float(n))) for c, n in sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))]
