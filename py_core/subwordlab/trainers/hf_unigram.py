@@ -193,67 +193,59 @@ class SharedSums:
     with a common prefix have the same alphas along it, bit for bit, and words with a
     common suffix the same betas. So an E-step computes each prefix's alpha and each
     suffix's beta once, in the first word that has it (the words go in a fixed order), and
-    the later words read them: half the log-sum-exps on Shakespeare.
+    the later words copy them: half the log-sum-exps on Shakespeare.
 
-    The prefixes and suffixes are numbered as they first appear (``""`` is 0): word k's
-    known ones are ``known_prefixes[k]`` (the ids of ``w[:e]`` for e = 0, 1, ...: the new
-    ones are the longer, numbered on from there) and ``known_suffixes[k]`` (the ids of
-    ``w[b:]`` up to b = n: the new ones are the longer, numbered by b). An E-step lists the
-    sums by id (``alphas``, ``betas``) as it goes through the words.
+    ``sources[k]``, for word k: ``(j, m, j2, at, last_new)``: its alphas at positions
+    0..m - 1 are word j's (j = -1: m is 1, alpha 0.0 at 0); its betas after position
+    ``last_new`` are word j2's from position ``at`` on (j2 = -1: beta 0.0 at n only).
 
-    >>> s = SharedSums(["ab", "abc", "bc"])
-    >>> s.known_prefixes, s.known_suffixes
-    ([[0], [0, 1, 2], [0]], [[0], [0], [4, 5, 0]])
+    >>> SharedSums(["ab", "abc", "bc"]).sources
+    [(-1, 1, -1, 0, 1), (0, 3, -1, 0, 2), (-1, 1, 1, 1, -1)]
     """
 
     def __init__(self, words):
-        prefixes, suffixes = {}, {}  # (the id of the text one character shorter, that character) -> id
-        n_prefixes = n_suffixes = 1
-        self.known_prefixes, self.known_suffixes = [], []
-        for w in words:
+        # the prefixes and suffixes seen, numbered (0: the empty one) by (the number of the
+        # one a character shorter, that character); the word that first had each, and where
+        # in it the suffix starts
+        prefixes, prefix_word = {}, [-1]
+        suffixes, suffix_word, suffix_at = {}, [-1], [0]
+        self.sources = []
+        for k, w in enumerate(words):
             n = len(w)
-            # the known prefixes (a prefix of a known one is known), then the new ones
-            known, i = [0], 0
-            for c in w:
-                i = prefixes.get((i, c))
-                if i is None:
-                    break
-                known.append(i)
-            i = known[-1]
-            for c in w[len(known) - 1:]:
-                prefixes[i, c] = n_prefixes
-                i, n_prefixes = n_prefixes, n_prefixes + 1
-            self.known_prefixes.append(known)
-            # the known suffixes, from the end (a suffix of a known one is known), then the new ones
-            known, i = [0], 0
-            for c in reversed(w):
-                i = suffixes.get((i, c))
-                if i is None:
-                    break
-                known.append(i)
-            last_new = n - len(known)
-            i = known[-1]
-            for b in range(last_new, -1, -1):
-                suffixes[i, w[b]] = i = n_suffixes + b
-            n_suffixes += last_new + 1
-            self.known_suffixes.append(known[::-1])
+            # the longest known prefix w[:e] (a prefix of a known one is known), then the new ones
+            i = e = 0
+            while e < n and (i, w[e]) in prefixes:
+                i, e = prefixes[i, w[e]], e + 1
+            j, m = prefix_word[i], e + 1
+            for e_new in range(e, n):
+                prefixes[i, w[e_new]] = i = len(prefix_word)  # (the key with the shorter one's number)
+                prefix_word.append(k)
+            # the longest known suffix w[b:], from the end, then the new ones
+            i, b = 0, n
+            while b > 0 and (i, w[b - 1]) in suffixes:
+                i, b = suffixes[i, w[b - 1]], b - 1
+            j2, at = suffix_word[i], suffix_at[i]
+            for b_new in range(b - 1, -1, -1):
+                suffixes[i, w[b_new]] = i = len(suffix_word)
+                suffix_word.append(k)
+                suffix_at.append(b_new)
+            self.sources.append((j, m, j2, at, b - 1))
 
     def start(self):
-        """A new E-step: no sums known but the empty prefix's and suffix's (0.0)."""
-        self.alphas, self.betas = [0.0], [0.0]
+        """A new E-step: no word's sums known yet."""
+        self.alphas, self.betas = [], []
 
-    def known(self, k, n):
-        """Word k's known alphas (positions 0, 1, ...) and betas (the last positions, the
+    def known(self, k):
+        """Word k's known alphas (positions 0, 1, ...), its betas (the known last ones, the
         others 0.0 for now), and its last position without a known beta."""
-        suffixes = self.known_suffixes[k]
-        last_new = n - len(suffixes)
-        return (list(map(self.alphas.__getitem__, self.known_prefixes[k])),
-                [0.0] * (last_new + 1) + list(map(self.betas.__getitem__, suffixes)), last_new)
+        j, m, j2, at, last_new = self.sources[k]
+        return (self.alphas[j][:m] if j >= 0 else [0.0],
+                [0.0] * (last_new + 1) + (self.betas[j2][at:] if j2 >= 0 else [0.0]), last_new)
 
-    def learn(self, k, A, B, last_new):
-        """Word k's new alphas and betas, for the words after it."""
-        self.alphas.extend(A[len(self.known_prefixes[k]):])
-        self.betas.extend(B[:last_new + 1])
+    def learn(self, A, B):
+        """The next word's alphas and betas (all of them), for the words after it."""
+        self.alphas.append(A)
+        self.betas.append(B)
 
 
 def marginals(nodes, n, f, expected, A=None, B=None, last_new=None):
@@ -507,9 +499,9 @@ class Training:
         shared = self.shared
         shared.start()
         for k, (lat, w, f) in enumerate(zip(self.lats, self.words, self.freqs)):
-            A, B, last_new = shared.known(k, len(w))
+            A, B, last_new = shared.known(k)
             z = marginals(self.scored(lat, scores), len(w), float(f), expected, A, B, last_new)
-            shared.learn(k, A, B, last_new)
+            shared.learn(A, B)
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (HF panics here: 'likelihood is NAN')")
             loglik += f * z

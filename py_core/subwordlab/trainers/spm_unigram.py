@@ -34,8 +34,8 @@ the same C++ (``hf_unigram.py``):
 
 import math
 from array import array
-from collections import Counter
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from decimal import Context, Decimal
 from itertools import compress, repeat
 from operator import and_, eq, sub
@@ -555,9 +555,9 @@ class Training:
         shared = self.shared
         shared.start()
         for k, (lat, w, f) in enumerate(zip(self.lats, self.words, self.freqs)):
-            A, B, last_new = shared.known(k, len(w))
+            A, B, last_new = shared.known(k)
             z = marginals(lat, len(w), scores, f, expected, unk, A, B, last_new)
-            shared.learn(k, A, B, last_new)
+            shared.learn(A, B)
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (spm_train stops here: 'likelihood is NAN')")
             objective += f * z
