@@ -247,6 +247,10 @@ class SharedSums:
         self.alphas.append(A)
         self.betas.append(B)
 
+    def finish(self):
+        """The E-step is over: its sums go (two lists a word, else alive until the next)."""
+        self.alphas = self.betas = []
+
 
 def marginals(nodes, n, f, expected, A=None, B=None, last_new=None):
     """``Lattice::populate_marginal``: adds ``f`` x each node's posterior to ``expected`` (by
@@ -505,6 +509,7 @@ class Training:
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (HF panics here: 'likelihood is NAN')")
             loglik += f * z
+        shared.finish()
         return expected, loglik
 
     def m_step(self, expected):

@@ -561,6 +561,7 @@ class Training:
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (spm_train stops here: 'likelihood is NAN')")
             objective += f * z
+        shared.finish()
         return expected, objective
 
     def m_step(self, expected):
