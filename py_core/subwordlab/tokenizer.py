@@ -14,16 +14,15 @@ their own modules.)
 """
 
 import copy
-import gc
 import random
 from collections import ChainMap
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any, Literal
 
+from .base.gc_pause import no_cyclic_gc
 from .models.bpe import BPE, UNKNOWN, UnknownSymbolError
 from .pipeline import normalizers as N
 from .pipeline.normalizers import identity_aligned
@@ -178,7 +177,7 @@ class Tokenizer:
         # chunk, each chunk cached on its own)
         fresh: dict[str, list[int]] = {}
         encode_bytes, split, chunk_cache = model.encode_bytes, pre.regex.findall, self._chunk_cache
-        with _no_cyclic_gc():
+        with no_cyclic_gc():
             for run in dict.fromkeys(runs):
                 if run in cache:
                     continue
@@ -513,22 +512,6 @@ class Tokenizer:
     def __repr__(self) -> str:
         preset = self.spec.get("preset", "custom")
         return f"<Tokenizer {preset} {self.model.type} vocab_size={self.vocab_size}>"
-
-
-@contextmanager
-def _no_cyclic_gc():
-    """Pause Python's cycle collector for a block that allocates hundreds of thousands of
-    lists and makes no cycles: the collector could free nothing, yet each of its passes
-    walks every list the caches hold. Measured on udhr_many (CPU time, cold cache, best of
-    4 on a loaded machine): GPT-2 ranks 1.43 -> 1.18 s, o200k 2.43 -> 1.77 s. Restored
-    even on error; left off if it was off."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _local_normalizer(n):

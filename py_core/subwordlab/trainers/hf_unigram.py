@@ -45,8 +45,10 @@ here by code point). ``word_order`` replays a given word order (a test).
 """
 
 import math
+from bisect import bisect_left, bisect_right
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
+from ..base.gc_pause import no_cyclic_gc
 from ..base.portable_math import exp, log  # (the same bits in every runtime; see above)
 from .unigram_seed import check_unigram_settings, lcp_intervals
 
@@ -183,16 +185,89 @@ def by_end(starts, ends):
     return sorted(range(len(starts)), key=ends.__getitem__)
 
 
-def marginals(nodes, n, f, expected):
+class SharedSums:
+    """Which forward and backward sums a word shares with the words before it.
+
+    Alpha at a position depends only on the text before it (the nodes ending there, in
+    start order, and the alphas where they start), beta only on the text after it: words
+    with a common prefix have the same alphas along it, bit for bit, and words with a
+    common suffix the same betas. So an E-step computes each prefix's alpha and each
+    suffix's beta once, in the first word that has it (the words go in a fixed order), and
+    the later words copy them: half the log-sum-exps on Shakespeare.
+
+    ``sources[k]``, for word k: ``(j, m, j2, at, last_new)``: its alphas at positions
+    0..m - 1 are word j's (j = -1: m is 1, alpha 0.0 at 0); its betas after position
+    ``last_new`` are word j2's from position ``at`` on (j2 = -1: beta 0.0 at n only).
+
+    >>> SharedSums(["ab", "abc", "bc"]).sources
+    [(-1, 1, -1, 0, 1), (0, 3, -1, 0, 2), (-1, 1, 1, 1, -1)]
+    """
+
+    def __init__(self, words):
+        # the prefixes and suffixes seen, numbered (0: the empty one) by (the number of the
+        # one a character shorter, that character); the word that first had each, and where
+        # in it the suffix starts
+        prefixes, prefix_word = {}, [-1]
+        suffixes, suffix_word, suffix_at = {}, [-1], [0]
+        self.sources = []
+        for k, w in enumerate(words):
+            n = len(w)
+            # the longest known prefix w[:e] (a prefix of a known one is known), then the new ones
+            i = e = 0
+            while e < n and (i, w[e]) in prefixes:
+                i, e = prefixes[i, w[e]], e + 1
+            j, m = prefix_word[i], e + 1
+            for e_new in range(e, n):
+                prefixes[i, w[e_new]] = i = len(prefix_word)  # (the key with the shorter one's number)
+                prefix_word.append(k)
+            # the longest known suffix w[b:], from the end, then the new ones
+            i, b = 0, n
+            while b > 0 and (i, w[b - 1]) in suffixes:
+                i, b = suffixes[i, w[b - 1]], b - 1
+            j2, at = suffix_word[i], suffix_at[i]
+            for b_new in range(b - 1, -1, -1):
+                suffixes[i, w[b_new]] = i = len(suffix_word)
+                suffix_word.append(k)
+                suffix_at.append(b_new)
+            self.sources.append((j, m, j2, at, b - 1))
+
+    def start(self):
+        """A new E-step: no word's sums known yet."""
+        self.alphas, self.betas = [], []
+
+    def known(self, k):
+        """Word k's known alphas (positions 0, 1, ...), its betas (the known last ones, the
+        others 0.0 for now), and its last position without a known beta."""
+        j, m, j2, at, last_new = self.sources[k]
+        return (self.alphas[j][:m] if j >= 0 else [0.0],
+                [0.0] * (last_new + 1) + (self.betas[j2][at:] if j2 >= 0 else [0.0]), last_new)
+
+    def learn(self, A, B):
+        """The next word's alphas and betas (all of them), for the words after it."""
+        self.alphas.append(A)
+        self.betas.append(B)
+
+    def finish(self):
+        """The E-step is over: its sums go (two lists a word, else alive until the next)."""
+        self.alphas = self.betas = []
+
+
+def marginals(nodes, n, f, expected, A=None, B=None, last_new=None):
     """``Lattice::populate_marginal``: adds ``f`` x each node's posterior to ``expected`` (by
-    piece id); returns log Z. Alpha and beta in log space with HF's log_sum_exp (an
-    addend more than 50 below the other is dropped), in HF's node order."""
+    piece id); returns log Z. Alpha and beta in log space with HF's log_sum_exp (an addend
+    more than 50 below the other is dropped), in HF's node order. ``A``: the alphas known
+    already (positions 0..len(A) - 1), completed here; ``B``: the betas, known at the
+    positions after ``last_new`` (``SharedSums``), completed here; by default only A[0] and
+    B[n] are known (0.0)."""
     starts, ends, sc, ids, order = nodes
+    if A is None:
+        A, B, last_new = [0.0], [0.0] * (n + 1), n - 1
     # alpha: A[pos], the log-sum over the nodes ending at pos (every node starting at pos
-    # gets the same alpha in HF's double loop)
-    A = [0.0] * (n + 1)
+    # gets the same alpha in HF's double loop), from the first position not known
+    e0 = len(A)
+    A.extend([0.0] * (n + 1 - e0))
     cur, acc = -1, 0.0
-    for k in order:
+    for k in order[bisect_left(order, e0, key=ends.__getitem__):]:
         e = ends[k]
         if e != cur:
             if cur >= 0:
@@ -207,9 +282,9 @@ def marginals(nodes, n, f, expected):
             acc = vmax if vmax > vmin + 50.0 else vmax + log(exp(vmin - vmax) + 1.0)
     if cur >= 0:
         A[cur] = acc
-    # beta: B[pos], the log-sum over the nodes starting at pos, in insertion order
-    B = [0.0] * (n + 1)
-    k = len(starts)
+    # beta: B[pos], the log-sum over the nodes starting at pos, in insertion order, for the
+    # positions up to the last not known
+    k = bisect_right(starts, last_new)
     while k > 0:
         b = starts[k - 1]
         j = k - 1
@@ -386,6 +461,7 @@ class Training:
         # each word's lattice under the live pieces (kept up to date as pieces die: ``compact``)
         self.lats = [live_nodes(candidates(w, self.index, self.max_len), self.alive, len(w)) for w in words]
         self._own = {}  # piece id -> the lattice of the piece itself (pruning's alternatives)
+        self.shared = SharedSums(words)  # (the E-step's alphas and betas shared by prefix and suffix)
 
     def size(self):
         """How many pieces HF's vocabulary holds now (the training unk included)."""
@@ -424,11 +500,16 @@ class Training:
         expected = [0.0] * len(self.pieces)
         scores = self.unk_scores()
         loglik = 0.0
-        for lat, w, f in zip(self.lats, self.words, self.freqs):
-            z = marginals(self.scored(lat, scores), len(w), float(f), expected)
+        shared = self.shared
+        shared.start()
+        for k, (lat, w, f) in enumerate(zip(self.lats, self.words, self.freqs)):
+            A, B, last_new = shared.known(k)
+            z = marginals(self.scored(lat, scores), len(w), float(f), expected, A, B, last_new)
+            shared.learn(A, B)
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (HF panics here: 'likelihood is NAN')")
             loglik += f * z
+        shared.finish()
         return expected, loglik
 
     def m_step(self, expected):
@@ -542,7 +623,9 @@ class Training:
     def snapshot(self, meta):
         """The vocabulary now for the player: reserved pieces first (score 0), then the live
         pieces by score, ties by piece."""
-        live = sorted(self.order[1:], key=lambda i: (-self.scores[i], self.pieces[i]))
+        # (two stable sorts, by piece then by score: no key tuple a piece)
+        live = sorted(self.order[1:], key=self.pieces.__getitem__)
+        live.sort(key=self.scores.__getitem__, reverse=True)
         return [(m, 0.0) for m in meta] + [(self.pieces[i], self.scores[i]) for i in live]
 
 
@@ -620,8 +703,9 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
     # step 1: the seed: characters, then the frequent suffix-tree substrings; the training
     # unk first; the required characters
     yield Progress("seed", 0, 0)
-    seed = seed_pieces(words, freqs, max_piece_length, seed_size)
-    training = Training(seed, words, freqs, max_piece_length)
+    with no_cyclic_gc():  # (here and below: allocation-heavy work with no cycles, between the events)
+        seed = seed_pieces(words, freqs, max_piece_length, seed_size)
+        training = Training(seed, words, freqs, max_piece_length)
     chars = [p for p, _ in seed if len(p) == 1]
     required = sorted(set("".join(words)) | set(initial_alphabet or ""))  # (HF: hash order)
     if len(required) > vocab_size:
@@ -638,8 +722,9 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
         # step 2: EM, n_sub_iterations times
         for it in range(n_sub_iterations):
             yield Progress("em", 0, 0)
-            expected, loglik = training.e_step()
-            training.m_step(expected)
+            with no_cyclic_gc():
+                expected, loglik = training.e_step()
+                training.m_step(expected)
             rounds += 1
             yield EmStep(round=rnd, iteration=it, log_likelihood=loglik, vocab_size=len(meta) + training.size() - 1,
                          pieces=training.snapshot(meta))
@@ -648,7 +733,8 @@ def train_hf_unigram(counts, *, vocab_size, unk_token="<unk>", special_tokens=()
             break
         # step 3: prune down to a shrinking_factor share (not below 1.1 x vocab_size)
         yield Progress("prune", 0, 0)
-        dropped = training.prune(vocab_size, shrinking_factor)
+        with no_cyclic_gc():
+            dropped = training.prune(vocab_size, shrinking_factor)
         if not dropped:
             # (HF's loop has no other way out: it would run on and on, EM after EM)
             need = next(v for v in range(vocab_size, 10 * training.size() + 10) if v * 11 // 10 >= training.size())

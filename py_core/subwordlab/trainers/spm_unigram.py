@@ -34,12 +34,15 @@ the same C++ (``hf_unigram.py``):
 
 import math
 from array import array
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from decimal import Context, Decimal
 from itertools import compress, repeat
 from operator import and_, eq, sub
 
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
-from .hf_unigram import candidates, live_nodes
+from ..base.gc_pause import no_cyclic_gc
+from .hf_unigram import SharedSums, candidates, live_nodes
 from .spm_bpe import UNK_CHAR, required_chars
 from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece, lcp_intervals
 
@@ -52,7 +55,7 @@ LOG_EPSILON = 50.0  # kMinusLogEpsilon: LogSumExp drops an addend this far below
 # -- float32 arithmetic, and exp/log that give the same float32 in every runtime ---------------
 
 _F = array("f", [0.0])
-_MINUS_ONE = (-1).__add__
+_MINUS_ONE, _PLUS_ONE = (-1).__add__, (1).__add__  # (a lattice's ids are the seed ids, its candidates' one more)
 _CR = Context(prec=40)  # correctly rounded exp and log (the rare fallback)
 _CR1P = Context(prec=80)  # 1 + x for log1p, x as small as exp(-50)
 
@@ -152,14 +155,8 @@ def log_sum_exp(x, y):
 def split_into_words(sentence):
     """trainer_interface.cc's SplitIntoWords: a new word before each ▁ (and at the start).
     Example: '▁hug▁s' -> ['▁hug', '▁s']."""
-    words, start = [], 0
-    for i in range(1, len(sentence)):
-        if sentence[i] == SPACE_MARK:
-            words.append(sentence[start:i])
-            start = i
-    if sentence:
-        words.append(sentence[start:])
-    return words
+    head, *rest = sentence.split(SPACE_MARK)  # (head: before the first ▁, a word unless empty)
+    return ([head] if head else []) + [SPACE_MARK + w for w in rest]
 
 
 def _lead(c):
@@ -260,11 +257,15 @@ def seed_pieces(entries, max_piece_length=16, seed_size=1_000_000, split_digits=
     >>> [p for p, _ in seed_pieces([("▁hug▁hug", 1), ("▁hugs", 1)])]
     ['g', 'h', 'u', '▁', 's', '▁hug', 'hug', 'ug']
     """
-    # step 1: the characters, each counted with its sentence's weight
-    chars = {}
+    # step 1: the characters, each counted with its sentence's weight (the sentences of each
+    # weight counted together, by Counter)
+    by_weight = {}
     for s, m in entries:
-        for c in s:
-            chars[c] = chars.get(c, 0) + m
+        by_weight.setdefault(m, []).append(s)
+    chars = Counter()
+    for m, group in by_weight.items():
+        for c, n in Counter("".join(group)).items():
+            chars[c] += n * m
     chars.pop(UNK_CHAR, None)
     chars.pop(BOUNDARY_CHAR, None)
     seed = [(c, f32(float(n))) for c, n in sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -307,20 +308,25 @@ def lattice(cands, n, alive):
     return starts, ends, list(map(_MINUS_ONE, ids)), order
 
 
-def marginals(nodes, n, scores, freq, expected, unk):
+def marginals(nodes, n, scores, freq, expected, unk, A=None, B=None, last_new=None):
     """``Lattice::PopulateMarginal``: adds ``freq`` x each node's posterior to ``expected``
     (by piece id; an unknown node's to ``unk``, the piece spm's trainer model numbers 0);
-    returns Z. (Hot: the float32 roundings are written out, ``F[0] = x; x = F[0]``, and
-    ``log_sum_exp`` is called only when two sums are within 50 of each other.)"""
+    returns Z. ``A``, ``B``, ``last_new``: the alphas and betas known already, completed
+    here (as ``hf_unigram.marginals``: ``SharedSums``). (Hot: the float32 roundings are
+    written out, ``F[0] = x; x = F[0]``.)"""
     F, exp, ulp = _F, math.exp, math.ulp
     starts, ends, ids, order = nodes
     sc = list(map(scores.__getitem__, ids))
     if -1 in ids:
         ids = [unk if i == -1 else i for i in ids]
-    # step 1: alpha[pos], the log-sum over the nodes ending at pos (float32)
-    A = [0.0] * (n + 1)
+    if A is None:
+        A, B, last_new = [0.0], [0.0] * (n + 1), n - 1
+    # step 1: alpha[pos], the log-sum over the nodes ending at pos (float32), from the first
+    # position not known
+    e0 = len(A)
+    A.extend([0.0] * (n + 1 - e0))
     cur, acc = -1, 0.0
-    for k in order:
+    for k in order[bisect_left(order, e0, key=ends.__getitem__):]:
         e = ends[k]
         F[0] = sc[k] + A[starts[k]]
         if e != cur:
@@ -332,9 +338,9 @@ def marginals(nodes, n, scores, freq, expected, unk):
             acc = log_sum_exp(acc, F[0])
     if cur >= 0:
         A[cur] = acc
-    # step 2: beta[pos], the log-sum over the nodes starting at pos, in insertion order
-    B = [0.0] * (n + 1)
-    k = len(starts)
+    # step 2: beta[pos], the log-sum over the nodes starting at pos, in insertion order, for
+    # the positions up to the last not known
+    k = bisect_right(starts, last_new)
     while k > 0:
         b = starts[k - 1]
         j = k - 1
@@ -506,10 +512,11 @@ class Training:
         self.alive = [True] * (len(self.pieces) + 1)
         self.order = list(range(len(self.pieces)))
         self.words, self.freqs = words, [f32(f) for f in freqs]
-        # every seed piece in each word (found once), and the word's lattice of the live ones
-        self.cands = [candidates(w, self.index, self.max_len) for w in words]
-        self.lats = [lattice(c, len(w), self.alive) for c, w in zip(self.cands, words)]
+        # each word's lattice of the live pieces (from every seed piece in it; then from the
+        # lattice itself, as pieces die: ``set_order``)
+        self.lats = [lattice(candidates(w, self.index, self.max_len), len(w), self.alive) for w in words]
         self._own = {}  # seed id -> the candidates in the piece's own text (pruning)
+        self.shared = SharedSums(words)  # (the E-step's alphas and betas shared by prefix and suffix)
 
     def own_lattice(self, i):
         """The lattice of piece ``i``'s own text under the live pieces."""
@@ -531,13 +538,13 @@ class Training:
         alive = [False] * (len(self.pieces) + 1)
         for i in order:
             alive[i + 1] = True
-        died = {k for k, (a, b) in enumerate(zip(self.alive, alive)) if a and not b}
+        died = {k - 1 for k, (a, b) in enumerate(zip(self.alive, alive)) if a and not b}  # (seed ids)
         self.alive, self.order = alive, order
-        if died:  # (only the words where a piece died change)
-            lats, cands, words = self.lats, self.cands, self.words
-            for k in range(len(words)):
-                if not died.isdisjoint(cands[k][2]):
-                    lats[k] = lattice(cands[k], len(words[k]), alive)
+        if died:  # (only the words where a piece died change: their live nodes, the lattice's less the dead)
+            lats, words = self.lats, self.words
+            for k, lat in enumerate(lats):
+                if not died.isdisjoint(lat[2]):
+                    lats[k] = lattice((lat[0], lat[1], list(map(_PLUS_ONE, lat[2]))), len(words[k]), alive)
 
     def e_step(self):
         """``RunEStep``: the expected count of each live piece (by seed id, float32), word by word."""
@@ -545,11 +552,16 @@ class Training:
         unk = self.order[0]  # (spm's trainer model: the unknown node's id is 0, the first piece)
         expected = [0.0] * len(self.pieces)
         objective = 0.0
-        for lat, w, f in zip(self.lats, self.words, self.freqs):
-            z = marginals(lat, len(w), scores, f, expected, unk)
+        shared = self.shared
+        shared.start()
+        for k, (lat, w, f) in enumerate(zip(self.lats, self.words, self.freqs)):
+            A, B, last_new = shared.known(k)
+            z = marginals(lat, len(w), scores, f, expected, unk, A, B, last_new)
+            shared.learn(A, B)
             if z != z:
                 raise ValueError("the likelihood of a word is NaN (spm_train stops here: 'likelihood is NAN')")
             objective += f * z
+        shared.finish()
         return expected, objective
 
     def m_step(self, expected):
@@ -657,7 +669,9 @@ class Training:
     def snapshot(self, meta):
         """The vocabulary now for the player: reserved pieces first (score 0), then the live
         pieces by score, ties by piece."""
-        live = sorted(self.order, key=lambda i: (-self.scores[i], self.pieces[i]))
+        # (two stable sorts, by piece then by score: no key tuple a piece)
+        live = sorted(self.order, key=self.pieces.__getitem__)
+        live.sort(key=self.scores.__getitem__, reverse=True)
         return [(m, 0.0) for m in meta] + [(self.pieces[i], self.scores[i]) for i in live]
 
 
@@ -710,17 +724,19 @@ def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "<
     if len(required) + len(meta) > vocab_size:
         raise ValueError(f"vocab_size={vocab_size} is smaller than the reserved pieces and required characters "
                          f"({len(meta) + len(required)}); raise it or lower character_coverage (spm_train refuses too)")
-    sentences = ["".join(c if c in required else UNK_CHAR for c in s) for s in sentences]
+    unknown = dict.fromkeys(map(ord, set().union(*sentences).difference(required)), UNK_CHAR)
+    sentences = [s.translate(unknown) for s in sentences]
     # step 2: the seed, from the sentences
     yield Progress("seed", 0, 0)
-    seed = seed_pieces(list(zip(sentences, freqs)), max_piece_length, seed_size, split_digits)
-    # step 3: the words (the sentences split before each ▁), most frequent first, then by word
-    tokens = {}
-    for s, f in zip(sentences, freqs):
-        for w in split_into_words(s):
-            tokens[w] = tokens.get(w, 0) + f
-    words = sorted(tokens, key=lambda w: (-tokens[w], w))
-    training = Training(seed, words, [tokens[w] for w in words], max_piece_length)
+    with no_cyclic_gc():  # (here and below: allocation-heavy work with no cycles, between the events)
+        seed = seed_pieces(list(zip(sentences, freqs)), max_piece_length, seed_size, split_digits)
+        # step 3: the words (the sentences split before each ▁), most frequent first, then by word
+        tokens = {}
+        for s, f in zip(sentences, freqs):
+            for w in split_into_words(s):
+                tokens[w] = tokens.get(w, 0) + f
+        words = sorted(tokens, key=lambda w: (-tokens[w], w))
+        training = Training(seed, words, [tokens[w] for w in words], max_piece_length)
     chars = [p for p, _ in seed if len(p) == 1]
     yield AlphabetReady(alphabet=meta + chars, vocab_size=len(meta) + len(seed), distinct_words=len(words),
                         pieces=training.snapshot(meta))
@@ -730,20 +746,23 @@ def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "<
     while True:
         for it in range(n_sub_iterations):
             yield Progress("em", 0, 0)
-            expected, objective = training.e_step()
-            training.m_step(expected)
+            with no_cyclic_gc():
+                expected, objective = training.e_step()
+                training.m_step(expected)
             rounds += 1
             yield EmStep(round=rnd, iteration=it, log_likelihood=objective, vocab_size=len(meta) + training.size(),
                          pieces=training.snapshot(meta))
         yield Progress("prune", 0, 0)
-        dropped = training.prune(desired, shrinking_factor)
+        with no_cyclic_gc():
+            dropped = training.prune(desired, shrinking_factor)
         rounds += 1
         yield PruneStep(round=rnd, dropped=[(training.pieces[i], loss) for i, loss in dropped],
                         vocab_size=len(meta) + training.size(), pieces=training.snapshot(meta))
         rnd += 1
         if training.size() <= desired:
             break
-    gone = training.prune_unreachable()
+    with no_cyclic_gc():
+        gone = training.prune_unreachable()
     if gone:
         rounds += 1
         yield PruneStep(round=rnd, dropped=[(training.pieces[i], 0.0) for i in gone],
