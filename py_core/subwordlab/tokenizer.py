@@ -27,12 +27,20 @@ from .models.bpe import BPE, UNKNOWN, UnknownSymbolError
 from .pipeline import normalizers as N
 from .pipeline.normalizers import identity_aligned
 from .pipeline.pre_tokenizers import ByteLevel, Metaspace, WhitespaceMetaspace
+from .text.bytes_map import bytes_to_text
 from .text.special import split_special
 
 _CACHE_LIMIT = 200_000  # pieces remembered by the encode cache
 
 # a special-token policy: "all", or the special tokens allowed (or refused) in the text
 Special = Literal["all"] | AbstractSet[str] | Iterable[str]
+
+
+def _bytes_of(piece, text):
+    """Is ``piece`` the GPT-2 byte characters of ``text`` (perhaps after an added prefix
+    space)? Example: _bytes_of('ĠÐĴ', 'В') -> True."""
+    mapped = bytes_to_text(text.encode("utf-8", "surrogatepass"))
+    return piece.endswith(mapped) and set(piece[:len(piece) - len(mapped)]) <= {"\u0120"}
 
 
 @dataclass
@@ -440,8 +448,9 @@ class Tokenizer:
     def _piece_char_spans(self, piece, span, text):
         """For every character of a piece, its span in the (normalized) text."""
         s, e = span
-        if isinstance(self.pre_tokenizer, ByteLevel):
-            # each piece character is one byte of text[s:e]
+        if isinstance(self.pre_tokenizer, ByteLevel) or len(piece) != e - s and _bytes_of(piece, text[s:e]):
+            # each piece character is one byte of text[s:e] (ByteLevel, alone or the last step
+            # of an imported Sequence such as Qwen's and gpt-oss's: Split, then ByteLevel)
             spans = []
             for i, ch in enumerate(text[s:e]):
                 spans.extend([(s + i, s + i + 1)] * len(ch.encode("utf-8")))

@@ -11,6 +11,7 @@ from (used by the inspector and ``encode_full`` to report offsets into the input
 'a b'
 """
 
+import functools
 import re
 
 from ..base.registry import component, dump_component
@@ -82,13 +83,37 @@ class Unicode(Normalizer):
             if i == len(units) or unicode_data.combining(units[i][0]) == 0 and not 0x1160 <= ord(units[i][0]) <= 0x11FF:
                 runs.append(units[start:i])
                 start = i
-        out = []
+        # step 2: join a run to the one before where they do not normalize apart (a vowel
+        # sign that composes with the vowel before it: Bengali U+09C7 U+09BE -> U+09CB)
+        normalize = unicode_data.normalize
+        joined, done = [], None
         for run in runs:
+            text = "".join(u[0] for u in run)
+            if done is not None:
+                both = normalize(self.form, done[1] + text)
+                if both != done[2] + normalize(self.form, text):
+                    done = (done[0] + run, done[1] + text, both)
+                    continue
+                joined.append(done)
+            done = (run, text, normalize(self.form, text))
+        if done is not None:
+            joined.append(done)
+        out = []
+        for run, text, normalized in joined:
+            if normalized == text:  # step 3: a run left as it is keeps its characters' spans
+                out.extend(run)
+                continue
+            # ... a changed one: its characters aligned as the tokenizers library aligns them
+            # (``_aligned_run``); where that does not give the run's normalization, every
+            # character points at the whole run
+            aligned = _aligned_run(self.form, run)
+            if "".join(u[0] for u in aligned) == normalized:
+                out.extend(aligned)
+                continue
             span_start, span_end = run[0][1], run[-1][2]
-            # step 2: every character of a run's output points at the whole run's span
-            out.extend((ch, span_start, span_end) for ch in unicode_data.normalize(self.form, "".join(u[0] for u in run)))
-        # step 3: if run-wise normalization differs from the whole text's, fall back to
-        # one run (offsets become coarse, the text stays exact)
+            out.extend((ch, span_start, span_end) for ch in normalized)
+        # step 4: if run-wise normalization still differs from the whole text's, fall back
+        # to one run (offsets become coarse, the text stays exact)
         if "".join(u[0] for u in out) != expected:
             lo, hi = units[0][1], units[-1][2]
             out = [(ch, lo, hi) for ch in expected]
@@ -100,6 +125,67 @@ class Unicode(Normalizer):
     @classmethod
     def load(cls, f, ctx):
         return cls(f.get("form", "str"))
+
+
+def _aligned_run(form, run):
+    """A run of units (a starter and what follows it) normalized with its characters aligned
+    as the tokenizers library (``unicode-normalization-alignments``) aligns them: each output
+    character is counted as a change (0: it takes the next input character; +1: it is added
+    after the one before; -n: it takes the next input character and n more vanish) and then
+    takes the span of the input character it takes. Decomposing gives 0, +1, +1...; marks are
+    reordered with their counts; composing adds the mark's count, minus 1, to its starter's.
+
+    Example (NFC): 'ê' + U+0301 -> 'ế', which takes the span of 'ê' (the mark vanishes);
+    Devanagari U+095E -> U+092B U+093C, both with the span of U+095E.
+    """
+    compat = form in ("NFKC", "NFKD")
+    # step 1: each character decomposed on its own, with its counts
+    stream = []
+    for ch, _s, _e in run:
+        parts = unicode_data.normalize("NFKD" if compat else "NFD", ch)
+        stream.extend([part, 0 if k == 0 else 1] for k, part in enumerate(parts))
+    # step 2: the canonical order (a stable sort of each run of marks by combining class)
+    i = 0
+    while i < len(stream):
+        j = i
+        while j < len(stream) and unicode_data.combining(stream[j][0]) != 0:
+            j += 1
+        stream[i:j] = sorted(stream[i:j], key=lambda c: unicode_data.combining(c[0]))
+        i = max(j, i + 1)
+    # step 3: canonical composition (NFC, NFKC): a character joins the last starter unless
+    # something between them blocks it
+    if form in ("NFC", "NFKC"):
+        out, starter = [], None
+        for ch, change in stream:
+            cc = unicode_data.combining(ch)
+            if starter is not None:
+                between = unicode_data.combining(out[-1][0]) if len(out) - 1 > starter else None
+                if between is None or between != 0 and between < cc:
+                    both = _compose(out[starter][0], ch)
+                    if both is not None:
+                        out[starter] = [both, out[starter][1] + change - 1]
+                        continue
+            if cc == 0:
+                starter = len(out)
+            out.append([ch, change])
+        stream = out
+    # step 4: the spans, taking input characters in order
+    aligned, k = [], 0
+    for ch, change in stream:
+        if change > 0 and aligned:
+            aligned.append((ch, aligned[-1][1], aligned[-1][2]))
+            continue
+        unit = run[min(k, len(run) - 1)]
+        aligned.append((ch, unit[1], unit[2]))
+        k += 1 + max(0, -change)
+    return aligned
+
+
+@functools.lru_cache(maxsize=4096)
+def _compose(a, b):
+    """The canonical composite of two characters (never an excluded one), or None."""
+    both = unicode_data.normalize("NFC", a + b)
+    return both if len(both) == 1 else None
 
 
 @component("normalizer", "Lowercase")
