@@ -53,6 +53,7 @@ A ratio whose denominator is 0 is None.
 """
 
 import bisect
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -367,6 +368,29 @@ def text_stats(tok, text, alpha=RENYI_ALPHA):
     return _measure(tok, text, check_alpha(alpha))[0]
 
 
+def tokens_per_word(words, offsets):
+    """How many tokens touch each word: a token whose ``(start, end)`` overlaps the word's
+    span, or a zero-width token inside or at the end of it. Linear whatever the spans: each
+    token adds 1 to a range of words (a difference array), so a token that spans many words
+    (coarse offsets) costs what one spanning one word does.
+
+    >>> tokens_per_word([(0, 3), (4, 9)], [(0, 2), (2, 3), (3, 5), (5, 9), (9, 9)])
+    [2, 3]
+    """
+    starts, ends = [a for a, _ in words], [b for _, b in words]
+    added = [0] * (len(words) + 1)
+    for s, e in offsets:
+        if e > s:
+            lo, hi = bisect.bisect_right(ends, s), bisect.bisect_left(starts, e)
+        else:
+            lo = bisect.bisect_left(ends, s)
+            hi = lo + 1 if lo < len(words) and starts[lo] <= s else lo
+        if hi > lo:
+            added[lo] += 1
+            added[hi] -= 1
+    return list(itertools.accumulate(added[:-1]))
+
+
 def _measure(tok, text, alpha, fallback=None):
     """``(row, tally)``: the row of ``text_stats`` and the counts its ratios come from
     (``continued``, ``unknown``, ``byte_fallback``, ``frequencies``: a Counter of ids), which
@@ -385,16 +409,7 @@ def _measure(tok, text, alpha, fallback=None):
     fallback = byte_fallback_ids(tok) if fallback is None else fallback
     # tokens per word, in context: tokens whose offsets overlap the word's span (a
     # zero-width token, e.g. an end-of-word marker, counts for the word it touches)
-    starts, ends = [a for a, _ in words], [b for _, b in words]
-    per_word = [0] * len(words)
-    for s, e in enc.offsets:
-        if e > s:
-            for k in range(bisect.bisect_right(ends, s), bisect.bisect_left(starts, e)):
-                per_word[k] += 1
-        else:
-            k = bisect.bisect_left(ends, s)
-            if k < len(words) and starts[k] <= s:
-                per_word[k] += 1
+    per_word = tokens_per_word(words, enc.offsets)
     # the counts behind the ratios: continued words, unknown and byte-fallback tokens, and
     # each id's frequency (the unigram distribution of the efficiencies)
     frequencies = Counter(enc.ids)

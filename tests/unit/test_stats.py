@@ -2,6 +2,8 @@
 values of every per-text statistic."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import subwordlab
 from subwordlab.models.bpe import BPE
@@ -199,3 +201,19 @@ def test_design_losses_reads_a_long_text_in_one_pass():
         "this pipeline puts a space around punctuation (each mark is a word of its own) and keeps one space between "
         "words (runs of spaces, tabs and newlines are not kept) and drops leading and trailing white space")
     assert sum(1 for _ in _edits(expected, promised)) == 10_000 * 7  # per line: four spaced marks, two runs of white space, the line break
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4)), max_size=12),
+       st.lists(st.tuples(st.integers(0, 40), st.integers(0, 6)), max_size=30))
+def test_tokens_per_word_counts_what_the_direct_loop_counts(gaps, tokens):
+    """The difference-array count equals the plain definition (every word a token's span
+    overlaps; a zero-width token the word it is in or ends), for any spans, coarse ones too."""
+    from subwordlab.stats import tokens_per_word
+
+    words, pos = [], 0
+    for gap, length in gaps:
+        words.append((pos + gap + 1 if words else pos + gap, pos + gap + 1 + length if words else pos + gap + length))
+        pos = words[-1][1]
+    offsets = [(s, s + n) for s, n in tokens]
+    want = [sum(1 for s, e in offsets if (e > s and s < b and e > a) or (e == s and a <= s <= b)) for a, b in words]
+    assert tokens_per_word(words, offsets) == want
