@@ -296,12 +296,13 @@ def test_compare_lists_every_well_known_tokenizer_and_asks_for_a_copy_first(pack
 UDHR_ALL = [*UDHR, *sorted((REPO / "corpora" / "udhr_more").glob("udhr_*.txt"))]
 
 
-@pytest.mark.parametrize("key", ["gpt_oss", "qwen3", "llama3", "deepseek_v3"])
+@pytest.mark.parametrize("key", ["gpt_oss", "qwen3", "llama3", "deepseek_v3", "mistral_7b"])
 def test_offsets_equal_tokenizers_on_the_udhr_in_47_languages(package_files, key):
     """Byte-level BPE after a Split (Qwen, gpt-oss, Llama 3...) gave every token of a non-ASCII
     word the word's whole span, and an NFC normalizer that changed one character anywhere
     (Bengali U+09DF) gave every token the whole text's (Compare's per-word count then took
-    1.5 s on the page for one language). Now each token's offsets are the library's."""
+    1.5 s on the page for one language); Mistral's prepended ▁ was zero-width. Now each
+    token's offsets are the library's (test_well_known: ALBERT's and the SentencePiece test model's)."""
     from tokenizers import Tokenizer as HF
 
     text = package_files[key].decode("utf-8")
@@ -334,3 +335,25 @@ def test_unicode_normalizers_align_each_character_as_tokenizers_does(text, form)
     enc = hf.encode(text)
     assert "".join(enc.tokens) == normalized
     assert [tuple(o) for o in enc.offsets] == list(zip(starts, ends)), (text, form)
+
+
+@pytest.mark.parametrize("make, text", [
+    (lambda n, R: n.Replace(R(" {2,}"), " "), "a    b"), (lambda n, R: n.Replace(R("cd"), "xyz"), "acdb"),
+    (lambda n, R: n.Replace(R("c"), ""), "acdb"), (lambda n, R: n.Replace("cd", "x"), "acdcdb"),
+    (lambda n, R: n.Prepend("▁"), "ab"), (lambda n, R: n.Sequence([n.Prepend("▁"), n.Replace(" ", "▁")]), "a b"),
+])
+def test_replacing_and_prepending_align_as_tokenizers_does(make, text):
+    """A replacement covers the match's last character; what is prepended, the first one."""
+    from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
+
+    from subwordlab.formats.hf_import import _Import
+
+    hf_normalizer = make(normalizers, Regex)
+    hf = Tokenizer(models.WordLevel({ch: i for i, ch in enumerate("abcdxyz▁ ")}, unk_token="a"))
+    hf.normalizer = hf_normalizer
+    hf.pre_tokenizer = pre_tokenizers.Split(Regex("."), "isolated")
+    ours = _Import([]).component("normalizer", json.loads(hf.to_str())["normalizer"], "normalizer")
+    enc = hf.encode(text)
+    normalized, starts, ends = ours.normalize_aligned(text)
+    assert "".join(enc.tokens) == normalized
+    assert [tuple(o) for o in enc.offsets] == list(zip(starts, ends)), text

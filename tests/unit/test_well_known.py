@@ -127,6 +127,25 @@ def _page_with_vocabs(shipped):
     return port, app, fetched
 
 
+@pytest.mark.parametrize("name", ["albert-30k-clean.tokenizer.json", "sentencepiece-test-unigram.tokenizer.json",
+                                  "bert-base-uncased.tokenizer.json"])
+def test_offsets_equal_tokenizers_on_the_udhr_in_47_languages(shipped, name):
+    """Each token covers the characters tokenizers says (before: a run of spaces collapsed to
+    one ▁ covered the whole run, where the library gives its last space)."""
+    from tokenizers import Tokenizer as HF
+
+    text = shipped[name].decode("utf-8")
+    theirs = HF.from_str(text)
+    ours = subwordlab.from_hf_json(text, drop_post_processing=True)
+    root = Path(__file__).resolve().parents[2] / "corpora"
+    for path in [*sorted((root / "udhr").glob("udhr_*.txt")), *sorted((root / "udhr_more").glob("udhr_*.txt"))]:
+        sample = path.read_text(encoding="utf-8")
+        want = theirs.encode(sample, add_special_tokens=False)
+        got = ours.encode_full(sample, disallowed_special=())
+        assert list(got.ids) == want.ids, (name, path.name)
+        assert [tuple(o) for o in got.offsets] == [tuple(o) for o in want.offsets], (name, path.name)
+
+
 def test_files_loads_a_well_known_tokenizer_in_one_click_and_not_before(shipped):
     port, app, fetched = _page_with_vocabs(shipped)
     assert not [u for u in fetched if u.startswith("vocabs/")]  # nothing at boot

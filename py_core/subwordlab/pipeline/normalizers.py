@@ -315,7 +315,8 @@ class Replace(_PatternContent):
         out, i, n, p = [], 0, len(units), self.pattern
         while i < n:
             if units[i][0] == p[0] and "".join(u[0] for u in units[i:i + len(p)]) == p:
-                s, e = units[i][1], units[i + len(p) - 1][2]
+                # the replacement covers the match's last character, as in the tokenizers library
+                _last, s, e = units[i + len(p) - 1]
                 out.extend((ch, s, e) for ch in self.content)
                 i += len(p)
             else:
@@ -376,8 +377,8 @@ class RegexReplace(_PatternContent):
         out, pos = [], 0
         for s, e in onig_spans(self.regex, text):
             out.extend(units[pos:s])
-            if e > s:
-                lo, hi = units[s][1], units[e - 1][2]
+            if e > s:  # (the replacement covers the match's last character, as in tokenizers)
+                lo, hi = units[e - 1][1], units[e - 1][2]
             else:  # subtle: an insertion is zero-width, at the start of the next character
                 lo = hi = units[s][1] if s < len(units) else (units[-1][2] if units else 0)
             out.extend((ch, lo, hi) for ch in self.content)
@@ -401,8 +402,10 @@ class Prepend(Normalizer):
     def apply(self, units):
         if not units:
             return units
-        at = units[0][1]
-        return [(ch, at, at) for ch in self.prepend] + list(units)
+        # what is put before the text covers the text's first character, as in the
+        # tokenizers library (NormalizedString::prepend aligns it with that character)
+        _first, s, e = units[0]
+        return [(ch, s, e) for ch in self.prepend] + list(units)
 
     def dump(self):
         return {"prepend": self.prepend}
