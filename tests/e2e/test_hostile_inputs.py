@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from train_actions import train_to_end
 
 import subwordlab
 from subwordlab_web import share
@@ -417,12 +418,7 @@ def test_a_14_mb_corpus_of_many_scripts_loads_and_trains_without_holding_the_pag
     page.set_input_files("#corpus-file", str(path))
     expect(page.locator("#corpus-status")).to_contain_text("Loaded big-mixed.txt", timeout=60_000)
     expect(page.locator("body")).to_have_attribute("data-corpus-kept", re.compile("^[0-9a-f]{64}$"), timeout=60_000)
-    page.click("#tab-train")
-    page.select_option("#train-preset", "byte_bpe")
-    page.fill("#train-size", "300")
-    page.press("#train-size", "Enter")
-    page.click("#train-end")
-    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=300_000)
+    train_to_end(page, "byte_bpe", 300, timeout=300_000)
     done = page.evaluate("() => performance.now()")
     tasks = [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < done]
     with capsys.disabled():

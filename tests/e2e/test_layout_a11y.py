@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from train_actions import train_to_end
 
 from subwordlab_web.inspect_panel import MAX_CHIPS
 from subwordlab_web.samples import SAMPLES
@@ -296,12 +297,7 @@ def test_a_long_token_and_a_long_pre_token_wrap_inside_their_boxes(fresh_page, s
     guard.wait_ready()
     page.click("#tab-corpus")
     page.fill("#corpus-text", f"rule\n{rule}\nwords here\n{' ' * 64}indented\n" * 20)  # (a 64-space token too)
-    page.click("#tab-train")
-    page.select_option("#train-preset", "byte_bpe")
-    page.fill("#train-size", "30")
-    page.press("#train-size", "Enter")
-    page.click("#train-end")
-    expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=60_000)
+    train_to_end(page, "byte_bpe", 30)
     page.click("#tab-inspect")
     page.fill("#inspect-input", f"{rule}\n{cjk}")
     expect(page.locator("#inspect-chips .chip-text", has_text=rule)).to_have_count(1)  # one token

@@ -7,6 +7,7 @@ import json
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from progress_steps import run_steps
 
 import subwordlab
 from subwordlab.base.events import drain
@@ -106,14 +107,7 @@ def test_the_model_built_in_small_chunks_equals_the_whole(monkeypatch):
     whole = hf_import.from_hf_dict(doc)
     monkeypatch.setattr(hf_bpe, "_MERGE_CHUNK", 7)
     monkeypatch.setattr(hf_import, "_MERGES_CHUNK", 5)
-    steps = hf_import.from_hf_dict_steps(doc)
-    progress = []
-    while True:
-        try:
-            progress.append(next(steps))
-        except StopIteration as stop:
-            chunked = stop.value
-            break
+    progress, chunked = run_steps(hf_import.from_hf_dict_steps(doc))
     assert len(progress) > 2 * len(whole.model.merges) // 7
     assert chunked.model.ranks == whole.model.ranks and list(chunked.model.ranks) == list(whole.model.ranks)
     text = open_corpus()[-3000:]

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_budget import examples
+from progress_steps import run_steps
 
 import subwordlab
 from corpora import UDHR, read
@@ -249,13 +250,7 @@ def test_loading_reports_progress_that_only_grows_to_the_end():
     ranks = byte_ranks()
     ranks.update({b"q" + bytes(range(i, i + 199)): 256 + i for i in range(40)})  # derived at load
     for text in (rank_file(byte_ranks()), rank_file(ranks)):
-        steps, seen = iter_from_tiktoken(text, pattern="gpt2"), []
-        while True:
-            try:
-                seen.append(next(steps))
-            except StopIteration as stop:
-                tok = stop.value
-                break
+        seen, tok = run_steps(iter_from_tiktoken(text, pattern="gpt2"))
         fractions = [done / total for done, total in seen]
         assert fractions == sorted(fractions) and fractions[-1] == 1 and tok.vocab_size == len(text.splitlines())
 
