@@ -356,10 +356,14 @@ def test_a_megabyte_link_is_decoded_in_slices(fresh_page, site_url, capsys):
     tasks = [d for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < decoded]
     with capsys.disabled():
         print(f"\n[1 MB link] decoding took {decoded - start:.0f} ms; long tasks: {[round(d) for d in tasks]}")
-    assert max(tasks, default=0) <= 250, [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks")]
+    assert max(tasks, default=0) <= 250, tasks
 
 
-# --- a production tokenizer.json: loaded in slices ---------------------------------------------
+# --- big inputs: loaded in slices ---------------------------------------------------------------
+# Longest main-thread task allowed while a big input loads. Alone on this machine the longest
+# is 0.1-0.16 s; the e2e tier runs two browsers on two cores, which makes it 3-4x longer (0.41 s
+# seen); the unsliced load held the page 2.7 s (the model) and 1.3 s (the corpus).
+LOAD_TASK_MS = 1_000
 WATCH_TASKS = """() => {
     window.__longTasks = [];
     new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
@@ -369,9 +373,9 @@ WATCH_TASKS = """() => {
 
 def test_a_28_mb_tokenizer_json_loads_without_holding_the_page(fresh_page, site_url, capsys):
     """gpt-oss's tokenizer.json (27.9 MB, 446,000 merges) is parsed and built a slice at a
-    time (json_slices, the chunked merges and rank table): no main-thread task over 250 ms
-    from the click to "It is now the tokenizer", the progress shown meanwhile, and the page
-    encodes with it as the CPython import does. (Before: one task of ~2.7 s.)"""
+    time (json_slices, the chunked merges and rank table): no main-thread task over
+    LOAD_TASK_MS from the click to "It is now the tokenizer", the progress shown meanwhile,
+    and the page encodes with it as the CPython import does. (Before: one task of ~2.7 s.)"""
     page = open_page(fresh_page, site_url)
     page.click("#tab-files")
     page.evaluate(WATCH_TASKS)
@@ -384,7 +388,7 @@ def test_a_28_mb_tokenizer_json_loads_without_holding_the_page(fresh_page, site_
     tasks = [d for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < loaded]
     with capsys.disabled():
         print(f"\n[gpt-oss tokenizer.json] loaded in {loaded - start:.0f} ms; long tasks: {[round(d) for d in tasks]}")
-    assert max(tasks, default=0) <= 250, [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks")]
+    assert max(tasks, default=0) <= LOAD_TASK_MS, [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks")]
     # the page's tokenizer is the file's: Inspect's ids equal tiktoken's o200k_harmony ones in the CPython import
     from subwordlab_web.exports import import_model
     from subwordlab_web.well_known import WELL_KNOWN_BY_KEY
@@ -403,9 +407,8 @@ def test_a_28_mb_tokenizer_json_loads_without_holding_the_page(fresh_page, site_
 def test_a_14_mb_corpus_of_many_scripts_loads_and_trains_without_holding_the_page(fresh_page, site_url, capsys, tmp_path):
     """A big upload (Shakespeare ten times and the UDHR in 218 languages, 14 MB) is read,
     hashed, counted and kept in slices, and crosses to the compute worker as UTF-8 bytes: no
-    main-thread task over 250 ms from the upload to the end of a training on it. (Before: a
-    corpus this size of many scripts held the page 1.5 s per string sent to the worker or
-    the store, and 0.2 s to hash.)"""
+    main-thread task over LOAD_TASK_MS from the upload to the end of a training on it.
+    (Before: it held the page 1.3 s and 0.75 s, strings sent to the worker and the store.)"""
     corpora = Path(__file__).resolve().parents[2] / "corpora"
     text = (corpora / "tinyshakespeare.txt").read_text(encoding="utf-8") * 10 + (corpora / "udhr_many.txt").read_text(encoding="utf-8")
     path = tmp_path / "big-mixed.txt"
@@ -423,7 +426,7 @@ def test_a_14_mb_corpus_of_many_scripts_loads_and_trains_without_holding_the_pag
     tasks = [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < done]
     with capsys.disabled():
         print(f"\n[14 MB corpus] upload to trained in {done - start:.0f} ms; long tasks (at ms, ms): {tasks}")
-    assert max((d for _, d in tasks), default=0) <= 250, tasks
+    assert max((d for _, d in tasks), default=0) <= LOAD_TASK_MS, tasks
     expect(page.locator("[data-stat='chars']")).to_have_text(f"{len(text):,}")
     expect(page.locator("[data-stat='bytes']")).to_have_text(f"{len(text.encode()):,}")
     settled(page, None)
