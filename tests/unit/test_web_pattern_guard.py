@@ -152,6 +152,29 @@ def test_inspect_door_refuses_to_encode_with_an_imported_catastrophic_split():
     assert not error.hidden and "backtracks catastrophically on the Inspect text" in port.text(error)
 
 
+def test_inspect_says_it_is_checking_a_pattern_while_the_worker_answers(monkeypatch):
+    """An imported tokenizer's own pattern is checked in the worker before Inspect encodes
+    (the first check boots it: seconds); meanwhile the panel says so instead of "0 tokens"."""
+    port, app = started()
+    tok = subwordlab.from_hf_json(split_tokenizer_json(r"\w+|\s+|[^\w\s]+"))
+    panel = app.panels["inspect"]
+    seen = []
+    real = panel.guard.verdict
+
+    async def watched(check):
+        note = port.query("#inspect-note")
+        seen.append((note.hidden, port.text(note)))
+        return await real(check)
+
+    monkeypatch.setattr(panel.guard, "verdict", watched)
+    app.state.set_inspect(text="words and more words")
+    app.state.set_imported(tok, "mine.json")
+    app.show_panel("inspect")
+    port.settle()
+    assert seen and seen[0][0] is False and seen[0][1].startswith("Checking the pattern") and "the Inspect text" in seen[0][1]
+    assert port.query("#inspect-note").hidden and port.text(port.query("#inspect-count")) == str(len(tok.encode("words and more words")))
+
+
 def test_files_door_keeps_the_current_tokenizer():
     port, app = started()
     app.state.set_inspect(text="a" * 40 + "b")

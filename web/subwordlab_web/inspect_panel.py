@@ -17,7 +17,7 @@ from subwordlab.tokenizer import Special
 
 from .build import el
 from .decode_box import decode_view
-from .pattern_guard import PatternGuard, tokenizer_check
+from .pattern_guard import PatternGuard, checking_text, tokenizer_check
 from .roving import RovingFocus, roving_tabindex
 from .samples import DEFAULT_SAMPLE, SAMPLES
 from .state import AppState
@@ -427,7 +427,13 @@ class InspectPanel:
         """Encode a slice per browser turn (long texts stay responsive), then draw; a
         custom pattern is first tried on the text in the compute worker (the pattern guard)."""
         port = self.port
+        asking = not self.guard.known(check)
+        if asking:  # (the first check also starts the worker: seconds, said rather than a blank "0 tokens")
+            port.set_text(self.note, checking_text(check))
+            port.set_hidden(self.note, False)
         refusal = await self.guard.verdict(check)
+        if asking:
+            port.set_hidden(self.note, True)
         if refusal is not None:
             port.set_text(self.error, refusal)
             port.set_hidden(self.error, False)
