@@ -4,7 +4,9 @@ the page's upload and the command line alike."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
+import warnings
 
 import pytest
 
@@ -65,3 +67,44 @@ def test_a_json_object_without_the_telling_keys_is_read_as_a_tokenizer_json_when
 def test_a_rank_file_that_is_not_openais_needs_its_pattern():
     with pytest.raises(ModelFileError, match="'m' cannot be loaded: .*not one of OpenAI's published files"):
         read_model(_rank_file([b"hi"]), "'m'")
+
+
+def test_a_tokenizer_json_is_hashed_once_and_not_at_all_when_its_digest_is_given(monkeypatch):
+    from subwordlab.formats import detect
+
+    hf = subwordlab.to_hf_json(subwordlab.train(WORDS, preset="byte_bpe", vocab_size=270)).encode()
+    assert read_model(hf).tokenizer.spec["source_sha256"] == hashlib.sha256(hf).hexdigest()
+    # the page checks a well-known file's SHA-256 before it reads it: that digest is the one recorded
+    monkeypatch.setattr(detect, "sha256_steps", lambda data: pytest.fail("hashed a second time"))
+    assert read_model(hf, sha256="ab" * 32).tokenizer.spec["source_sha256"] == "ab" * 32
+
+
+def test_loading_in_steps_leaves_the_warning_filters_alone_between_steps():
+    # (the page runs other work between two steps of a big file's load: a filter set for the
+    # load, and restored only at its end, would hide or restore warnings under that work)
+    from subwordlab.base.events import drain
+    from subwordlab.formats.detect import read_model_steps
+
+    tok = subwordlab.train("low lower newest widest " * 50, preset="byte_bpe", vocab_size=280)
+    hf = subwordlab.to_hf_json(tok).encode()
+    hf = hf.replace(b'"merges"', b'"merges"' + b" " * (2 << 20))  # (big enough to be read in slices)
+    before = list(warnings.filters)
+    steps = read_model_steps(hf)
+    seen = 0
+    try:
+        while True:
+            next(steps)
+            seen += 1
+            assert warnings.filters == before
+    except StopIteration as done:
+        assert done.value.tokenizer.encode("lowest") == tok.encode("lowest")
+    assert seen > 1 and warnings.filters == before
+    assert drain(read_model_steps(hf)).kind == "hf"
+
+
+def test_a_class_that_looks_like_a_set_operation_compiles_without_a_warning():
+    from subwordlab.text.regex_compat import compile_stdlib
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert compile_stdlib("[a&&b]+").findall("a&b c") == ["a&b"]  # (today's reading: the characters)

@@ -504,7 +504,7 @@ def test_a_rank_file_loads_in_slices_with_its_progress_shown(monkeypatch):
     # the slices: every yield of import_steps hands the page back once the slice time is used
     said = []
     monkeypatch.setattr(files_panel, "LOAD_SLICE_SECONDS", -1)
-    monkeypatch.setattr(files_panel, "import_steps", lambda name, data: _fake_steps(said, port))
+    monkeypatch.setattr(files_panel, "import_steps", lambda name, data, sha256=None: _fake_steps(said, port))
     _file_input(port, "o200k_base.tiktoken", data)
     assert said == ["Reading o200k_base.tiktoken… 0%", "Reading o200k_base.tiktoken… 50%"]
     assert app.state.imported_name == "o200k_base.tiktoken"
@@ -528,7 +528,7 @@ def test_a_later_load_supersedes_a_running_sliced_one(monkeypatch):
     monkeypatch.setattr(files_panel, "LOAD_SLICE_SECONDS", -1)
     started = []
 
-    def slow_steps(name, data):
+    def slow_steps(name, data, sha256=None):
         started.append(name)
         yield 0, 2
         panel._loads += 1  # as if the user chose another file (or went back) meanwhile
@@ -547,7 +547,7 @@ def test_a_load_failing_in_any_way_leaves_a_message_and_no_reading_line(monkeypa
 
     port, app = trained()
 
-    def failing(name, data):
+    def failing(name, data, sha256=None):
         raise error
 
     monkeypatch.setattr(files_panel, "import_model", failing)
@@ -637,12 +637,11 @@ def test_the_first_line_is_splitlines_first_non_blank_one_at_any_window(text, wi
 
 
 @given(st.text(max_size=300), st.integers(1, 40))
-def test_a_text_hashed_in_slices_is_hashed_as_one(text, chars):
+def test_a_text_hashed_in_slices_is_hashed_as_one(text, chunk):
+    from subwordlab.base.sha256 import sha256_steps
+
     share._DIGESTS.clear()
-    whole = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    old = share._HASH_CHARS
-    share._HASH_CHARS = chars
-    try:
-        assert drain(share.sha256_text_steps(text)) == whole == share.sha256_text(text)
-    finally:
-        share._HASH_CHARS = old
+    raw = text.encode("utf-8", "surrogatepass")
+    whole = hashlib.sha256(raw).hexdigest()
+    assert drain(sha256_steps(text, chunk)) == drain(sha256_steps(raw, chunk)) == whole  # (characters, bytes)
+    assert drain(share.sha256_text_steps(text)) == whole == share.sha256_text(text)

@@ -15,7 +15,7 @@ from build_modules import build_module
 
 import subwordlab
 from subwordlab.base.events import drain
-from subwordlab.formats.detect import sha256_steps
+from subwordlab.base.sha256 import sha256_steps
 from subwordlab_web.well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY, check
 
 pytestmark = pytest.mark.cpython_only  # reads build/_cache and uses sentencepiece/tokenizers
@@ -168,6 +168,27 @@ def test_files_loads_a_well_known_tokenizer_in_one_click_and_not_before(shipped)
     port.settle()
     assert app.state.imported.vocab_size == 30_522
     assert "It is now the tokenizer of Inspect and Compare" in port.text(port.query("#files-status"))
+
+
+def test_a_well_known_tokenizer_json_is_hashed_once_to_check_and_to_record(shipped, monkeypatch):
+    import subwordlab_web.files_panel as files_panel
+    from subwordlab.formats import detect
+
+    hashed = []
+
+    def counted(data, *args):
+        hashed.append(len(data))
+        return sha256_steps(data, *args)
+
+    monkeypatch.setattr(files_panel, "sha256_steps", counted)
+    monkeypatch.setattr(detect, "sha256_steps", counted)
+    port, app, _ = _page_with_vocabs(shipped)
+    port.click(next(b for b in port.query_all("#files-well-known button") if b.attrs["data-vocab"] == "bert_base_uncased"))
+    port.settle()
+    data = shipped["bert-base-uncased.tokenizer.json"]
+    assert port.errors == [] and app.state.imported.vocab_size == 30_522
+    assert hashed == [len(data)]
+    assert app.state.imported.spec["source_sha256"] == hashlib.sha256(data).hexdigest()
 
 
 def test_a_wrong_file_is_refused_with_a_message(shipped):

@@ -158,16 +158,16 @@ def left_out_note(dropped: list[str]) -> str:
             "no truncation or padding (a download is this tokenizer, without them).")
 
 
-def import_model(name: str, data: bytes | str) -> Imported:
+def import_model(name: str, data: bytes | str, sha256: str | None = None) -> Imported:
     """A tokenizer from an uploaded file's bytes: our JSON, a HF tokenizer.json or a
     tiktoken rank file (``subwordlab.formats.detect`` tells which). Raises ``ImportFailed``
     naming the file and the problem; nothing else escapes. (``import_steps`` is the same in
-    slices.)
+    slices; ``sha256``: the file's, when the caller hashed it already.)
     """
-    return drain(import_steps(name, data))
+    return drain(import_steps(name, data, sha256))
 
 
-def import_steps(name: str, data: bytes | str) -> Generator[tuple[int, int], None, Imported]:
+def import_steps(name: str, data: bytes | str, sha256: str | None = None) -> Generator[tuple[int, int], None, Imported]:
     """``import_model`` in slices: yields ``(done, total)`` now and then while a big
     tiktoken rank file loads (a few seconds for o200k_base), and returns the ``Imported``."""
     label = repr(name) if name else "the file"
@@ -177,7 +177,7 @@ def import_steps(name: str, data: bytes | str) -> Generator[tuple[int, int], Non
     try:
         # (most published tokenizer.json files add [CLS]/[SEP] or <s> around a text: that
         # part is left out, and said, rather than the whole file refused)
-        loaded = yield from read_model_steps(data, label, drop_post_processing=True)
+        loaded = yield from read_model_steps(data, label, drop_post_processing=True, sha256=sha256)
     except ModelFileError as exc:
         if "not one of OpenAI's published files" in str(exc):
             raise ImportFailed(f"{label} is a tiktoken rank file but not one of OpenAI's (r50k_base, cl100k_base, "

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from subwordlab.formats.detect import sha256_steps
+from subwordlab.base.sha256 import sha256_steps
 
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
 from .pattern_guard import PatternGuard, checking_text, tokenizer_check
@@ -285,11 +285,12 @@ class FilesPanel:
         self.say(f"Fetching {item.title} ({human_size(item.size)})…")
         try:
             data = await port.fetch_bytes(item.url)
-            check(item, await self._digest(data))
+            digest = await self._digest(data)
+            check(item, digest)
         except (OSError, ValueError) as exc:
             self.say(f"{item.title} could not be loaded: {exc}", error=True)
             return None
-        imported = await self.parse(item.file, data, self._loads if mine is None else mine)
+        imported = await self.parse(item.file, data, self._loads if mine is None else mine, sha256=digest)
         if imported is not None:
             self._well_known[key] = imported.tokenizer
         return imported.tokenizer if imported is not None else None
@@ -327,15 +328,16 @@ class FilesPanel:
         self._offer_replay(imported, name)
         return imported.tokenizer
 
-    async def parse(self, name: str, data: bytes, mine: int) -> Any:
+    async def parse(self, name: str, data: bytes, mine: int, sha256: str | None = None) -> Any:
         """A model file's bytes as an ``exports.Imported``; None if it failed (said) or a
-        later load superseded it."""
+        later load superseded it. ``sha256``: the file's, when it was hashed already (a
+        well-known file is checked before it is read: not hashed twice)."""
         try:
             if len(data) > BIG_MODEL_BYTES or looks_like_rank_file(data):
                 # a big file loads in slices (a tiktoken rank file; a tokenizer.json is
                 # parsed and its merges indexed a chunk at a time), the page responding in between
-                return await self._load_in_slices(name, data, mine)
-            return import_model(name, data)
+                return await self._load_in_slices(name, data, mine, sha256)
+            return import_model(name, data, sha256)
         except ImportFailed as exc:
             self.say(str(exc), error=True)
             return None
@@ -347,7 +349,7 @@ class FilesPanel:
         """The SHA-256 of a model file, hashed in slices (the page painting between them)."""
         return await drive(self.port, sha256_steps(data), LOAD_SLICE_SECONDS)
 
-    async def _load_in_slices(self, name: str, data: bytes, mine: int) -> Any:
+    async def _load_in_slices(self, name: str, data: bytes, mine: int, sha256: str | None) -> Any:
         """``import_steps`` driven a slice at a time, the progress shown between slices;
         None if another load started meanwhile (this one is dropped)."""
         def between(progress: tuple[int, int]) -> bool:
@@ -364,7 +366,7 @@ class FilesPanel:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return await drive(self.port, import_steps(name, data), LOAD_SLICE_SECONDS, between)
+            return await drive(self.port, import_steps(name, data, sha256), LOAD_SLICE_SECONDS, between)
         finally:
             gc.freeze()
             if collecting:

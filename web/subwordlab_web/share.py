@@ -63,7 +63,6 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import hashlib
 import json
 import math
 import re
@@ -74,6 +73,7 @@ from typing import Any
 
 from subwordlab.base.events import Progressing, drain
 from subwordlab.base.jsonio import STRING_TOKENS, Fields, ModelFileError, parse_json
+from subwordlab.base.sha256 import sha256_steps
 
 from .languages import DEFAULT_SET, LANGUAGE_SETS
 from .well_known import WELL_KNOWN
@@ -134,20 +134,12 @@ def sha256_text(text: str) -> str:
 
 
 _DIGESTS: list[tuple[str, str]] = []  # (text, its SHA-256): the most recent first
-_HASH_CHARS = 1 << 21  # characters encoded and hashed between two yields
 
 
 def sha256_text_steps(text: str) -> Progressing[str]:
     """``sha256_text`` in slices: yields ``(done, total)`` characters, returns the digest
     and remembers it (so ``sha256_text(text)`` answers at once after)."""
-    h = hashlib.sha256()
-    for lo in range(0, len(text), _HASH_CHARS):
-        # (surrogatepass: a lone surrogate never makes hashing fail; no link can hold one anyway;
-        # a text's UTF-8 is its pieces' UTF-8 one after the other, so the digest is the whole's)
-        h.update(text[lo:lo + _HASH_CHARS].encode("utf-8", "surrogatepass"))
-        if lo + _HASH_CHARS < len(text):
-            yield lo + _HASH_CHARS, len(text)
-    digest = h.hexdigest()
+    digest = yield from sha256_steps(text)
     _DIGESTS[:] = [(text, digest)] + [kd for kd in _DIGESTS if kd[0] is not text][:2]
     return digest
 

@@ -18,9 +18,7 @@ subwordlab.base.jsonio.ModelFileError: m.json is empty: choose a Subword Lab .js
 
 from __future__ import annotations
 
-import hashlib
 import re
-import warnings
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +26,7 @@ from typing import Any
 from ..base.events import drain, scaled
 from ..base.json_slices import parse_json_steps
 from ..base.jsonio import ModelFileError, parse_json
+from ..base.sha256 import sha256_steps
 from ..tokenizer import Tokenizer
 from .hf_import import from_hf_dict_steps
 from .openai_files import iter_from_tiktoken
@@ -82,7 +81,7 @@ def kind_of(data: bytes | str) -> str | None:
 
 def read_model(data: bytes | str, name: str = "the file", drop_post_processing: bool = True,
                pattern: str | None = None, special_tokens: dict[str, int] | None = None,
-               json_kind: str | None = None) -> Loaded:
+               json_kind: str | None = None, sha256: str | None = None) -> Loaded:
     """The tokenizer a model file holds, whatever its kind. Raises ``ModelFileError`` with one
     sentence that names the file (``name``) and what to do.
 
@@ -91,13 +90,16 @@ def read_model(data: bytes | str, name: str = "the file", drop_post_processing: 
     files add [CLS]/[SEP] or <s> around a text. ``pattern`` and ``special_tokens`` are for a
     tiktoken rank file that is not one of OpenAI's (see ``openai_files.from_tiktoken``).
     ``json_kind="hf"``: a JSON object that is not ours is read as a tokenizer.json even if it
-    lacks the keys that tell one (the caller was told so, e.g. ``subwordlab import --hf``)."""
-    return drain(read_model_steps(data, name, drop_post_processing, pattern, special_tokens, json_kind))
+    lacks the keys that tell one (the caller was told so, e.g. ``subwordlab import --hf``).
+    ``sha256``: the file's SHA-256 when the caller has it already (a tokenizer.json's import
+    records it as ``spec["source_sha256"]``; it is hashed otherwise)."""
+    return drain(read_model_steps(data, name, drop_post_processing, pattern, special_tokens, json_kind, sha256))
 
 
 def read_model_steps(data: bytes | str, name: str = "the file", drop_post_processing: bool = True,
                      pattern: str | None = None, special_tokens: dict[str, int] | None = None,
-                     json_kind: str | None = None) -> Generator[tuple[int, int], None, Loaded]:
+                     json_kind: str | None = None, sha256: str | None = None
+                     ) -> Generator[tuple[int, int], None, Loaded]:
     """``read_model`` with its progress: yields ``(done, total)`` while a big rank file loads
     (a few seconds for o200k_base in the page) and returns the ``Loaded``."""
     # step 1: nothing to read, or a rank file (told by its first line)
@@ -122,32 +124,13 @@ def read_model_steps(data: bytes | str, name: str = "the file", drop_post_proces
     try:
         if kind == "ours":
             return Loaded(from_dict(doc), kind)
-        raw = data.encode("utf-8") if isinstance(data, str) else data
-        digest = yield from scaled(sha256_steps(raw), _PARSED, 0, _WHOLE)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tok = yield from scaled(from_hf_dict_steps(doc, digest, drop_post_processing), _PARSED, _WHOLE - _PARSED, _WHOLE)
-            return Loaded(tok, kind)
+        digest = sha256 or (yield from scaled(sha256_steps(data), _PARSED, 0, _WHOLE))
+        tok = yield from scaled(from_hf_dict_steps(doc, digest, drop_post_processing), _PARSED, _WHOLE - _PARSED, _WHOLE)
+        return Loaded(tok, kind)
     except (ModelFileError, ValueError, TypeError, KeyError) as exc:
         raise ModelFileError(f"{name} cannot be loaded: {exc}") from None
     except RecursionError:
         raise ModelFileError(f"{name} cannot be loaded: it is nested too deeply") from None
-
-
-def sha256_steps(data: bytes | bytearray | memoryview, chunk: int = 1 << 22) -> Generator[tuple[int, int], None, str]:
-    """The SHA-256 of ``data`` (hex), hashed ``chunk`` bytes at a time, yielding ``(done,
-    total)`` between chunks (a 33 MB file in wasm: ~0.2 s in one call).
-
-    >>> drain(sha256_steps(b"abc"))[:16]
-    'ba7816bf8f01cfea'
-    """
-    h = hashlib.sha256()
-    view = memoryview(data)
-    for lo in range(0, len(view), chunk):
-        h.update(view[lo:lo + chunk])
-        if lo + chunk < len(view):
-            yield lo + chunk, len(view)
-    return h.hexdigest()
 
 
 def _rank_file(data: bytes | str, name: str, pattern: str | None, special_tokens: dict[str, int] | None

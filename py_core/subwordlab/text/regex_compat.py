@@ -50,6 +50,7 @@ import bisect
 import functools
 import re
 import sys
+import warnings
 
 from . import unicode_data
 from .char_class import complement, esc, set_regex, union
@@ -285,7 +286,11 @@ def translate(pattern: str) -> str:
 def compile_stdlib(pattern: str):
     """Compile `pattern` with the stdlib ``re`` via :func:`translate`, even when ``regex`` is installed."""
     try:
-        return re.compile(translate(pattern))
+        with warnings.catch_warnings():
+            # (``[[``, ``&&``, ``||`` or ``--`` in a class make ``re`` warn that a future
+            # Python may read them as set operations; today's reading is the one meant)
+            warnings.simplefilter("ignore", FutureWarning)
+            return re.compile(translate(pattern))
     except re.error as exc:
         raise ValueError(
             f"pattern {pattern!r} uses syntax the stdlib 're' fallback cannot compile ({exc}); "
