@@ -277,8 +277,18 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
     def split_words(text):
         return pre_tokenizer.words(normalizer.normalize_str(text) if normalizer else text)
 
-    too_long = spec.get("max_sentence_length") if spec.get("rules") == "sentencepiece" else None
-    if per_line(spec):
+    if spec.get("rules") == "sentencepiece":
+        # spm_train's words: each line's sentence as spm makes it (a reserved piece's text
+        # its boundary character: not cut out here), split before each ▁
+        meta = reserved_pieces(spec, pre_tokenizer)
+        cut = None
+
+        def split_words(text):
+            words = []
+            for line in text.split("\n"):
+                words += spm_unigram.split_into_words(spm_sentence(line, spec, normalizer, pre_tokenizer, meta))
+            return words
+    elif per_line(spec):
         def split_words(text):
             # one sentence per line (spm_train): each line normalized and split alone, a
             # final '\r' dropped, empty lines skipped
@@ -286,8 +296,6 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
             for line in text.split("\n"):
                 if line.endswith("\r"):
                     line = line[:-1]
-                if too_long is not None and len(line) * 4 > too_long and len(line.encode("utf-8")) > too_long:
-                    continue  # (rules='sentencepiece': spm skips a line longer than max_sentence_length bytes)
                 if line:
                     words += pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line)
             return words
@@ -522,16 +530,10 @@ def spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta):
     if isinstance(corpus, Counted):
         raise CorpusError("rules='sentencepiece' trains on the sentences themselves, which a counts file does not keep; "
                           "train on the text, or use rules='textbook'")
-    too_long = spec["max_sentence_length"]
     out = []
     for doc in documents(corpus):
-        for line in doc.split("\n"):
-            if line.endswith("\r"):
-                line = line[:-1]
-            if not line or (len(line) * 4 > too_long and len(line.encode("utf-8")) > too_long) or spm_bpe.UNK_CHAR in line:
-                continue
-            sentence = "".join(pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line))
-            out.append((_boundaries_for(sentence, meta), 1))
+        out += [(sentence, 1) for sentence in (spm_sentence(line, spec, normalizer, pre_tokenizer, meta)
+                                               for line in doc.split("\n")) if sentence]
     i = 0
     while i < len(out):  # (spm: an empty sentence swaps with the last, which is then popped)
         if out[i][0]:
@@ -542,43 +544,52 @@ def spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta):
     return out
 
 
-def _boundaries_for(sentence, meta):
-    """The reserved pieces' text in a sentence replaced by U+001F (spm's PrefixMatcher:
-    the longest one at each place). Example: ('▁a<s>b', ['<s>']) -> '▁a\\x1fb'."""
-    if not any(m in sentence for m in meta):
-        return sentence
-    by_length = sorted(meta, key=len, reverse=True)
-    out, i = [], 0
-    while i < len(sentence):
-        hit = next((m for m in by_length if sentence.startswith(m, i)), None)
-        if hit:
-            out.append(spm_unigram.BOUNDARY_CHAR)
-            i += len(hit)
-        else:
-            out.append(sentence[i])
-            i += 1
-    return "".join(out)
+def spm_sentence(line, spec, normalizer, pre_tokenizer, meta):
+    """One line as spm_train reads it: a final '\\r' dropped; "" for a line spm skips (empty,
+    longer than ``max_sentence_length`` bytes, or holding its unknown character U+2585);
+    normalized, ▁ for spaces, the reserved pieces' text (``meta``) replaced by U+001F.
+
+    >>> spec = resolve_options("sentencepiece_bpe", 10, None, {"rules": "sentencepiece"})
+    >>> spm_sentence("a <s>b\\r", spec, *sentencepiece_pipeline(spec)[:2], ["<unk>", "<s>"])
+    '▁a▁\\x1fb'
+    """
+    if line.endswith("\r"):
+        line = line[:-1]
+    too_long = spec["max_sentence_length"]
+    if not line or (len(line) * 4 > too_long and len(line.encode("utf-8")) > too_long) or spm_bpe.UNK_CHAR in line:
+        return ""
+    sentence = "".join(pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line))
+    return spm_bpe.boundaries_for(sentence, meta)
+
+
+def reserved_pieces(spec, pre_tokenizer):
+    """The pieces spm_train reserves before any it learns, in its order: the unk, the special
+    tokens, the user-defined symbols, the 256 bytes (``byte_fallback``).
+
+    >>> reserved_pieces({"unk_token": "<unk>", "special_tokens": ["<s>"], "byte_fallback": False}, None)
+    ['<unk>', '<s>']
+    """
+    unk = spec.get("unk_token")
+    meta = list(dict.fromkeys(([unk] if unk else []) + list(spec["special_tokens"])
+                              + list(getattr(pre_tokenizer, "user_defined_symbols", ()))))
+    if spec.get("byte_fallback"):
+        meta += [f"<0x{b:02X}>" for b in range(256)]
+    return meta
 
 
 def train_spm_unigram(corpus, spec, normalizer, pre_tokenizer, symbols):
     """spm_train --model_type=unigram on the corpus's sentences (``spm_sentences``): yields
     the trainer's events, returns ``(model, special_ids, steps)``."""
-    if symbols:
-        raise ValueError("rules='sentencepiece' for Unigram does not take user_defined_symbols yet; leave them out "
-                         "or use rules='textbook'")
     unk = spec["unk_token"]
-    meta = list(dict.fromkeys(([unk] if unk else []) + spec["special_tokens"]))
-    if spec["byte_fallback"]:
-        meta += [f"<0x{b:02X}>" for b in range(256)]
-    entries = spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta)
+    entries = spm_sentences(corpus, spec, normalizer, pre_tokenizer, reserved_pieces(spec, pre_tokenizer))
     if not entries:
         raise CorpusError(EMPTY_CORPUS)
     return (yield from spm_unigram.train(
         [s for s, _ in entries], [n for _, n in entries], unk_token=unk, special_tokens=spec["special_tokens"],
-        byte_fallback=spec["byte_fallback"], character_coverage=spec["character_coverage"],
-        vocab_size=spec["vocab_size"], seed_size=spec["seed_size"], max_piece_length=spec["max_piece_length"],
-        shrinking_factor=spec["shrinking_factor"], n_sub_iterations=spec["n_sub_iterations"],
-        split_digits=spec["split_digits"]))
+        user_defined_symbols=symbols, byte_fallback=spec["byte_fallback"],
+        character_coverage=spec["character_coverage"], vocab_size=spec["vocab_size"], seed_size=spec["seed_size"],
+        max_piece_length=spec["max_piece_length"], shrinking_factor=spec["shrinking_factor"],
+        n_sub_iterations=spec["n_sub_iterations"], split_digits=spec["split_digits"]))
 
 
 TRAINERS["unigram"] = train_unigram

@@ -12,6 +12,9 @@ Swift's article), Python source from the standard library.
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_budget import examples
 from test_rules_hf import stdlib_source
 
 import subwordlab
@@ -108,3 +111,71 @@ def test_the_sentencepiece_presets_read_a_sentence_per_line_by_default(preset):
     again = from_json(json.dumps(saved))
     assert again.encode("Come.\nAnd go") == whole.encode("Come.\nAnd go")
     assert any("\n" in p for p in whole.model.vocab)
+
+
+# -- reserved pieces in the text: user-defined symbols, and the text of <s>, </s>, <unk> ----------
+
+def with_reserved_text(text):
+    """``text`` with user-defined symbols and the special tokens' own text in its lines
+    (spm replaces each by its boundary character, which no piece crosses)."""
+    lines = text.split("\n")
+    for i in range(0, len(lines), 3):
+        lines[i] = lines[i].replace(" the ", " <sep> the ").replace("of", "of[MASK]")
+    for i in range(1, len(lines), 7):
+        lines[i] = lines[i].replace("a", "<s>a", 1).replace("e", "e</s>", 1) + " <unk>"
+    return "\n".join(lines)
+
+
+def spm_and_ours(text, model_type, vocab_size, **options):
+    """spm_train's pieces and ours (with their scores for Unigram: ``[(piece, score)]``), each
+    trained on ``text`` with ``options``, our tokenizer and the sentencepiece module; or the
+    two messages when spm refuses."""
+    import sentencepiece as spm
+
+    preset = "sentencepiece_bpe" if model_type == "bpe" else "sentencepiece_unigram"
+    try:
+        theirs = spm_pieces(text, model_type, vocab_size, **options)
+    except RuntimeError as e:  # (spm refuses a vocabulary its corpus cannot fill: so must we)
+        with pytest.raises(ValueError) as ours_e:
+            subwordlab.train(text, preset=preset, vocab_size=vocab_size, rules="sentencepiece",
+                             **{"character_coverage": 0.9995, **options})
+        return str(e), str(ours_e.value)
+    tok = subwordlab.train(text, preset=preset, vocab_size=vocab_size, rules="sentencepiece",
+                           **{"character_coverage": 0.9995, **options})
+    if model_type == "bpe":  # (its scores follow from the order: check_bpe checks them)
+        return [p for p, _ in theirs], tok.model.vocab, tok, spm
+    return theirs, list(zip(tok.model.vocab, tok.model.scores)), tok, spm
+
+
+@pytest.mark.parametrize("model_type, name, vocab_size", [("bpe", "udhr_eng", 400), ("unigram", "udhr_eng", 400),
+                                                          ("bpe", "wikipedia", 1500), ("unigram", "wikipedia", 1500)])
+def test_user_defined_symbols_and_reserved_text_train_as_spm(model_type, name, vocab_size):
+    """Issue 30: user_defined_symbols were refused under spm's Unigram rules; a reserved
+    piece's text in the corpus (<s> in a line) gave other BPE merges (it was cut out of the
+    text, which glued the words around it), and the boundary character spm puts there was
+    kept as a required character (a piece of its own) by the Unigram port."""
+    text = with_reserved_text(CORPORA[name]())
+    symbols = ["<sep>", "[MASK]"]
+    theirs, ours, tok, _ = spm_and_ours(text, model_type, vocab_size, user_defined_symbols=symbols)
+    first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
+    assert ours == theirs, f"first difference at #{first}: ours {ours[first:first + 2]}, spm's {theirs[first:first + 2]}"
+    assert "\x1f" not in tok.model.vocab and tok.model.vocab[3:5] == symbols
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.lists(st.lists(st.text(alphabet="abéab\u2585\x1f", min_size=1, max_size=5), min_size=1, max_size=4),
+                min_size=1, max_size=6),
+       st.sampled_from([[], ["ab"], ["é"], ["ba", "a"], ["<s>"]]), st.booleans(), st.integers(0, 10),
+       st.sampled_from(["bpe", "unigram"]))
+def test_tie_heavy_corpora_with_reserved_text_bit_for_bit(lines, symbols, special_text, extra, model_type):
+    """Symbols inside words, overlapping ones, a special token's text, spm's unknown character
+    (a line holding it is skipped) and its boundary character typed into the text; and a
+    vocabulary larger than the corpus gives (spm refuses it: so do we, with its bound)."""
+    text = "\n".join(" ".join(words) for words in lines) + ("\nb<s>a" if special_text else "")
+    letters = len(set(text) - {" ", "\n"})
+    got = spm_and_ours(text, model_type, 3 + len(symbols) + letters + 1 + extra, user_defined_symbols=symbols)
+    if len(got) == 2:  # (both refused: the same bound)
+        theirs, ours = got
+        assert "Vocabulary size too high" not in theirs or theirs.split("<= ")[-1].split(".")[0] in ours
+        return
+    assert got[1] == got[0]

@@ -39,6 +39,7 @@ from ..base.events import AlphabetReady, MergeStep
 from .unigram_seed import is_valid_piece
 
 UNK_CHAR = "\u2585"  # kUNKChar: what a character outside the required ones becomes
+BOUNDARY_CHAR = "\u001f"  # kPretokenizationBoundaryChar: a reserved piece's text becomes it; never in a piece
 
 
 def float32(x):
@@ -52,6 +53,8 @@ def required_chars(counts, character_coverage=1.0):
 
     >>> required_chars({"▁aab": 2, "▁c": 1}, 0.7)
     {'a': 4, '▁': 3}
+    >>> required_chars({"▁a\\x1f\\x1f": 2})  # (the boundary counts toward the coverage but is never kept)
+    {'a': 2, '▁': 2}
     """
     # step 1: every character's count (a tab too: spm 0.2.3 keeps it, later versions leave it out)
     freq = {}
@@ -65,8 +68,41 @@ def required_chars(counts, character_coverage=1.0):
         if float32(seen / total) >= cover:
             break
         seen += n
-        kept[ch] = n
+        if ch != BOUNDARY_CHAR:
+            kept[ch] = n
     return dict(sorted(kept.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def boundaries_for(sentence, meta):
+    """The reserved pieces' text in a sentence replaced by ``BOUNDARY_CHAR`` (spm's
+    PrefixMatcher: the longest one at each place). Example: ('▁a<s>b', ['<s>']) -> '▁a\\x1fb'."""
+    if not any(m in sentence for m in meta):
+        return sentence
+    by_length = sorted(meta, key=len, reverse=True)
+    out, i = [], 0
+    while i < len(sentence):
+        hit = next((m for m in by_length if sentence.startswith(m, i)), None)
+        if hit:
+            out.append(BOUNDARY_CHAR)
+            i += len(hit)
+        else:
+            out.append(sentence[i])
+            i += 1
+    return "".join(out)
+
+
+def meta_as_boundaries(counts, meta):
+    """``counts`` (``{word: count}``) with ``boundaries_for`` applied to each word; words
+    made equal add up, at the first one's place.
+
+    >>> meta_as_boundaries({"▁a<s>": 2, "▁a</s>": 1, "▁b": 4}, ["<unk>", "<s>", "</s>"])
+    {'▁a\\x1f': 3, '▁b': 4}
+    """
+    out = {}
+    for word, n in counts.items():
+        word = boundaries_for(word, meta)
+        out[word] = out.get(word, 0) + n
+    return out
 
 
 def train_spm_bpe(counts, required, *, num_pieces, max_piece_length=16, split_digits=False, top_k=10):
@@ -91,7 +127,7 @@ def train_spm_bpe(counts, required, *, num_pieces, max_piece_length=16, split_di
     def is_pair(p):
         ok = valid.get(p)
         if ok is None:
-            ok = valid[p] = (UNK_CHAR not in p and "\t" not in p  # (a tab: spm's pretokenization boundary)
+            ok = valid[p] = (UNK_CHAR not in p and BOUNDARY_CHAR not in p  # (a reserved piece was there)
                              and is_valid_piece(p[0] + p[1], max_piece_length, split_digits))
             if ok:
                 order[p] = len(order)
@@ -234,8 +270,9 @@ def train(counts, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), user_def
     meta = list(dict.fromkeys(([unk_token] if unk_token else []) + list(special_tokens) + list(user_defined_symbols)))
     if byte_fallback:
         meta += [f"<0x{b:02X}>" for b in range(256)]
-    defined = set(user_defined_symbols)
-    counts = {w: n for w, n in counts.items() if w not in defined}
+    # (a reserved piece's text in a word, a user-defined symbol's too, is spm's boundary
+    # character, which no pair crosses, and which only counts toward the coverage)
+    counts = meta_as_boundaries(counts, meta)
     # step 2: the required characters; the number of pieces to merge
     required = required_chars(counts, character_coverage)
     if num_merges is None:
@@ -249,6 +286,10 @@ def train(counts, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), user_def
     pieces, pairs = yield from train_spm_bpe(counts, required, num_pieces=num_pieces, max_piece_length=max_piece_length,
                                              split_digits=split_digits, top_k=top_k)
     vocab = meta + pieces + [c for c in required if c not in meta]
+    if vocab_size is not None and len(vocab) < vocab_size:  # (spm_train's hard_vocab_limit)
+        raise ValueError(f"vocab_size={vocab_size} is more than this corpus gives: spm_train stops with 'Vocabulary "
+                         f"size too high ({vocab_size}). Please set it to a value <= {len(vocab)}'; use "
+                         f"vocab_size={len(vocab)} or less")
     ids = {t: i for i, t in enumerate(vocab)}
     merges = [(ids[a], ids[b]) for a, b in pairs]
     model = BPE(vocab, merges, unk_token=unk_token, byte_fallback=byte_fallback)

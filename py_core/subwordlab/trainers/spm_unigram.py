@@ -43,10 +43,9 @@ from operator import and_, eq, sub
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..base.gc_pause import no_cyclic_gc
 from .hf_unigram import SharedSums, candidates, live_nodes
-from .spm_bpe import UNK_CHAR, required_chars
+from .spm_bpe import BOUNDARY_CHAR, UNK_CHAR, required_chars
 from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece, lcp_intervals
 
-BOUNDARY_CHAR = "\u001f"  # kPretokenizationBoundaryChar: never in a piece
 UNK_PENALTY = 10.0  # kUnkPenalty: an unknown node scores min_score - 10
 MIN_SCORE_DELTA = 0.0001  # kMinScorePenaltyDelta: finalize's missing required characters
 EXPECTED_MIN = 0.5  # kExpectedFrequencyThreshold: the M-step drops pieces expected less often
@@ -697,9 +696,9 @@ def finalize(training, required, room):
     return sorted(final.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), byte_fallback=False,
-          character_coverage=1.0, vocab_size, seed_size=1_000_000, max_piece_length=16, shrinking_factor=0.75,
-          n_sub_iterations=2, split_digits=False):
+def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), user_defined_symbols=(),
+          byte_fallback=False, character_coverage=1.0, vocab_size, seed_size=1_000_000, max_piece_length=16,
+          shrinking_factor=0.75, n_sub_iterations=2, split_digits=False):
     """Unigram as spm_train trains it on ``sentences`` (normalized, ▁ for spaces, in spm's
     order; ``freqs`` their frequencies, 1 each by default: a word-count list is spm's TSV
     input, a word a sentence with its count).
@@ -713,7 +712,7 @@ def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "<
     freqs = [1] * len(sentences) if freqs is None else list(freqs)
     if not unk_token:
         raise ValueError("SentencePiece's Unigram needs an unk_token (e.g. '<unk>')")
-    meta = list(dict.fromkeys([unk_token] + list(special_tokens)))
+    meta = list(dict.fromkeys([unk_token] + list(special_tokens) + list(user_defined_symbols)))
     if byte_fallback:
         meta += [f"<0x{b:02X}>" for b in range(256)]
     # step 1: the required characters; the rarer ones become the unknown character
