@@ -85,6 +85,8 @@ class Tokenizer:
         self._user_defined = {s: model.token_to_id[s] for s in getattr(pre_tokenizer, "user_defined_symbols", ())
                               if s in model.token_to_id}
         self._chunk_cache: dict[str, list[int]] = {}
+        self._span_cache: dict[str, list[tuple[int, int, int]]] = {}  # a piece's tokens with their spans
+        self._byte_lengths: dict[int, int] = {}  # how many bytes a token stands for (byte-level offsets)
         # the byte-level fast path: regex chunks -> bytes -> merges, no normalizer
         self._byte_fast = (isinstance(pre_tokenizer, ByteLevel) and normalizer is None
                            and getattr(model, "byte_level", False))
@@ -158,6 +160,17 @@ class Tokenizer:
             if len(self._cache) < _CACHE_LIMIT:
                 self._cache[piece] = ids
         return ids
+
+    def _tokenize_piece(self, piece):
+        """``model.tokenize_piece(piece)`` (spans in the piece: the same wherever it occurs),
+        remembered: a text's offsets (Inspect, Compare's statistics) meet the same words again
+        and again, as ``encode`` does (``_encode_piece``). Callers only read the list."""
+        found = self._span_cache.get(piece)
+        if found is None:
+            found = self.model.tokenize_piece(piece)
+            if len(self._span_cache) < _CACHE_LIMIT:
+                self._span_cache[piece] = found
+        return found
 
     def _encode_byte_level(self, text: str) -> list[int]:
         """The byte-level fast path of ``encode_ordinary``: text -> runs (segments that chunk
@@ -401,9 +414,11 @@ class Tokenizer:
         if self._byte_fast:
             # byte-level: tokens cover every byte in order, so byte offsets are running sums
             # (subtle: exact even when a token holds only part of a character)
-            byte_offsets, pos = [], 0
+            byte_offsets, pos, lengths = [], 0, self._byte_lengths
             for i in ids:
-                n = len(self.token_bytes(i))
+                n = lengths.get(i)
+                if n is None:
+                    n = lengths[i] = len(self.token_bytes(i))
                 byte_offsets.append((pos, pos + n))
                 pos += n
         else:
@@ -431,7 +446,7 @@ class Tokenizer:
             elif keep_unknown and isinstance(self.model, BPE):
                 found = self.model.tokenize_piece(piece, keep_unknown=True)
             else:
-                found = self.model.tokenize_piece(piece)
+                found = self._tokenize_piece(piece)
             for tid, ts, te in found:
                 if te > ts:
                     ns, ne = char_spans[ts][0], char_spans[te - 1][1]
@@ -448,6 +463,9 @@ class Tokenizer:
     def _piece_char_spans(self, piece, span, text):
         """For every character of a piece, its span in the (normalized) text."""
         s, e = span
+        if len(piece) == e - s and not isinstance(self.pre_tokenizer, Metaspace):
+            # one character for one (ASCII, for a byte-level piece: one byte each), the usual case
+            return list(zip(range(s, e), range(s + 1, e + 1)))
         if isinstance(self.pre_tokenizer, ByteLevel) or len(piece) != e - s and _bytes_of(piece, text[s:e]):
             # each piece character is one byte of text[s:e] (ByteLevel, alone or the last step
             # of an imported Sequence such as Qwen's and gpt-oss's: Split, then ByteLevel)
@@ -471,7 +489,7 @@ class Tokenizer:
         if len(piece) != e - s:
             # a piece an imported pipeline rewrote: every character spans the whole piece
             return [(s, e)] * len(piece)
-        return [(s + i, s + i + 1) for i in range(len(piece))]
+        return list(zip(range(s, e), range(s + 1, e + 1)))
 
     # -- decoding -----------------------------------------------------------------------
     def token_bytes(self, id: int) -> bytes:

@@ -4,6 +4,7 @@ tokenizers library on CPython."""
 
 import base64
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -287,3 +288,19 @@ def test_a_rank_models_fast_encode_equals_the_plain_merge(extra, order, pieces):
     ranks = {t: i for i, t in enumerate(tokens)}
     for piece in pieces:
         assert model.encode_bytes(piece) == _plain_tiktoken_merge(ranks, piece), piece
+
+
+@given(st.binary(max_size=64), st.text(max_size=8))
+def test_byte_characters_go_back_to_their_bytes_and_anything_else_is_named(data, other):
+    """text_to_bytes translates at C speed; a character that is not one of GPT-2's 256 byte
+    characters (the space, U+4E00, a control...) still raises the error that names it."""
+    from subwordlab.text.bytes_map import CHAR_TO_BYTE, bytes_to_text
+
+    assert text_to_bytes(bytes_to_text(data)) == data
+    text = bytes_to_text(data) + other
+    bad = next((c for c in text if c not in CHAR_TO_BYTE), None)
+    if bad is None:
+        assert text_to_bytes(text) == bytes(CHAR_TO_BYTE[c] for c in text)
+    else:
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            text_to_bytes(text)

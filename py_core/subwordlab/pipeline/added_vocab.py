@@ -164,7 +164,7 @@ class AddedVocabulary:
                 # step 3: pre-tokenize and encode, offsets mapped back to the original text
                 for piece, (ps, pe) in _pre_tokenize(tok, sub, origin, first):
                     char_spans = tok._piece_char_spans(piece, (ps, pe), sub)
-                    for tid, ts, te in tok.model.tokenize_piece(piece):
+                    for tid, ts, te in tok._tokenize_piece(piece):
                         ns = a + (char_spans[ts][0] if ts < len(char_spans) else pe)
                         ne = a + (char_spans[te - 1][1] if te > ts else ns - a)
                         if ne > ns:

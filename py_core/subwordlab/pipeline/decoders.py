@@ -66,6 +66,12 @@ class ByteLevelDecoder(Decoder):
             # tokenizer.json) stands for its own UTF-8, as in HF's ByteLevel decoder
             return token.encode("utf-8")
 
+    def decode_bytes(self, tokens):
+        try:  # (all byte characters, the usual case: one C-speed pass over the whole text)
+            return text_to_bytes("".join(tokens))
+        except ValueError:
+            return super().decode_bytes(tokens)
+
 
 @component("decoder", "Suffix")
 class SuffixDecoder(Decoder):

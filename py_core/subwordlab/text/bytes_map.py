@@ -37,12 +37,23 @@ def bytes_to_text(data: bytes) -> str:
     return bytes(data).decode("latin-1").translate(LATIN1_TO_BYTE_CHARS)
 
 
+# the inverse, for a C-speed translate then encode("latin-1"): every other character below
+# U+0100 (the space, controls...) becomes U+0100, which Latin-1 cannot encode; one above
+# stays as it is and cannot either
+BYTE_CHARS_TO_LATIN1 = str.maketrans({**{chr(c): "\u0100" for c in range(256)},
+                                      **{ch: chr(b) for b, ch in enumerate(BYTE_TO_CHAR)}})
+
+
 def text_to_bytes(text: str) -> bytes:
     """Inverse of bytes_to_text. Example: 'Ġa' -> b' a'.
 
     Raises ValueError naming the first character that is not a GPT-2 byte character.
     """
     try:
+        return text.translate(BYTE_CHARS_TO_LATIN1).encode("latin-1")
+    except UnicodeEncodeError:
+        pass
+    try:  # (the slow way, for the message: which character)
         return bytes([CHAR_TO_BYTE[ch] for ch in text])
     except KeyError as exc:
         raise ValueError(
