@@ -48,6 +48,8 @@ serve = _load_serve_module()
 def pytest_configure(config) -> None:
     config.addinivalue_line("markers", "every_engine: an engine journey that Firefox and WebKitGTK run too "
                                        "(tests/e2e/engines; the rest run in Chromium only)")
+    config.addinivalue_line("markers", "chromium_twin(test): in Chromium, this engine journey is made (with every "
+                                       "check of it) by that test of the e2e tier, and deselected when it runs")
 
 
 def pytest_addoption(parser) -> None:

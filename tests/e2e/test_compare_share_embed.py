@@ -393,12 +393,14 @@ def test_share_link_round_trip_across_two_browser_contexts(fresh_page, site_url,
     # the sender's last panel before Share (Files), not Share itself
     expect(dst.locator("#tab-files")).to_have_attribute("aria-selected", "true")
     expect(dst.locator("#context-corpus")).to_have_text("UDHR: English")
-    expect(dst.locator("#context-step")).to_have_text(f"step 300 of {len(Recording(udhr_text('udhr_eng'), 'wordpiece', vocab_size=800).run().steps):,}")
+    rec = Recording(udhr_text("udhr_eng"), "wordpiece", vocab_size=800).run()
+    expect(dst.locator("#context-step")).to_have_text(f"step 300 of {len(rec.steps):,}")
     dst.click("#tab-inspect")
     expect(dst.locator("#inspect-input")).to_have_value("Freedom of opinion and expression")
     dst.click("#tab-files")
     _, got = download(dst, "#files-dl-ours")
     assert got == want  # byte-identical model JSON at the same step
+    assert want == subwordlab.to_json(rec.tokenizer_at(300)).encode("utf-8")  # and CPython's, byte for byte
 
 
 def test_a_percent_encoded_link_split_by_spaces_opens_as_the_original(fresh_page, site_url):
@@ -606,7 +608,7 @@ def test_the_biggest_shipped_modern_tokenizer_loads_and_inspects_like_tokenizers
     assert got == want
 
 
-def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_page, site_url, screenshots_dir):
+def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_page, site_url, built_site, screenshots_dir):
     """Issue 26 items 4 and 6: train on the English UDHR, then Train's one button: Compare
     shows the tokenizer trained here beside GPT-4's, GPT-4o's and Qwen3's, with the premium
     of 47 languages, sortable, as CSV; the same counts as CPython's for the same model; the
@@ -635,6 +637,14 @@ def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_pag
     tamil = strip((CORPORA / "udhr_more" / "udhr_tam.txt").read_text(encoding="utf-8"))[0]
     cell = page.locator('#cmp-parity-table tr[data-lang="udhr_tam"] td').first
     expect(cell).to_have_attribute("data-tokens", str(text_stats(mine, tamil)["tokens"]))
+    # the GPT-4 column's counts are those of the same shipped file read by the core in CPython
+    from subwordlab_web.exports import import_model
+    from subwordlab_web.well_known import WELL_KNOWN_BY_KEY
+
+    cl100k = WELL_KNOWN_BY_KEY["cl100k_base"]
+    theirs = import_model(cl100k.file, (built_site / cl100k.url).read_bytes()).tokenizer
+    expect(page.locator('#cmp-parity-table tr[data-lang="udhr_tam"] td').nth(1)).to_have_attribute(
+        "data-tokens", str(text_stats(theirs, tamil)["tokens"]))
     assert LANGUAGES["udhr_tam"].script == "Tamil"
     # sort by GPT-4o's premium: the costliest language first
     page.click('#cmp-parity-table button[data-sort="2"]')

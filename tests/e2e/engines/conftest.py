@@ -35,8 +35,22 @@ def minibrowser() -> Path:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Firefox and WebKitGTK run the journeys marked every_engine; the others are deselected
-    there (not skipped: they run, and must pass, in Chromium's e2e tier)."""
+    there (not skipped: they run, and must pass, in Chromium's e2e tier).
+
+    In Chromium, a journey marked ``chromium_twin("file.py::test_name")`` is deselected when
+    that test is collected in the same run: the twin makes the same journey in Chromium with
+    every check of it and more (the two cost ~70 s of the e2e tier's CPU when both ran). When
+    the twin is not collected (``pytest tests/e2e/engines`` alone), the journey runs."""
     if config.getoption("engine") == "chromium":
+        def collected(test: str) -> bool:
+            return any(i == test or i.startswith(test + "[") for i in ids)
+
+        ids = [item.nodeid for item in items]
+        twinned = [item for item in items
+                   if (twin := item.get_closest_marker("chromium_twin")) and collected(twin.args[0])]
+        if twinned:
+            config.hook.pytest_deselected(items=twinned)
+            items[:] = [item for item in items if item not in twinned]
         return
     kept = [item for item in items if item.get_closest_marker("every_engine")]
     if len(kept) < len(items):

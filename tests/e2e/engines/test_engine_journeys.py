@@ -8,7 +8,8 @@ every engine agrees with CPython, and so with the others. The tier prints its bo
 training times (medians of SUBWORDLAB_ENGINE_RUNS runs, 1 unless set) and writes them to
 tests/e2e/screenshots/engine_<engine>.json.
 
-Every journey runs in Chromium (the e2e tier). Firefox and WebKitGTK run the journeys marked
+Every journey runs in Chromium (the e2e tier): here, or, for one marked `chromium_twin`, as
+the named test of the tier, which makes it with every check of it. Firefox and WebKitGTK run the journeys marked
 `every_engine`: those that exercise what differs between engines (boot, the workers, upload
 and download, the clipboard, iframes, share links into a fresh session, one long training);
 the others drive the same Python through the same DOM calls.
@@ -229,6 +230,7 @@ def test_compare_three_algorithms(app, screenshots_dir, engine):
 
 
 @pytest.mark.every_engine
+@pytest.mark.chromium_twin("tests/e2e/test_compare_share_embed.py::test_measure_a_trained_tokenizer_against_real_ones_in_47_languages")
 def test_measure_a_trained_tokenizer_against_real_ones(app, screenshots_dir, engine):
     """Issue 26: the one-click loads (GPT-4's, GPT-4o's and Qwen3's files, fetched and parsed in
     this engine) and the premium view over 47 languages; the trained column's counts are the
@@ -259,6 +261,7 @@ def test_measure_a_trained_tokenizer_against_real_ones(app, screenshots_dir, eng
 
 # --- share, embed, hostile links -------------------------------------------------------------------
 @pytest.mark.every_engine
+@pytest.mark.chromium_twin("tests/e2e/test_compare_share_embed.py::test_share_link_round_trip_across_two_browser_contexts")
 def test_share_link_opens_the_same_model_in_a_fresh_session(app, new_session, engine, screenshots_dir, capsys):
     """The same spec in every engine gives the same model file: its SHA-256 is CPython's."""
     corpus = udhr_text("udhr_eng")
@@ -357,6 +360,7 @@ def test_hostile_links_are_rejected_cleanly(new_session, site_url):
 
 
 @pytest.mark.every_engine
+@pytest.mark.chromium_twin("tests/e2e/test_hostile_inputs.py::test_a_catastrophic_pattern_in_options_is_stopped_in_the_worker")
 def test_a_catastrophic_pattern_is_stopped_in_the_compute_worker(new_session, site_url, capsys):
     """The pattern guard in this engine: a pattern of the user's own is tried first in the
     compute worker (the page's only worker). ``(a+)+$`` on forty 'a' and a 'b' does not answer
