@@ -16,6 +16,7 @@ of the schema in options.py (the UI and the CLI are built from that schema);
 """
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -260,6 +261,18 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
         return counts, provenance
     specials = spec.get("special_tokens") or []
     cut = alternation(specials).split if specials else None
+    special_words: set[str] = set()
+    if specials and spec.get("rules") == "hf":
+        # the tokenizers library cuts a special token out of the text before it normalizes and
+        # pre-tokenizes, but still counts it: one word of its own, its text as it is (so
+        # BpeTrainer learns pairs inside '<|endoftext|>')
+        cut = re.compile(f"({alternation(specials).pattern})").split
+        special_words = set(specials)
+
+    def counting(split):
+        """``split`` for the text between special tokens; a special token (kept by the
+        cut under rules='hf') is one word."""
+        return (lambda text: [text] if text in special_words else split(text)) if special_words else split
 
     slicer = corpus_slicer(spec, pre_tokenizer)
 
@@ -269,9 +282,10 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
             unmatched[0] += n
             return got
 
-        raw, provenance = yield from _counting(iter_count_words(corpus, chunks, cut, slicer, allow_empty))
+        raw, provenance = yield from _counting(iter_count_words(corpus, counting(chunks), cut, slicer, allow_empty))
         # the words as GPT-2 byte characters (Latin-1 maps byte b to chr(b): a C-speed translate)
-        counts = {w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS): n for w, n in raw.items()}
+        counts = {w if w in special_words else w.encode("utf-8").decode("latin-1").translate(LATIN1_TO_BYTE_CHARS): n
+                  for w, n in raw.items()}
         return counts, provenance
 
     def split_words(text):
@@ -300,7 +314,7 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
                     words += pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line)
             return words
 
-    counts, provenance = yield from _counting(iter_count_words(corpus, split_words, cut, slicer, allow_empty))
+    counts, provenance = yield from _counting(iter_count_words(corpus, counting(split_words), cut, slicer, allow_empty))
     check_end_of_word(counts, spec)
     return dict(counts), provenance
 

@@ -190,6 +190,20 @@ def test_wordpiece_lowercase_min_frequency_and_other_specials():
     check_wordpiece(CORPORA["wikipedia"](), 800, special_tokens=["[UNK]", "[X]"], min_frequency=4, lowercase=True)
 
 
+# -- special tokens typed into the text ---------------------------------------------------
+
+def test_special_tokens_in_the_text_are_words_of_their_own_as_in_tokenizers():
+    """``Tokenizer.train`` cuts each special token (an added token of the tokenizer.json) out
+    of the text before it normalizes and pre-tokenizes, and still counts it as one word, its
+    text as it is: BpeTrainer learns pairs inside '<|endoftext|>' ('nd', '<|'). Ours cut the
+    special tokens out and dropped them (merge 6 differed on the English UDHR)."""
+    text = CORPORA["udhr_eng"]()
+    check_byte_bpe(text.replace("the ", "the <|endoftext|>", 40).replace("of", "of<pad>", 20), 800,
+                   special_tokens=["<|endoftext|>", "<pad>"])
+    check_wordpiece(text.replace("the ", "the [MASK] ", 30).replace("and", "a[SEP]nd", 10), 500)
+    check_char_bpe(text.replace("the ", "the <unk>", 30), 500, unk_token="<unk>")
+
+
 # -- tie-heavy corpora (Hypothesis) -------------------------------------------------------
 
 words = st.lists(st.text(alphabet="abcé", min_size=1, max_size=6), min_size=1, max_size=30)

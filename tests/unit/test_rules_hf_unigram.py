@@ -240,6 +240,15 @@ def test_special_tokens_lowercase_and_initial_alphabet(hf_worker):
         assert tok.tokenize(text_, allowed_special="all") == [run["vocab"][i][0] for i in ids], text_
 
 
+def test_special_tokens_typed_into_the_text_are_words_of_their_own_as_in_hf(hf_worker):
+    """HF cuts a special token out of the text before it pre-tokenizes, and still counts it:
+    one word, its text as it is (ours cut it and dropped it: other expected counts)."""
+    text = read("udhr/udhr_eng.txt").replace("the ", "the <s> ", 40).replace("of", "of</s>", 20)
+    tok, missing = ours(text, 400)
+    (run,) = hf_worker(tok, text, hf_trainer(400))
+    assert_close(run["vocab"], tok, missing)
+
+
 @pytest.mark.parametrize("unk, specials", [("<unk>", ["<s>"]), (None, ["<s>", "</s>"])])
 def test_unk_not_among_the_special_tokens_or_none(hf_worker, unk, specials):
     """HF puts an unk the special tokens lack first (one more reserved piece); without one, none."""
