@@ -139,7 +139,8 @@ def sentencepiece_pipeline(spec):
     if spec["lowercase"]:
         steps.append(Lowercase())
     if spec["remove_extra_whitespaces"]:
-        steps.append(Collapse())
+        # (rules='sentencepiece': only spaces are stripped at a line's ends, as spm_train does)
+        steps.append(Collapse(spaces_only=spec.get("rules") == "sentencepiece"))
     normalizer = Sequence(steps) if steps else None
     symbols = spec.get("user_defined_symbols") or ()
     if isinstance(symbols, str):
@@ -300,7 +301,7 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
         def split_words(text):
             words = []
             for line in text.split("\n"):
-                words += spm_unigram.split_into_words(spm_sentence(line, spec, normalizer, pre_tokenizer, meta))
+                words += spm_unigram.split_into_words(spm_sentence(line, spec, normalizer, pre_tokenizer, meta) or "")
             return words
     elif per_line(spec):
         def split_words(text):
@@ -546,8 +547,9 @@ def spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta):
                           "train on the text, or use rules='textbook'")
     out = []
     for doc in documents(corpus):
+        # (a line spm skips is None; one empty once normalized is kept, for the swap below)
         out += [(sentence, 1) for sentence in (spm_sentence(line, spec, normalizer, pre_tokenizer, meta)
-                                               for line in doc.split("\n")) if sentence]
+                                               for line in doc.split("\n")) if sentence is not None]
     i = 0
     while i < len(out):  # (spm: an empty sentence swaps with the last, which is then popped)
         if out[i][0]:
@@ -559,9 +561,10 @@ def spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta):
 
 
 def spm_sentence(line, spec, normalizer, pre_tokenizer, meta):
-    """One line as spm_train reads it: a final '\\r' dropped; "" for a line spm skips (empty,
+    """One line as spm_train reads it: a final '\\r' dropped; None for a line spm skips (empty,
     longer than ``max_sentence_length`` bytes, or holding its unknown character U+2585);
-    normalized, ▁ for spaces, the reserved pieces' text (``meta``) replaced by U+001F.
+    normalized, ▁ for spaces, the reserved pieces' text (``meta``) replaced by U+001F (""
+    when nothing is left: spm drops it later, see ``spm_sentences``).
 
     >>> spec = resolve_options("sentencepiece_bpe", 10, None, {"rules": "sentencepiece"})
     >>> spm_sentence("a <s>b\\r", spec, *sentencepiece_pipeline(spec)[:2], ["<unk>", "<s>"])
@@ -571,7 +574,7 @@ def spm_sentence(line, spec, normalizer, pre_tokenizer, meta):
         line = line[:-1]
     too_long = spec["max_sentence_length"]
     if not line or (len(line) * 4 > too_long and len(line.encode("utf-8")) > too_long) or spm_bpe.UNK_CHAR in line:
-        return ""
+        return None
     sentence = "".join(pre_tokenizer.words(normalizer.normalize_str(line) if normalizer else line))
     return spm_bpe.boundaries_for(sentence, meta)
 

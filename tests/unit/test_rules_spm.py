@@ -163,14 +163,15 @@ def test_user_defined_symbols_and_reserved_text_train_as_spm(model_type, name, v
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(st.lists(st.lists(st.text(alphabet="abéab\u2585\x1f", min_size=1, max_size=5), min_size=1, max_size=4),
+@given(st.lists(st.lists(st.text(alphabet="abéab\u2585\x1f \t", min_size=1, max_size=5), min_size=1, max_size=4),
                 min_size=1, max_size=6),
        st.sampled_from([[], ["ab"], ["é"], ["ba", "a"], ["<s>"]]), st.booleans(), st.integers(0, 10),
        st.sampled_from(["bpe", "unigram"]))
 def test_tie_heavy_corpora_with_reserved_text_bit_for_bit(lines, symbols, special_text, extra, model_type):
     """Symbols inside words, overlapping ones, a special token's text, spm's unknown character
-    (a line holding it is skipped) and its boundary character typed into the text; and a
-    vocabulary larger than the corpus gives (spm refuses it: so do we, with its bound)."""
+    (a line holding it is skipped) and its boundary character typed into the text, tabs and
+    spaces anywhere (lines of spaces only, empty once normalized); and a vocabulary larger
+    than the corpus gives (spm refuses it: so do we, with its bound)."""
     text = "\n".join(" ".join(words) for words in lines) + ("\nb<s>a" if special_text else "")
     letters = len(set(text) - {" ", "\n"})
     got = spm_and_ours(text, model_type, 3 + len(symbols) + letters + 1 + extra, user_defined_symbols=symbols)
@@ -179,3 +180,43 @@ def test_tie_heavy_corpora_with_reserved_text_bit_for_bit(lines, symbols, specia
         assert "Vocabulary size too high" not in theirs or theirs.split("<= ")[-1].split(".")[0] in ours
         return
     assert got[1] == got[0]
+
+
+@pytest.mark.parametrize("model_type", ["bpe", "unigram"])
+def test_tabs_at_a_line_s_ends_and_lines_of_spaces_train_and_encode_as_spm(model_type):
+    """spm strips only spaces at a line's ends ('\\ta ' -> '▁\\ta'); ours stripped any white space
+    (a tab too). And a line of spaces, empty once normalized, is dropped where spm drops it
+    (swapped with the last sentence): a refactoring that dropped it in place changed the
+    Unigram's order of sentences, and its scores. Our file, HF's load of the exported
+    tokenizer.json and spm encode alike."""
+    import warnings
+
+    from tokenizers import Tokenizer
+
+    lines = CORPORA["udhr_eng"]().split("\n")
+    lines = ["  " + line.replace(" ", "\t", 1) if i % 3 else line + "\t " for i, line in enumerate(lines)]
+    text = "\n".join(lines)
+    theirs, ours, tok, spm = spm_and_ours(text, model_type, 400)
+    assert ours == theirs
+    assert any("\t" in p for p in tok.model.vocab)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        hf = Tokenizer.from_str(subwordlab.to_hf_json(tok))
+    probes = ["\tHello world\t", "  \t a  b \t ", "x\u2028", "\t\t"] + lines[:40]
+    processor = spm_processor(text, model_type, 400)
+    again = subwordlab.from_json(subwordlab.to_json(tok))  # (our file keeps the spaces-only strip)
+    for probe in probes:
+        assert again.encode(probe) == tok.encode(probe)
+        assert tok.encode(probe) == processor.encode(probe) == hf.encode(probe, add_special_tokens=False).ids, probe
+        assert tok.encode_full(probe).offsets == [tuple(o) for o in hf.encode(probe, add_special_tokens=False).offsets]
+
+
+def spm_processor(text, model_type, vocab_size, **options):
+    """spm_train's model on ``text``'s lines, loaded (to encode with it)."""
+    import sentencepiece as spm
+
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(text.split("\n")), model_writer=out, vocab_size=vocab_size,
+                                   model_type=model_type, num_threads=1, minloglevel=2,
+                                   normalization_rule_name="nfkc", **options)
+    return spm.SentencePieceProcessor(model_proto=out.getvalue())

@@ -152,6 +152,8 @@ def _strip(ex, n):
 
 @hf_writer(N.Collapse)
 def _collapse(ex, n):
+    if n.spaces_only:  # (one space at most at either end once runs are collapsed)
+        return [_replace_regex(" {2,}", " "), _replace_regex(r"\A | \z", "")]
     return [_replace_regex(" {2,}", " "), {"type": "Strip", "strip_left": True, "strip_right": True}]
 
 

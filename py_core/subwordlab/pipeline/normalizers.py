@@ -262,25 +262,44 @@ class Strip(Normalizer):
 @component("normalizer", "Collapse")
 class Collapse(Normalizer):
     """SentencePiece's ``remove_extra_whitespaces``: strip white space at both ends and
-    collapse every run of spaces into one. Example: '  a   b ' -> 'a b'."""
+    collapse every run of spaces into one. Example: '  a   b ' -> 'a b'.
+
+    ``spaces_only``: strip only spaces, as spm_train does (a tab at a line's end stays:
+    '\ta ' -> '\ta'); by default any Unicode white space, as the tokenizers library's
+    ``Strip`` (what the exported file says) does."""
 
     type = "Collapse"
     _RUNS = re.compile(" {2,}")
     _WHITE_SPACE = "".join(sorted(WHITE_SPACE))
 
+    def __init__(self, spaces_only=False):
+        self.spaces_only = bool(spaces_only)
+
     def normalize_str(self, text):
         # the text alone (no offsets) at C speed, any script: what ``apply`` keeps of a run
         # of spaces is one space, and str.strip drops the same white space as ``Strip``
         # (measured, 1 MB of random bytes: 0.35 s through ``apply``'s units, 0.01 s)
-        return self._RUNS.sub(" ", text).strip(self._WHITE_SPACE)
+        return self._RUNS.sub(" ", text).strip(" " if self.spaces_only else self._WHITE_SPACE)
 
     def apply(self, units):
         # step 1: collapse runs of ' ' (keep the last space of each run: its offsets are the
         # ones the tokenizers library gives for Replace(' {2,}', ' '))
         last = len(units) - 1
         kept = [u for i, u in enumerate(units) if not (u[0] == " " and i < last and units[i + 1][0] == " ")]
-        # step 2: strip white space at both ends
-        return Strip().apply(kept)
+        # step 2: strip white space (or only the space: one at most, after step 1) at both ends
+        if not self.spaces_only:
+            return Strip().apply(kept)
+        lo, hi = int(bool(kept) and kept[0][0] == " "), len(kept)
+        if hi > lo and kept[hi - 1][0] == " ":
+            hi -= 1
+        return kept[lo:hi]
+
+    def dump(self):
+        return {"spaces_only": True} if self.spaces_only else {}  # (a file from before has none)
+
+    @classmethod
+    def load(cls, f, ctx):
+        return cls(f.get("spaces_only", "bool", default=False))
 
 
 class _PatternContent(Normalizer):
