@@ -10,6 +10,7 @@ Swift's article), Python source from the standard library.
 """
 
 import io
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -220,3 +221,14 @@ def spm_processor(text, model_type, vocab_size, **options):
                                    model_type=model_type, num_threads=1, minloglevel=2,
                                    normalization_rule_name="nfkc", **options)
     return spm.SentencePieceProcessor(model_proto=out.getvalue())
+
+
+@pytest.mark.parametrize("model_type, vocab_size", [("bpe", 600), ("unigram", 400)])
+def test_split_digits_splits_only_the_digits_spm_knows(model_type, vocab_size):
+    """spm_train's split_digits counts only 0-9 and the fullwidth ０-９ as digits
+    (``is_unicode_decimal_number``); ours refused every Unicode digit in a longer piece, so
+    the Khmer UDHR, whose article numbers are Khmer digits, parted at piece 151 (BPE)."""
+    text = (Path(__file__).resolve().parents[2] / "corpora" / "udhr_more" / "udhr_khm.txt").read_text(encoding="utf-8")
+    theirs, ours, _, _ = spm_and_ours(text, model_type, vocab_size, split_digits=True)
+    assert ours == theirs
+    assert any(len(p) > 1 and any(c in "០១២៣៤៥៦៧៨៩" for c in p) for p in (q if isinstance(q, str) else q[0] for q in ours))

@@ -62,9 +62,14 @@ def script_of(ch):
     return got
 
 
-def is_valid_piece(piece, max_piece_length=16, split_digits=False):
+SPM_DIGITS = frozenset("0123456789\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19")
+
+
+def is_valid_piece(piece, max_piece_length=16, split_digits=False, spm_digits=False):
     """SentencePiece's rules for a piece: not too long, ▁ only first, one script (marks take
-    the script before them), and with ``split_digits`` no digit in a longer piece.
+    the script before them), and with ``split_digits`` no digit in a longer piece: any
+    decimal digit (Unicode's Nd), or with ``spm_digits`` only those spm_train counts
+    (``is_unicode_decimal_number``: 0-9 and the fullwidth ０-９; a Khmer ១ is a letter to it).
 
     Example: '▁the' -> True, 'he▁' -> False, 'd,' -> False, ',"' -> True.
     """
@@ -79,7 +84,7 @@ def is_valid_piece(piece, max_piece_length=16, split_digits=False):
         s = script_of(c)
         if s == _INHERITED:
             s = prev
-        if split_digits and len(piece) > 1 and category(c) == "Nd":
+        if split_digits and len(piece) > 1 and (c in SPM_DIGITS if spm_digits else category(c) == "Nd"):
             return False
         if s != _ANY and prev != _ANY and s != prev:
             return False
