@@ -150,7 +150,8 @@ def sentencepiece_pipeline(spec):
     # subtle: without remove_extra_whitespaces a text may start with spaces; SentencePiece's
     # dummy ▁ goes before them too, so decoding gives them back
     pre = MetaspaceWithSymbols(spec["add_dummy_prefix"], spec["split_digits"], symbols,
-                               prefix_before_space=not spec["remove_extra_whitespaces"])
+                               prefix_before_space=not spec["remove_extra_whitespaces"],
+                               spm_digits=spec.get("rules") == "sentencepiece")  # (only spm's digits apart)
     return normalizer, pre, MetaspaceDecoder(spec["add_dummy_prefix"])
 
 

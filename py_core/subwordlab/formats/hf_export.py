@@ -228,7 +228,10 @@ def _metaspace(ex, p, top):
             ex.added.append({"id": ex.tok.model.token_to_id[s], "content": s, "single_word": False, "lstrip": False,
                              "rstrip": False, "normalized": True, "special": False})
     if p.split_digits:
-        return {"type": "Sequence", "pretokenizers": [meta, {"type": "Digits", "individual_digits": True}]}
+        # (spm_digits: only 0-9 and ０-９ apart, as spm does; Digits cuts every Unicode number)
+        digits = (_split("[0-9\uff10-\uff19]", "Isolated") if getattr(p, "spm_digits", False)
+                  else {"type": "Digits", "individual_digits": True})
+        return {"type": "Sequence", "pretokenizers": [meta, digits]}
     return meta
 
 

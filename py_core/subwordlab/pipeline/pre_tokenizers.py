@@ -23,7 +23,7 @@ from ..base.registry import component, dump_component
 from ..text.bytes_map import bytes_to_text
 from ..text.patterns import PATTERNS
 from ..text.regex_compat import compile_pattern, onig_spans, translate
-from ..text.unicode_data import category
+from ..text.unicode_data import SPM_DIGITS, category
 
 SPACE_MARK = "\u2581"  # ▁, SentencePiece's visible space
 _NUMERIC = ("Nd", "Nl", "No")  # what Rust's char::is_numeric accepts (HF's Digits)
@@ -289,7 +289,7 @@ class Metaspace(PreTokenizer):
     type = "Metaspace"
 
     def __init__(self, add_dummy_prefix=True, split_digits=False, *, replacement=SPACE_MARK,
-                 prepend_scheme=None, split=True, prefix_before_space=False):
+                 prepend_scheme=None, split=True, prefix_before_space=False, spm_digits=False):
         if prepend_scheme is None:
             prepend_scheme = "always" if add_dummy_prefix else "never"
         if prepend_scheme not in ("always", "first", "never"):
@@ -298,6 +298,9 @@ class Metaspace(PreTokenizer):
             raise ValueError(f"the Metaspace replacement must be one character, not {replacement!r}")
         self.add_dummy_prefix = prepend_scheme != "never"
         self.split_digits = split_digits
+        # which characters split_digits cuts apart: any Unicode number (HF's Digits), or with
+        # spm_digits only SentencePiece's digits (0-9, ０-９), as spm_train's models encode
+        self.spm_digits = bool(spm_digits)
         self.replacement, self.prepend_scheme, self.split = replacement, prepend_scheme, bool(split)
         # SentencePiece's rule: the dummy ▁ is added even before a leading space, so decoding
         # (which drops one leading space) gives the leading spaces back
@@ -334,7 +337,7 @@ class Metaspace(PreTokenizer):
                 if piece:
                     out.append((piece, (start, i)))
                 piece, start = mark, i
-            elif self.split_digits and category(ch) in _NUMERIC:
+            elif self.split_digits and (ch in SPM_DIGITS if self.spm_digits else category(ch) in _NUMERIC):
                 # step 3: a digit is a piece of its own
                 if piece:
                     out.append((piece, (start, i)))
@@ -351,13 +354,15 @@ class Metaspace(PreTokenizer):
     def dump(self):
         return {"add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits, "replacement": self.replacement,
                 "prepend_scheme": self.prepend_scheme, "split": self.split,
-                **({"prefix_before_space": True} if self.prefix_before_space else {})}
+                **({"prefix_before_space": True} if self.prefix_before_space else {}),
+                **({"spm_digits": True} if self.spm_digits else {})}
 
     @classmethod
     def load(cls, f, ctx):
         return cls(f.get("add_dummy_prefix", "bool"), f.get("split_digits", "bool"),
                    replacement=f.get("replacement", "str"), prepend_scheme=f.get("prepend_scheme", "str"),
-                   split=f.get("split", "bool"), prefix_before_space=f.get("prefix_before_space", "bool", False))
+                   split=f.get("split", "bool"), prefix_before_space=f.get("prefix_before_space", "bool", False),
+                   spm_digits=f.get("spm_digits", "bool", False))
 
 
 # -- general-purpose stages (for tokenizer.json files imported from HF tokenizers) ---------
@@ -651,15 +656,16 @@ class MetaspaceWithSymbols(Metaspace):
     [('▁a', (0, 1)), ('<sep>', (1, 6)), ('b', (6, 7)), ('▁c', (7, 9))]
     """
 
-    def __init__(self, add_dummy_prefix=True, split_digits=False, user_defined_symbols=(), prefix_before_space=False):
-        super().__init__(add_dummy_prefix, split_digits, prefix_before_space=prefix_before_space)
+    def __init__(self, add_dummy_prefix=True, split_digits=False, user_defined_symbols=(), prefix_before_space=False,
+                 spm_digits=False):
+        super().__init__(add_dummy_prefix, split_digits, prefix_before_space=prefix_before_space, spm_digits=spm_digits)
         symbols = list(dict.fromkeys(user_defined_symbols))
         for s in symbols:
             if not isinstance(s, str) or not s or any(c.isspace() for c in s):
                 raise ValueError(f"a user-defined symbol must be a non-empty string without white space, not {s!r}")
         self.user_defined_symbols = symbols
         self._cut = re.compile("|".join(re.escape(s) for s in sorted(symbols, key=lambda s: (-len(s), s)))) if symbols else None
-        self._rest = Metaspace(False, split_digits)  # the text after a symbol: no dummy prefix
+        self._rest = Metaspace(False, split_digits, spm_digits=spm_digits)  # the text after a symbol: no dummy prefix
 
     def pre_tokenize_str(self, text):
         if self._cut is None:
@@ -685,9 +691,11 @@ class MetaspaceWithSymbols(Metaspace):
     def dump(self):
         return {"add_dummy_prefix": self.add_dummy_prefix, "split_digits": self.split_digits,
                 "user_defined_symbols": list(self.user_defined_symbols),
-                **({"prefix_before_space": True} if self.prefix_before_space else {})}
+                **({"prefix_before_space": True} if self.prefix_before_space else {}),
+                **({"spm_digits": True} if self.spm_digits else {})}
 
     @classmethod
     def load(cls, f, ctx):
         return cls(f.get("add_dummy_prefix", "bool"), f.get("split_digits", "bool"), f.str_list("user_defined_symbols"),
-                   prefix_before_space=f.get("prefix_before_space", "bool", False))
+                   prefix_before_space=f.get("prefix_before_space", "bool", False),
+                   spm_digits=f.get("spm_digits", "bool", False))

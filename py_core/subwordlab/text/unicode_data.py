@@ -33,6 +33,9 @@ from .char_class import set_regex
 
 UNICODE_VERSION = _t.UNICODE_VERSION
 RUNTIME_VERSION = unicodedata.unidata_version
+# the digits SentencePiece knows as digits (its is_unicode_decimal_number): 0-9 and the fullwidth
+# ０-９; any other Unicode digit (Khmer ១, Devanagari १) is a letter to its split_digits
+SPM_DIGITS = frozenset("0123456789\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19")
 
 
 def _version(text):

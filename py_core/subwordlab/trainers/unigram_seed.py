@@ -24,7 +24,7 @@ tokens per character within 0.5%); on small texts in other scripts ours is marke
 from itertools import chain
 
 from ..text.corpus import cut_long, head_bytes
-from ..text.unicode_data import category, script
+from ..text.unicode_data import SPM_DIGITS, category, script
 
 SPACE_MARK = "\u2581"
 _ANY, _INHERITED = "", "Inherited"
@@ -60,9 +60,6 @@ def script_of(ch):
         s = "Hani" if ch == "\u30fc" else script(ch)  # (ー, a Common mark, counts as Han too)
         got = _SCRIPT_CACHE[ch] = _SCRIPT_GROUPS.get(s, s)
     return got
-
-
-SPM_DIGITS = frozenset("0123456789\uff10\uff11\uff12\uff13\uff14\uff15\uff16\uff17\uff18\uff19")
 
 
 def is_valid_piece(piece, max_piece_length=16, split_digits=False, spm_digits=False):
