@@ -127,7 +127,7 @@ class Tokenizer:
             raise ValueError(f"steps must be between 0 and {len(m.merges)}")
         merges = m.merges[:steps]
         size = max([m.base_size] + [m.ranks[p][1] + 1 for p in merges])
-        model = BPE(m.vocab[:size], merges, m.unk_token, m.end_of_word, m.byte_level, m.byte_fallback)
+        model = BPE(m.vocab[:size], merges, m.unk_token, m.end_of_word, m.byte_level, m.byte_fallback, m.fuse_unk)
         return Tokenizer(model, self.normalizer, self.pre_tokenizer, self.decoder, self.special_tokens, self.spec)
 
     # -- encoding -----------------------------------------------------------------------

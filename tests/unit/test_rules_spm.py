@@ -250,3 +250,28 @@ def test_split_digits_splits_only_the_digits_spm_knows(model_type, vocab_size):
         ids = tok.encode(probe)
         assert ids == processor.encode(probe) == hf.encode(probe, add_special_tokens=False).ids == again.encode(probe)
         assert tok.encode_full(probe).offsets == [tuple(o) for o in hf.encode(probe, add_special_tokens=False).offsets]
+
+
+def test_a_run_of_unknown_characters_is_one_unk_as_spm_encodes_it():
+    """spm's BPE encodes a run of characters outside its vocabulary as one unk piece (its
+    Unigram too); ours gave one unk each. Now one (``BPE(fuse_unk=True)``, the exported
+    file's ``fuse_unk``), in our file, in tokenizers' load of the export and in our import of it."""
+    import warnings
+
+    from tokenizers import Tokenizer
+
+    text = CORPORA["udhr_eng"]()
+    theirs, ours, tok, _ = spm_and_ours(text, "bpe", 300)
+    assert ours == theirs
+    processor = spm_processor(text, "bpe", 300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exported = subwordlab.to_hf_json(tok)
+    hf, back = Tokenizer.from_str(exported), subwordlab.from_hf_json(exported)
+    again = subwordlab.from_json(subwordlab.to_json(tok))
+    for probe in ["abc 你好吗 x", "🙂🙂 hi 你", "x你y好", "Everyone has the right"]:
+        ids = tok.encode(probe)
+        assert ids == processor.encode(probe) == hf.encode(probe, add_special_tokens=False).ids
+        assert ids == again.encode(probe) == back.encode(probe)
+        assert tok.encode_full(probe).offsets == [tuple(o) for o in hf.encode(probe, add_special_tokens=False).offsets]
+    assert tok.encode("你好吗") == processor.encode("你好吗") and tok.encode("你好吗").count(0) == 1

@@ -419,7 +419,7 @@ def _bpe(ex, m):
         ex.warnings.append("no unk_token: a character outside the vocabulary raises an error in our tokenizer but is "
                            "silently dropped by HF tokenizers (retrain with unk_token='<unk>' to make both keep a token)")
     return {"type": "BPE", "dropout": None, "unk_token": m.unk_token, "continuing_subword_prefix": None,
-            "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": bool(m.byte_fallback),
+            "end_of_word_suffix": None, "fuse_unk": m.fuse_unk, "byte_fallback": bool(m.byte_fallback),
             "ignore_merges": False, "vocab": vocab, "merges": strings}
 
 

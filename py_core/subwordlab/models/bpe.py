@@ -41,12 +41,16 @@ class BPE:
     ``end_of_word``: a marker appended to every piece as a separate base symbol (``"</w>"``),
     or ``None``. ``byte_level``: pieces are GPT-2 byte strings and every byte is a token.
     ``byte_fallback``: an unknown character becomes its UTF-8 bytes as ``<0xHH>`` tokens.
+    ``fuse_unk``: a run of unknown characters is one unk token (SentencePiece's BPE, HF's
+    ``fuse_unk``), not one each.
     """
 
     type = "BPE"
+    fuse_unk = False  # (a subclass built another way, RankBPE, never fuses)
 
-    def __init__(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False):
-        drain(self._build(vocab, merges, unk_token, end_of_word, byte_level, byte_fallback))
+    def __init__(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False,
+                 fuse_unk=False):
+        drain(self._build(vocab, merges, unk_token, end_of_word, byte_level, byte_fallback, fuse_unk))
 
     @classmethod
     def building(cls, vocab, merges, **options):
@@ -57,7 +61,8 @@ class BPE:
         yield from model._build(vocab, merges, **options)
         return model
 
-    def _build(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False):
+    def _build(self, vocab, merges, unk_token=None, end_of_word=None, byte_level=False, byte_fallback=False,
+               fuse_unk=False):
         self.vocab = list(vocab)
         self.token_to_id = index_vocab(self.vocab)
         yield 0, len(merges)
@@ -67,6 +72,7 @@ class BPE:
         self.end_of_word = end_of_word
         self.byte_level = byte_level
         self.byte_fallback = byte_fallback
+        self.fuse_unk = bool(fuse_unk)
         if unk_token is not None and unk_token not in self.token_to_id:
             raise ValueError(f"unk_token {unk_token!r} is not in the vocabulary; add it or set unk_token=None")
         self.unk_id = self.token_to_id.get(unk_token) if unk_token is not None else None
@@ -124,7 +130,10 @@ class BPE:
                 # an unknown character becomes its UTF-8 bytes, all spanning the character
                 out.extend((self.byte_ids[b], i, i + 1) for b in ch.encode("utf-8"))
             elif self.unk_id is not None:
-                out.append((self.unk_id, i, i + 1))
+                if self.fuse_unk and out and out[-1][0] == self.unk_id and out[-1][2] == i:
+                    out[-1] = (self.unk_id, out[-1][1], i + 1)  # (the run so far, one character longer)
+                else:
+                    out.append((self.unk_id, i, i + 1))
             elif keep_unknown:
                 out.append((UNKNOWN, i, i + 1))
             else:
@@ -236,14 +245,15 @@ class BPE:
 
     def dump(self):
         return {"unk_token": self.unk_token, "end_of_word": self.end_of_word, "byte_level": self.byte_level,
-                "byte_fallback": self.byte_fallback, "vocab": self.vocab, "merges": self.merges}
+                "byte_fallback": self.byte_fallback, **({"fuse_unk": True} if self.fuse_unk else {}),
+                "vocab": self.vocab, "merges": self.merges}
 
     @classmethod
     def load(cls, f, ctx):
         vocab = read_vocab(f)
         merges = read_merges(f, len(vocab), check_results_in=vocab)
         return cls(vocab, merges, f.get("unk_token", "str", nullable=True), f.get("end_of_word", "str", nullable=True),
-                   f.get("byte_level", "bool"), f.get("byte_fallback", "bool"))
+                   f.get("byte_level", "bool"), f.get("byte_fallback", "bool"), f.get("fuse_unk", "bool", False))
 
 
 def make_rng(seed):

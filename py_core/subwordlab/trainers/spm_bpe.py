@@ -292,5 +292,6 @@ def train(counts, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), user_def
                          f"vocab_size={len(vocab)} or less")
     ids = {t: i for i, t in enumerate(vocab)}
     merges = [(ids[a], ids[b]) for a, b in pairs]
-    model = BPE(vocab, merges, unk_token=unk_token, byte_fallback=byte_fallback)
+    # (spm's encoder makes a run of unknown characters one unk piece)
+    model = BPE(vocab, merges, unk_token=unk_token, byte_fallback=byte_fallback, fuse_unk=True)
     return model, {s: ids[s] for s in dict.fromkeys(([unk_token] if unk_token else []) + list(special_tokens))}, merges
