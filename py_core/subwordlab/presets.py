@@ -581,18 +581,13 @@ def spm_sentence(line, spec, normalizer, pre_tokenizer, meta):
 
 
 def reserved_pieces(spec, pre_tokenizer):
-    """The pieces spm_train reserves before any it learns, in its order: the unk, the special
-    tokens, the user-defined symbols, the 256 bytes (``byte_fallback``).
+    """``spm_bpe.reserved_pieces`` of a spec (its symbols are the pre-tokenizer's, normalized).
 
     >>> reserved_pieces({"unk_token": "<unk>", "special_tokens": ["<s>"], "byte_fallback": False}, None)
     ['<unk>', '<s>']
     """
-    unk = spec.get("unk_token")
-    meta = list(dict.fromkeys(([unk] if unk else []) + list(spec["special_tokens"])
-                              + list(getattr(pre_tokenizer, "user_defined_symbols", ()))))
-    if spec.get("byte_fallback"):
-        meta += [f"<0x{b:02X}>" for b in range(256)]
-    return meta
+    return spm_bpe.reserved_pieces(spec.get("unk_token"), spec["special_tokens"],
+                                   getattr(pre_tokenizer, "user_defined_symbols", ()), spec.get("byte_fallback"))
 
 
 def train_spm_unigram(corpus, spec, normalizer, pre_tokenizer, symbols):

@@ -32,10 +32,12 @@ pairs would.
 ['ab', '▁ab']
 """
 
+import functools
 import heapq
 import struct
 
 from ..base.events import AlphabetReady, MergeStep
+from ..text.special import alternation
 from .unigram_seed import is_valid_piece
 
 UNK_CHAR = "\u2585"  # kUNKChar: what a character outside the required ones becomes
@@ -73,22 +75,26 @@ def required_chars(counts, character_coverage=1.0):
     return dict(sorted(kept.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+def reserved_pieces(unk_token, special_tokens=(), user_defined_symbols=(), byte_fallback=False):
+    """The pieces spm_train reserves before any it learns, in its order: the unk, the special
+    (control) tokens, the user-defined symbols, the 256 bytes (``byte_fallback``).
+
+    >>> reserved_pieces("<unk>", ["<s>", "<unk>"], ["<sep>"])
+    ['<unk>', '<s>', '<sep>']
+    """
+    meta = list(dict.fromkeys(([unk_token] if unk_token else []) + list(special_tokens) + list(user_defined_symbols)))
+    return meta + [f"<0x{b:02X}>" for b in range(256)] if byte_fallback else meta
+
+
+@functools.lru_cache(maxsize=8)
+def _reserved_matcher(meta):
+    return alternation(meta)  # (longest first: spm's PrefixMatcher takes the longest at each place)
+
+
 def boundaries_for(sentence, meta):
     """The reserved pieces' text in a sentence replaced by ``BOUNDARY_CHAR`` (spm's
     PrefixMatcher: the longest one at each place). Example: ('▁a<s>b', ['<s>']) -> '▁a\\x1fb'."""
-    if not any(m in sentence for m in meta):
-        return sentence
-    by_length = sorted(meta, key=len, reverse=True)
-    out, i = [], 0
-    while i < len(sentence):
-        hit = next((m for m in by_length if sentence.startswith(m, i)), None)
-        if hit:
-            out.append(BOUNDARY_CHAR)
-            i += len(hit)
-        else:
-            out.append(sentence[i])
-            i += 1
-    return "".join(out)
+    return _reserved_matcher(tuple(meta)).sub(BOUNDARY_CHAR, sentence) if meta else sentence
 
 
 def meta_as_boundaries(counts, meta):
@@ -267,9 +273,7 @@ def train(counts, *, unk_token="<unk>", special_tokens=("<s>", "</s>"), user_def
     from ..models.bpe import BPE
 
     # step 1: the reserved pieces, in spm's order
-    meta = list(dict.fromkeys(([unk_token] if unk_token else []) + list(special_tokens) + list(user_defined_symbols)))
-    if byte_fallback:
-        meta += [f"<0x{b:02X}>" for b in range(256)]
+    meta = reserved_pieces(unk_token, special_tokens, user_defined_symbols, byte_fallback)
     # (a reserved piece's text in a word, a user-defined symbol's too, is spm's boundary
     # character, which no pair crosses, and which only counts toward the coverage)
     counts = meta_as_boundaries(counts, meta)

@@ -43,7 +43,7 @@ from operator import and_, eq, sub
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..base.gc_pause import no_cyclic_gc
 from .hf_unigram import SharedSums, candidates, live_nodes
-from .spm_bpe import BOUNDARY_CHAR, UNK_CHAR, required_chars
+from .spm_bpe import BOUNDARY_CHAR, UNK_CHAR, required_chars, reserved_pieces
 from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece, lcp_intervals
 
 UNK_PENALTY = 10.0  # kUnkPenalty: an unknown node scores min_score - 10
@@ -712,9 +712,7 @@ def train(sentences, freqs=None, *, unk_token="<unk>", special_tokens=("<s>", "<
     freqs = [1] * len(sentences) if freqs is None else list(freqs)
     if not unk_token:
         raise ValueError("SentencePiece's Unigram needs an unk_token (e.g. '<unk>')")
-    meta = list(dict.fromkeys([unk_token] + list(special_tokens) + list(user_defined_symbols)))
-    if byte_fallback:
-        meta += [f"<0x{b:02X}>" for b in range(256)]
+    meta = reserved_pieces(unk_token, special_tokens, user_defined_symbols, byte_fallback)
     # step 1: the required characters; the rarer ones become the unknown character
     counts = {}
     for s, f in zip(sentences, freqs):
