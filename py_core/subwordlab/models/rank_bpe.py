@@ -223,6 +223,16 @@ class RankBPE(BPE):
         whole = get(b"".join(parts)) if len(syms) > 1 and not dropout else None
         if whole is not None:  # tiktoken's first look: the whole piece is a token
             return [(whole, syms[0][1], syms[-1][2])]
+        if not dropout and all(len(p) == 1 for p in parts):
+            # single bytes, tiktoken's start: merged by encode_bytes (its pair ranks kept up to
+            # date at C speed), then each token takes the spans of the bytes it joins
+            # (o200k on the UDHR in 47 languages: the offsets' encode 3.4x faster)
+            out, k = [], 0
+            for t in self.encode_bytes(b"".join(parts)):
+                n = len(tokens[t])
+                out.append((t, syms[k][1], syms[k + n - 1][2]))
+                k += n
+            return out
         if not dropout and len(syms) >= LONG_PIECE:  # a long piece: O(n log n) (merge_queue.py)
             return queue_merge_spans([(p, a, b) for p, (_, a, b) in zip(parts, syms)], self._rank_of,
                                      token_id=self.token_ranks.__getitem__)
