@@ -217,3 +217,34 @@ def test_tokens_per_word_counts_what_the_direct_loop_counts(gaps, tokens):
     offsets = [(s, s + n) for s, n in tokens]
     want = [sum(1 for s, e in offsets if (e > s and s < b and e > a) or (e == s and a <= s <= b)) for a, b in words]
     assert tokens_per_word(words, offsets) == want
+
+
+@pytest.mark.parametrize("preset, options", [
+    ("bpe", {"num_merges": 60}),  # no unk: a character it never saw cannot be encoded
+    ("wordpiece", {"vocab_size": 200}),  # [UNK]
+    ("unigram", {"vocab_size": 120}),
+    ("byte_bpe", {"num_merges": 60}),
+    ("sentencepiece_bpe", {"vocab_size": 400, "byte_fallback": True}),
+])
+def test_token_count_is_text_stats_tokens_and_unknown_rate(preset, options):
+    """The premium chart's counts (``token_count``, ids only) are exactly ``text_stats``'
+    on texts the tokenizer never saw: other scripts (unknown tokens, byte fallback, or a
+    character that cannot be encoded at all), an empty text, a special token typed in."""
+    from subwordlab.stats import token_count
+
+    from corpora import UDHR
+
+    train_on = UDHR[0].read_text(encoding="utf-8")[:3000]
+    tok = subwordlab.train(train_on, preset=preset, **options)
+    texts = [p.read_text(encoding="utf-8")[:800] for p in UDHR] + ["", "   ", "a <unk> [UNK] b"]
+    seen_error = False
+    for text in texts:
+        want = text_stats(tok, text)
+        got = token_count(tok, text)
+        assert got["tokens"] == want["tokens"], (preset, text[:30])
+        if want["tokens"] is None:
+            seen_error = True
+            assert got["error"] == want["error"]
+        else:
+            assert got["unknown_rate"] == want["unknown_rate"], (preset, text[:30])
+    assert seen_error == (preset == "bpe")

@@ -389,7 +389,7 @@ class CompareResults:
             port.set_text(self.parity_note, f"The UDHR texts could not be loaded: {exc}")
             return
         texts.update({OWN + n: t for n, t in self.own_texts.items()})
-        from subwordlab.stats import text_stats
+        from subwordlab.stats import token_count
 
         names = dict(groups)
         counts, unknown, refused = [], [], []
@@ -402,7 +402,7 @@ class CompareResults:
                     refused.append(f"{c.label}: {said}")
                     row[sid], unk[sid] = None, None
                     continue
-                stats = text_stats(c.tokenizer, text) if c.tokenizer is not None else {}
+                stats = token_count(c.tokenizer, text) if c.tokenizer is not None else {}
                 # None: e.g. characters this BPE never saw and no unk token (stats["error"])
                 row[sid], unk[sid] = stats.get("tokens"), stats.get("unknown_rate")
                 await port.sleep(0)
