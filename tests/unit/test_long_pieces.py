@@ -12,6 +12,7 @@ from hypothesis_budget import examples
 
 import subwordlab
 from subwordlab.models import bpe as bpe_module
+from subwordlab.models import hf_bpe as hf_bpe_module
 from subwordlab.models import rank_bpe as rank_module
 from subwordlab.models.merge_queue import queue_merge
 from subwordlab.models.rank_bpe import RankBPE
@@ -21,11 +22,11 @@ _SINGLE = [bytes([b]) for b in range(256)]
 
 def both_ways(monkeypatch, run):
     """``run()`` with list merging, then with the queue on every piece of two symbols or more."""
-    monkeypatch.setattr(bpe_module, "LONG_PIECE", 10**9)
-    monkeypatch.setattr(rank_module, "LONG_PIECE", 10**9)
+    for module in (bpe_module, rank_module, hf_bpe_module):
+        monkeypatch.setattr(module, "LONG_PIECE", 10**9)
     by_list = run()
-    monkeypatch.setattr(bpe_module, "LONG_PIECE", 2)
-    monkeypatch.setattr(rank_module, "LONG_PIECE", 2)
+    for module in (bpe_module, rank_module, hf_bpe_module):
+        monkeypatch.setattr(module, "LONG_PIECE", 2)
     return by_list, run()
 
 
@@ -64,6 +65,27 @@ def test_rank_model_queue_follows_tiktokens_rule_on_random_tables(monkeypatch):
             syms = [(b, i, i + 1) for i, b in enumerate(data)]
             by_list, by_queue = both_ways(monkeypatch, lambda m=model, d=data, s=syms: (m.encode_bytes(d), m.merge_spans(s)))
             assert by_queue == by_list, (trial, data)
+
+
+def test_hf_bpe_list_merging_follows_hf_s_queue_on_random_merge_lists(monkeypatch):
+    # random merges in a random order (a merge may make a pair of lower rank than the current
+    # one; a symbol may pair both ways): HF's queue (lowest rank, then leftmost, one
+    # occurrence at a time) against the list merging of short pieces, spans included
+    rng = random.Random(5)
+    for trial in range(40):
+        vocab = {c: i for i, c in enumerate("abc ")}
+        merges = []
+        while len(merges) < 30:
+            a, b = rng.choice(list(vocab)), rng.choice(list(vocab))
+            if a + b not in vocab and len(a + b) <= 6:
+                vocab[a + b] = len(vocab)
+                merges.append((vocab[a], vocab[b]))
+        model = hf_bpe_module.HFBPE(list(vocab), merges)
+        for _ in range(10):
+            piece = "".join(rng.choice("abc ") for _ in range(rng.randint(2, 60)))
+            by_list, by_queue = both_ways(monkeypatch, lambda m=model, p=piece: m.tokenize_piece(p))
+            assert by_queue == by_list, (trial, piece)
+            assert "".join(model.vocab[t] for t, _, _ in by_list) == piece
 
 
 @pytest.mark.cpython_only

@@ -21,14 +21,16 @@ and HF's unknown-character rule: with no ``unk_token`` an unknown character is d
 """
 
 import operator
+from itertools import islice
 
 from ..base.events import drain, in_chunks
 from ..base.registry import component
 from ..text.bytes_map import BYTE_TO_CHAR
-from .merge_queue import queue_merge_spans
+from .merge_queue import LONG_PIECE, queue_merge_spans
 from .vocab import index_vocab_steps, read_merges, read_vocab
 
 _MERGE_CHUNK = 1 << 14  # merges per chunk of the rank table (~20 ms of CPython)
+_NO_PAIR = (float("inf"), -1)  # (rank, merged id) of a pair no merge makes: above every rank
 
 
 @component("model", "HFBPE")
@@ -175,7 +177,29 @@ class HFBPE:
         one occurrence at a time (merge_queue.py)."""
         if len(syms) < 2:
             return list(syms)
-        return queue_merge_spans(list(syms), lambda a, b: self.ranks.get((a, b)))
+        if len(syms) >= LONG_PIECE:  # a long piece: O(n log n) (merge_queue.py)
+            return queue_merge_spans(list(syms), lambda a, b: self.ranks.get((a, b)))
+        # a short piece: the same rule over lists, each merge C-level work (min, index, del);
+        # rs[i]: (rank, merged id) of the pair at i, kept up to date as pairs merge (ranks are
+        # unique, so the first equal to the minimum is the leftmost lowest: the queue's choice)
+        get, none = self.ranks.get, _NO_PAIR
+        ids, starts, ends = map(list, zip(*syms))
+        rs = list(map(get, zip(ids, islice(ids, 1, None)), [none] * (len(ids) - 1)))
+        while rs:
+            # step 1: the lowest-ranked pair present, the leftmost on a tie
+            best = min(rs)
+            if best is none:
+                break
+            i = rs.index(best)
+            # step 2: merge that one pair; its neighbours now pair with the new token
+            new = ids[i] = best[1]
+            ends[i] = ends[i + 1]
+            del ids[i + 1], starts[i + 1], ends[i + 1], rs[i]
+            if i:
+                rs[i - 1] = get((ids[i - 1], new), none)
+            if i < len(rs):
+                rs[i] = get((new, ids[i + 1]), none)
+        return list(zip(ids, starts, ends))
 
     def merge_ids(self, ids):
         """The fast path: merge a list of ids (no spans)."""
