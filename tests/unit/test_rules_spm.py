@@ -252,6 +252,24 @@ def test_split_digits_splits_only_the_digits_spm_knows(model_type, vocab_size):
         assert tok.encode_full(probe).offsets == [tuple(o) for o in hf.encode(probe, add_special_tokens=False).offsets]
 
 
+@pytest.mark.parametrize("model_type, vocab_size", [("bpe", 236), ("bpe", 1086), ("unigram", 236)])
+def test_scripts_are_spm_s_own_table_s(model_type, vocab_size):
+    """spm_train keeps a piece to one script by its own table (an older Unicode): the
+    Armenian full stop ։ is Common to it, Armenian to Unicode 16, so spm never merges a word
+    with its ։. Ours read Unicode 16's scripts and learned '▁իրավունք։' (BPE: piece 131
+    parted); now it reads spm's table where it differs (``text/spm_scripts.py``). Found by a
+    sweep over the 41 languages of corpora/udhr_more (two sizes, both model types)."""
+    from subwordlab.trainers.unigram_seed import is_valid_piece
+    from subwordlab_web.samples import strip_udhr_header
+
+    text = strip_udhr_header(read("udhr_more/udhr_hye.txt"))[0]
+    theirs, ours, _, _ = spm_and_ours(text, model_type, vocab_size)
+    assert ours == theirs
+    assert is_valid_piece("▁իրավունք։") and not is_valid_piece("▁իրավունք։", spm=True)
+    # (the textbook presets keep Unicode 16's scripts)
+    assert is_valid_piece("ա\u0953") and not is_valid_piece("ա\u0953", spm=True)
+
+
 def test_a_run_of_unknown_characters_is_one_unk_as_spm_encodes_it():
     """spm's BPE encodes a run of characters outside its vocabulary as one unk piece (its
     Unigram too); ours gave one unk each. Now one (``BPE(fuse_unk=True)``, the exported

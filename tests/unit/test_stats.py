@@ -230,9 +230,8 @@ def test_token_count_is_text_stats_tokens_and_unknown_rate(preset, options):
     """The premium chart's counts (``token_count``, ids only) are exactly ``text_stats``'
     on texts the tokenizer never saw: other scripts (unknown tokens, byte fallback, or a
     character that cannot be encoded at all), an empty text, a special token typed in."""
-    from subwordlab.stats import token_count
-
     from corpora import UDHR
+    from subwordlab.stats import token_count
 
     train_on = UDHR[0].read_text(encoding="utf-8")[:3000]
     tok = subwordlab.train(train_on, preset=preset, **options)

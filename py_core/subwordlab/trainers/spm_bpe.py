@@ -134,7 +134,7 @@ def train_spm_bpe(counts, required, *, num_pieces, max_piece_length=16, split_di
         ok = valid.get(p)
         if ok is None:
             ok = valid[p] = (UNK_CHAR not in p and BOUNDARY_CHAR not in p  # (a reserved piece was there)
-                             and is_valid_piece(p[0] + p[1], max_piece_length, split_digits, spm_digits=True))
+                             and is_valid_piece(p[0] + p[1], max_piece_length, split_digits, spm=True))
             if ok:
                 order[p] = len(order)
         return ok

@@ -274,7 +274,7 @@ def seed_pieces(entries, max_piece_length=16, seed_size=1_000_000, split_digits=
         found[x] = found.get(x, 0) + occ
     subs = []
     for x, occ in found.items():
-        if occ >= 2 and UNK_CHAR not in x and BOUNDARY_CHAR not in x and is_valid_piece(x, max_piece_length, split_digits, spm_digits=True):
+        if occ >= 2 and UNK_CHAR not in x and BOUNDARY_CHAR not in x and is_valid_piece(x, max_piece_length, split_digits, spm=True):
             subs.append((f32(f32(float(occ)) * f32(float(len(x)))), len(x.encode("utf-8")), x))
     subs.sort(key=lambda t: (-t[0], -t[1], t[2]))
     seed += [(x, score) for score, _, x in subs[:seed_size]]

@@ -19,11 +19,15 @@ tokens per character within 0.5%); on small texts in other scripts ours is marke
 [('hug', 3), ('ug', 4), ('▁hug', 3)]
 >>> is_valid_piece("▁hug"), is_valid_piece("hug▁"), is_valid_piece("hug,")
 (True, False, False)
+>>> is_valid_piece("ք։"), is_valid_piece("ք։", spm=True)
+(True, False)
 """
 
+from bisect import bisect_right
 from itertools import chain
 
 from ..text.corpus import cut_long, head_bytes
+from ..text.spm_scripts import SPM_SCRIPT_EXCEPTIONS
 from ..text.unicode_data import SPM_DIGITS, category, script
 
 SPACE_MARK = "\u2581"
@@ -34,6 +38,8 @@ _ANY, _INHERITED = "", "Inherited"
 # words mix them), and the unassigned "Zzzz" as Common.
 _SCRIPT_GROUPS = {"Hira": "Hani", "Kana": "Hani", "Zyyy": "Common", "Zzzz": "Common", "Zinh": "Inherited"}
 _SCRIPT_CACHE: dict = {}
+_SPM_SCRIPT_CACHE: dict = {}
+_SPM_FIRSTS = [a for a, _, _ in SPM_SCRIPT_EXCEPTIONS]
 
 
 def check_unigram_settings(shrinking_factor, n_sub_iterations, max_piece_length, seed_size, who="SentencePiece"):
@@ -62,26 +68,42 @@ def script_of(ch):
     return got
 
 
-def is_valid_piece(piece, max_piece_length=16, split_digits=False, spm_digits=False):
+def spm_script_of(ch):
+    """``script_of`` as sentencepiece 0.2.3's own table has it (an older Unicode:
+    ``text/spm_scripts.py``, the exceptions). Example: the Armenian full stop '։' -> 'Common'
+    (Armenian in Unicode 16), 'ա' -> 'Armn'."""
+    got = _SPM_SCRIPT_CACHE.get(ch)
+    if got is None:
+        cp = ord(ch)
+        k = bisect_right(_SPM_FIRSTS, cp) - 1
+        first, last, group = SPM_SCRIPT_EXCEPTIONS[k] if k >= 0 else (0, -1, None)
+        got = _SPM_SCRIPT_CACHE[ch] = group if first <= cp <= last else script_of(ch)
+    return got
+
+
+def is_valid_piece(piece, max_piece_length=16, split_digits=False, spm=False):
     """SentencePiece's rules for a piece: not too long, ▁ only first, one script (marks take
-    the script before them), and with ``split_digits`` no digit in a longer piece: any
-    decimal digit (Unicode's Nd), or with ``spm_digits`` only those spm_train counts
+    the script before them), and with ``split_digits`` no digit in a longer piece (any
+    decimal digit, Unicode's Nd). ``spm``: by sentencepiece 0.2.3's own tables, as
+    ``rules="sentencepiece"`` reproduces it: its scripts (``spm_script_of``) and its digits
     (``is_unicode_decimal_number``: 0-9 and the fullwidth ０-９; a Khmer ១ is a letter to it).
 
-    Example: '▁the' -> True, 'he▁' -> False, 'd,' -> False, ',"' -> True.
+    Example: '▁the' -> True, 'he▁' -> False, 'd,' -> False, ',"' -> True; 'ք։' -> True, but
+    False with ``spm`` (։ is Common to spm).
     """
     if not piece or len(piece) > max_piece_length:
         return False
+    script_for = spm_script_of if spm else script_of
     prev = _ANY
     for pos, c in enumerate(piece):
         if c == SPACE_MARK:
             if pos > 0:
                 return False
             continue
-        s = script_of(c)
+        s = script_for(c)
         if s == _INHERITED:
             s = prev
-        if split_digits and len(piece) > 1 and (c in SPM_DIGITS if spm_digits else category(c) == "Nd"):
+        if split_digits and len(piece) > 1 and (c in SPM_DIGITS if spm else category(c) == "Nd"):
             return False
         if s != _ANY and prev != _ANY and s != prev:
             return False
