@@ -362,10 +362,12 @@ def normalizer_changes(normalizer, text):
     return ("the normalizer " + ", ".join(dict.fromkeys(what))) if what else ""
 
 
-def text_stats(tok, text, alpha=RENYI_ALPHA):
+def text_stats(tok, text, alpha=RENYI_ALPHA, encoding=None):
     """The statistics of one text (see the module docstring for every definition);
-    ``alpha``: the order of ``renyi_efficiency``."""
-    return _measure(tok, text, check_alpha(alpha))[0]
+    ``alpha``: the order of ``renyi_efficiency``; ``encoding``: the text's
+    ``tok.encode_full(text, disallowed_special=())``, if the caller has it already (the
+    statistics then encode nothing)."""
+    return _measure(tok, text, check_alpha(alpha), encoding=encoding)[0]
 
 
 def token_count(tok, text):
@@ -410,7 +412,7 @@ def tokens_per_word(words, offsets):
     return list(itertools.accumulate(added[:-1]))
 
 
-def _measure(tok, text, alpha, fallback=None):
+def _measure(tok, text, alpha, fallback=None, encoding=None):
     """``(row, tally)``: the row of ``text_stats`` and the counts its ratios come from
     (``continued``, ``unknown``, ``byte_fallback``, ``frequencies``: a Counter of ids), which
     ``compare_corpus`` adds up; tally is None when the text cannot be encoded (the row says
@@ -419,7 +421,7 @@ def _measure(tok, text, alpha, fallback=None):
     words = [m.span() for m in _NON_SPACE.finditer(text)]
     row = {"tokens": None, "code_points": len(text), "bytes": n_bytes, "words": len(words)}
     try:
-        enc = tok.encode_full(text, disallowed_special=())
+        enc = encoding if encoding is not None else tok.encode_full(text, disallowed_special=())
     except ValueError as exc:  # e.g. a character outside the vocabulary and no unk token
         row["error"] = str(exc)
         return row, None

@@ -247,3 +247,17 @@ def test_token_count_is_text_stats_tokens_and_unknown_rate(preset, options):
         else:
             assert got["unknown_rate"] == want["unknown_rate"], (preset, text[:30])
     assert seen_error == (preset == "bpe")
+
+
+def test_text_stats_of_a_given_encoding_are_those_it_would_compute():
+    """Compare passes the encoding its column shows (``encoding=``): the same statistics,
+    and the text is not encoded again."""
+    tok = subwordlab.train(SEED, preset="bpe", num_merges=8)
+    text = "low lowest newest wider"
+    enc = tok.encode_full(text, disallowed_special=())
+    assert text_stats(tok, text, encoding=enc) == text_stats(tok, text)
+    calls = []
+    real = tok.encode_full
+    tok.encode_full = lambda *a, **k: calls.append(a) or real(*a, **k)
+    text_stats(tok, text, encoding=enc)
+    assert calls == []

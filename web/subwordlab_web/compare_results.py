@@ -273,7 +273,9 @@ class CompareResults:
         port.replace_children(self.stats_head, head)
         rows_data = []
         for c, enc in zip(run.columns, self.encodings):
-            rows_data.append(text_stats(c.tokenizer, text) if enc is not None and c.tokenizer is not None else None)
+            # (the statistics of the encoding the column shows: the text is not encoded again)
+            rows_data.append(text_stats(c.tokenizer, text, encoding=enc) if enc is not None and c.tokenizer is not None
+                             else None)
         rows = []
         vocab_row = port.create("tr")
         th = port.create("th", text="Vocabulary")
