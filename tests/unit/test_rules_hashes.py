@@ -35,7 +35,11 @@ TRAININGS = {
                                                                       "character_coverage": 0.9995}),
     "sentencepiece_unigram_sentencepiece_bytes": ("sentencepiece_unigram", {
         "vocab_size": 400, "rules": "sentencepiece", "byte_fallback": True, "split_digits": True}),
+    # (spm's own script table, text/spm_scripts.py: the Armenian full stop is Common to it)
+    "sentencepiece_bpe_sentencepiece_armenian": ("sentencepiece_bpe", {"vocab_size": 1086, "rules": "sentencepiece",
+                                                                       "character_coverage": 0.9995}),
 }
+CORPUS_OF = {"sentencepiece_bpe_sentencepiece_armenian": "udhr_more/udhr_hye.txt"}  # (the others: the English UDHR)
 
 HASHES = {
     "byte_bpe_hf": "3a49bfecf8cdca0940618166e842abe30713de49d91d3cf33593e6bd11772d81",
@@ -48,13 +52,15 @@ HASHES = {
     "unigram_hf_alphabet": "7ab443206bd297f7eef1594263dbf8a91329121aca29de143f9198658aa128be",
     "sentencepiece_unigram_sentencepiece": "fa21ac7ce1fce56efe6a283297a963c0516b084ac886afa341c9ffafc224d010",
     "sentencepiece_unigram_sentencepiece_bytes": "55bfcd9134eb03a5e244212816d5770f70ddfa4f6ec665793777dc7add0d3ff4",
+    "sentencepiece_bpe_sentencepiece_armenian": "65e4bceffa2447c09d4356db7f2e13997151c2c94f60cd0ab1b79221f87c3d69",
 }
 
 
 def model_hash(name):
     """SHA-256 of the trained model's vocabulary (by id) and merges (as id pairs, when it keeps them)."""
     preset, options = TRAININGS[name]
-    tok = subwordlab.train(read("udhr/udhr_eng.txt")[:4000], preset=preset, **options)
+    text = read(CORPUS_OF[name]) if name in CORPUS_OF else read("udhr/udhr_eng.txt")[:4000]
+    tok = subwordlab.train(text, preset=preset, **options)
     merges = [list(m[:2]) for m in getattr(tok.model, "merges", [])]
     scores = [float.hex(s) for s in getattr(tok.model, "scores", [])]  # (Unigram: every bit of every score)
     doc = json.dumps([tok.model.vocab, merges] + ([scores] if scores else []), ensure_ascii=False, separators=(",", ":"))
