@@ -275,3 +275,29 @@ def test_own_parallel_texts_are_named_by_their_language_helper():
     assert language_of_upload("udhr_fra.txt", fra) == "French"
     assert language_of_upload("deu_Latn.devtest", "Ein Satz.") == "deu_Latn"
     assert language_of_upload(".hidden", "x") == ".hidden"
+
+
+def test_a_count_that_fails_is_said_and_the_chart_shows_the_rest(monkeypatch):
+    """Any exception while counting one language's tokens (here a RecursionError in the second
+    column's tokenizer, on Hindi) ends in one sentence of the premium note; the other counts
+    are shown, and the note no longer says it is counting."""
+    import subwordlab.stats
+
+    port, app = compared()
+    panel = app.panels["compare"]
+    broken = panel.run_state.columns[1].tokenizer
+    real = subwordlab.stats.token_count
+
+    def token_count(tok, text):
+        if tok is broken and any("\u0900" <= ch <= "\u097f" for ch in text):  # (Devanagari: Hindi)
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(tok, text)
+
+    monkeypatch.setattr(subwordlab.stats, "token_count", token_count)
+    port.spawn(panel.compute_parity())
+    port.settle()
+    assert port.errors == []
+    note = port.text(port.query("#cmp-parity-note"))
+    assert "Counting tokens" not in note and "nested too deeply" in note and "Hindi" in note
+    hindi = panel.parity_counts[1]["udhr_hin"]
+    assert hindi is None and panel.parity_counts[0]["udhr_hin"] and panel.parity_counts[1]["udhr_eng"]

@@ -15,6 +15,7 @@ from typing import Any
 from . import charts, pattern_guard
 from . import compare as cm
 from .build import el as spec
+from .failures import failure_message
 from .languages import DEFAULT_SET, LANGUAGE_SETS, LANGUAGES, language_of_upload
 from .roving import RovingFocus, roving_tabindex
 from .samples import SAMPLES, strip_udhr_header
@@ -404,7 +405,11 @@ class CompareResults:
                     refused.append(f"{c.label}: {said}")
                     row[sid], unk[sid] = None, None
                     continue
-                stats = token_count(c.tokenizer, text) if c.tokenizer is not None else {}
+                try:
+                    stats = token_count(c.tokenizer, text) if c.tokenizer is not None else {}
+                except Exception as exc:  # noqa: BLE001 - any kind: the chart shows the rest, and says why
+                    stats = {}
+                    refused.append(f"{c.label}: {failure_message(exc, 'Counting the tokens of “' + names.get(sid, sid) + '”')}")
                 # None: e.g. characters this BPE never saw and no unk token (stats["error"])
                 row[sid], unk[sid] = stats.get("tokens"), stats.get("unknown_rate")
                 await port.sleep(0)
