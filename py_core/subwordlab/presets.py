@@ -258,6 +258,14 @@ def iter_corpus_word_counts(corpus, spec, normalizer, pre_tokenizer, unmatched=N
         provenance = word_counts_provenance(counts)
         if spec["preset"] == "byte_bpe":
             counts = {"".join(BYTE_TO_CHAR[b] for b in w.encode("utf-8")): n for w, n in counts.items()}
+        elif spec.get("rules") == "sentencepiece":
+            # spm_train's TSV input: each word a sentence, read as a line of text is (normalized,
+            # reserved text as its boundary character), then cut into words as a line's are
+            meta, words = reserved_pieces(spec, pre_tokenizer), {}
+            for w, n in counts.items():
+                for word in spm_unigram.split_into_words(spm_sentence(w, spec, normalizer, pre_tokenizer, meta) or ""):
+                    words[word] = words.get(word, 0) + n
+            counts = words
         elif spec["preset"].startswith("sentencepiece"):
             counts = {"\u2581" + w: n for w, n in counts.items()}
         return counts, provenance
@@ -535,22 +543,24 @@ def spm_sentences(corpus, spec, normalizer, pre_tokenizer, meta):
     ``max_sentence_length`` bytes and lines with spm's unknown character U+2585 skipped),
     normalized, ▁ for spaces, the reserved pieces' text replaced by U+001F, the sentences
     empty after normalizing removed as spm removes them (the last one takes their place).
-    A word-count list: each word a sentence with its count (spm's TSV input).
+    A word-count list: each word a sentence with its count (spm's TSV input), read the same way.
 
     >>> spec = resolve_options("sentencepiece_unigram", 10, None, {"rules": "sentencepiece"})
     >>> spm_sentences("low  lower\\n\\n new", spec, *sentencepiece_pipeline(spec)[:2], ["<unk>"])
     [('▁low▁lower', 1), ('▁new', 1)]
+    >>> spm_sentences({"30.º": 2}, spec, *sentencepiece_pipeline(spec)[:2], ["<unk>"])  # (NFKC: º is o)
+    [('▁30.o', 2)]
     """
-    if isinstance(corpus, dict):
-        return [("\u2581" + w, n) for w, n in validate_word_counts(corpus, None).items()]
     if isinstance(corpus, Counted):
         raise CorpusError("rules='sentencepiece' trains on the sentences themselves, which a counts file does not keep; "
                           "train on the text, or use rules='textbook'")
-    out = []
-    for doc in documents(corpus):
-        # (a line spm skips is None; one empty once normalized is kept, for the swap below)
-        out += [(sentence, 1) for sentence in (spm_sentence(line, spec, normalizer, pre_tokenizer, meta)
-                                               for line in doc.split("\n")) if sentence is not None]
+    if isinstance(corpus, dict):
+        lines = list(validate_word_counts(corpus, None).items())
+    else:
+        lines = [(line, 1) for doc in documents(corpus) for line in doc.split("\n")]
+    # (a line spm skips is None; one empty once normalized is kept, for the swap below)
+    out = [(sentence, n) for sentence, n in ((spm_sentence(line, spec, normalizer, pre_tokenizer, meta), n)
+                                             for line, n in lines) if sentence is not None]
     i = 0
     while i < len(out):  # (spm: an empty sentence swaps with the last, which is then popped)
         if out[i][0]:
