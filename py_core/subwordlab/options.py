@@ -363,7 +363,8 @@ _SENTENCEPIECE_TEXT = (
     Option("add_dummy_prefix", "bool", True, "prepend ▁ so the first word looks like every other word",
            hf=HFMeaning("normalizer (Prepend) and pre_tokenizer (Metaspace prepend_scheme)")),
     Option("remove_extra_whitespaces", "bool", True, "strip the ends and collapse runs of spaces", hf=_HF_NORMALIZER),
-    Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none'", choices=NORMALIZATIONS,
+    Option("normalization", "choice", "nfkc", "Unicode normalization: 'nfkc', 'nfc' or 'none' (under rules='sentencepiece', "
+           "'nfkc' is spm_train's own nfkc table, as spm applies it)", choices=NORMALIZATIONS,
            hf=_HF_NORMALIZER),
     Option("lowercase", "bool", False, "lower-case after normalization", hf=_HF_NORMALIZER),
     Option("sentence_per_line", "bool", True, "read the corpus one sentence per line, as spm_train does (the default): "

@@ -24,7 +24,7 @@ from .base.events import Done, Progress, drain
 from .base.registry import dump_component
 from .options import PRESETS, check_options, preset_of
 from .pipeline.decoders import ByteLevelDecoder, ConcatDecoder, MetaspaceDecoder, SuffixDecoder, WordPieceDecoder
-from .pipeline.normalizers import Collapse, Lowercase, Replace, Sequence, StripAccents, Unicode
+from .pipeline.normalizers import Collapse, Lowercase, Precompiled, Replace, Sequence, StripAccents, Unicode
 from .pipeline.pre_tokenizers import BertPreTokenizer, ByteLevel, MetaspaceWithSymbols, WhitespaceMetaspace, WhitespaceSplit
 from .text.bytes_map import BYTE_TO_CHAR, LATIN1_TO_BYTE_CHARS
 from .text.corpus import (
@@ -134,7 +134,10 @@ def sentencepiece_pipeline(spec):
     form = (spec["normalization"] or "none").lower()
     if form not in ("nfkc", "nfc", "none"):
         raise ValueError(f"normalization must be 'nfkc', 'nfc' or 'none', not {spec['normalization']!r}")
-    if form != "none":
+    if form == "nfkc" and spec.get("rules") == "sentencepiece":
+        # spm_train's nfkc is its own table of replacements, not Unicode's algorithm (charsmap.py)
+        steps.append(Precompiled())
+    elif form != "none":
         steps.append(Unicode(form))
     if spec["lowercase"]:
         steps.append(Lowercase())

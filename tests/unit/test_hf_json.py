@@ -320,7 +320,8 @@ def test_import_rejects_unsupported_components_by_name():
             from_hf_json(json.dumps(doc))
 
     bad("pre_tokenizer", {"type": "UnicodeScripts"}, r"pre_tokenizer type 'UnicodeScripts' is not supported; supported: ByteLevel")
-    bad("normalizer", {"type": "Precompiled", "precompiled_charsmap": "AA=="}, "normalizer type 'Precompiled' is not supported")
+    bad("normalizer", {"type": "Precompiled", "precompiled_charsmap": "AA=="}, "not a precompiled charsmap .*4 bytes")
+    bad("normalizer", {"type": "Precompiled", "precompiled_charsmap": "not base64!"}, "not a precompiled charsmap")
     bad("normalizer", {"type": "Sequence", "normalizers": [{"type": "Nmt"}]}, r"normalizer.normalizers\[0\].type: normalizer type 'Nmt'")
     bad("decoder", {"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": True}, "decoder type 'CTC'")
     bad("post_processor", {"type": "TemplateProcessing", "single": [], "pair": [], "special_tokens": {}},

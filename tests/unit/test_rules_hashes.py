@@ -38,8 +38,12 @@ TRAININGS = {
     # (spm's own script table, text/spm_scripts.py: the Armenian full stop is Common to it)
     "sentencepiece_bpe_sentencepiece_armenian": ("sentencepiece_bpe", {"vocab_size": 1086, "rules": "sentencepiece",
                                                                        "character_coverage": 0.9995}),
+    # (spm's own nfkc table, text/charsmap.py: Vietnamese ê + U+0301 as spm composes it)
+    "sentencepiece_unigram_sentencepiece_vietnamese": ("sentencepiece_unigram", {
+        "vocab_size": 400, "rules": "sentencepiece", "character_coverage": 0.9995}),
 }
-CORPUS_OF = {"sentencepiece_bpe_sentencepiece_armenian": "udhr_more/udhr_hye.txt"}  # (the others: the English UDHR)
+CORPUS_OF = {"sentencepiece_bpe_sentencepiece_armenian": "udhr_more/udhr_hye.txt",
+             "sentencepiece_unigram_sentencepiece_vietnamese": "udhr_more/udhr_vie.txt"}  # (the others: the English UDHR)
 
 HASHES = {
     "byte_bpe_hf": "3a49bfecf8cdca0940618166e842abe30713de49d91d3cf33593e6bd11772d81",
@@ -53,6 +57,7 @@ HASHES = {
     "sentencepiece_unigram_sentencepiece": "fa21ac7ce1fce56efe6a283297a963c0516b084ac886afa341c9ffafc224d010",
     "sentencepiece_unigram_sentencepiece_bytes": "55bfcd9134eb03a5e244212816d5770f70ddfa4f6ec665793777dc7add0d3ff4",
     "sentencepiece_bpe_sentencepiece_armenian": "65e4bceffa2447c09d4356db7f2e13997151c2c94f60cd0ab1b79221f87c3d69",
+    "sentencepiece_unigram_sentencepiece_vietnamese": "9f8fab54e3590cd5a30e67fc3396bd50bbd0a16101a37ad1d3a0e758ec975843",
 }
 
 

@@ -134,6 +134,13 @@ def _unicode(ex, n):
     return [{"type": n.form}]
 
 
+@hf_writer(N.Precompiled)
+def _precompiled(ex, n):
+    # what HF's converter writes for a SentencePiece model; tokenizers applies it per grapheme
+    # (README: where it parts from SentencePiece)
+    return [{"type": "Precompiled", "precompiled_charsmap": n.charsmap_base64()}]
+
+
 @hf_writer(N.Lowercase)
 def _lowercase(ex, n):
     return [{"type": "Lowercase"}]

@@ -128,6 +128,13 @@ def _unicode(imp, f, path):
     return N.Unicode(f.obj["type"])
 
 
+@hf_reader("normalizer", "Precompiled")
+def _precompiled(imp, f, path):
+    # applied as SentencePiece applies it (longest key first); tokenizers applies it per
+    # grapheme and parts on a few sequences (README, "Where they still part")
+    return N.Precompiled(N.precompiled_charsmap(f))
+
+
 @hf_reader("normalizer", "Lowercase")
 def _lowercase(imp, f, path):
     return N.Lowercase()

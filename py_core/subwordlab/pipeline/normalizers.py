@@ -11,11 +11,14 @@ from (used by the inspector and ``encode_full`` to report offsets into the input
 'a b'
 """
 
+import base64
+import binascii
 import functools
 import re
 
 from ..base.registry import component, dump_component
 from ..text import unicode_data  # the core's pinned Unicode tables, never the runtime's
+from ..text.charsmap import CharsMap, spm_nfkc
 from ..text.regex_compat import compile_pattern, onig_spans, onig_sub
 from ..text.regex_syntax import WHITE_SPACE  # Rust's char::is_whitespace, which HF's Strip uses
 
@@ -342,6 +345,52 @@ class Replace(_PatternContent):
                 out.append(units[i])
                 i += 1
         return out
+
+
+@component("normalizer", "Precompiled")
+class Precompiled(Normalizer):
+    """A precompiled charsmap (SentencePiece's table of replacements), applied as SentencePiece
+    applies it: the longest key at each position (``text/charsmap.py``). ``Precompiled()`` is
+    sentencepiece's own ``nfkc`` table, what ``rules="sentencepiece"`` normalizes with.
+    Example: 'ｈｉ ﬁ' -> 'hi fi'."""
+
+    type = "Precompiled"
+    BUILT_IN = "sentencepiece nfkc"  # our model file names the built-in table instead of holding it
+
+    def __init__(self, charsmap: bytes | None = None):
+        self.table = spm_nfkc() if charsmap is None else CharsMap(charsmap)
+        self.built_in = charsmap is None or self.table.blob == spm_nfkc().blob
+
+    def normalize_str(self, text):
+        return self.table.normalize(text)
+
+    def apply(self, units):
+        return self.table.apply(units)
+
+    def charsmap_base64(self) -> str:
+        """The table's bytes in base64, as a tokenizer.json holds them."""
+        return base64.b64encode(self.table.blob).decode("ascii")
+
+    def dump(self):
+        return {"table": self.BUILT_IN} if self.built_in else {"precompiled_charsmap": self.charsmap_base64()}
+
+    @classmethod
+    def load(cls, f, ctx):
+        if "table" in f.obj:
+            if f.get("table", "str") != cls.BUILT_IN:
+                raise f.error("table", f"the only built-in table is {cls.BUILT_IN!r}")
+            return cls()
+        return cls(precompiled_charsmap(f))
+
+
+def precompiled_charsmap(f):
+    """The bytes of a ``precompiled_charsmap`` field (base64), or the field's error."""
+    try:
+        blob = base64.b64decode(f.get("precompiled_charsmap", "str"), validate=True)
+        CharsMap(blob)
+    except (ValueError, binascii.Error) as exc:
+        raise f.error("precompiled_charsmap", f"not a precompiled charsmap ({exc})") from None
+    return blob
 
 
 @component("normalizer", "Sequence")
