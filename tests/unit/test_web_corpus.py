@@ -9,7 +9,6 @@ import pytest
 from fakedom import FakeFile, FakePort
 
 from corpora import CORPORA
-from subwordlab.base.events import drain
 from subwordlab_web import corpus_panel
 from subwordlab_web.app import App
 from subwordlab_web.corpus_data import (
@@ -19,7 +18,8 @@ from subwordlab_web.corpus_data import (
     edited_name,
     format_size,
     join_texts,
-    stats_in_slices,
+    stats_of_counts,
+    text_stats,
 )
 from subwordlab_web.samples import SAMPLES, strip_udhr_header
 
@@ -321,12 +321,41 @@ def test_a_multibyte_character_split_between_decode_slices_is_kept(monkeypatch):
     assert decode_upload("x.txt", "aé€😀b".encode()).text == "aé€😀b"
 
 
-def test_stats_in_slices_match_stats_of_the_whole():
+def test_the_session_counts_a_corpus_as_the_page_does():
+    """A long corpus's statistics come from the compute session (plain data): the same
+    numbers as counted on the page, for running text, a word-count list and a counts file,
+    and a list that fails says which line (its statistics empty)."""
+    from collections import Counter
+
+    from subwordlab.counts import count_texts, to_json
+    from subwordlab.presets import counting_spec, pipeline_record
+    from subwordlab.text.corpus import Counted
+    from subwordlab_web.corpus_data import STATS_OP, corpus_stats, stats_from_reply
+    from subwordlab_web.session import ComputeSession
+
     text = (CORPORA / "udhr" / "udhr_eng.txt").read_text(encoding="utf-8")
-    whole = drain(stats_in_slices(text, slice_chars=1 << 30))
-    sliced = drain(stats_in_slices(text, slice_chars=500))
-    assert whole == sliced
-    assert (whole.chars, whole.bytes, whole.words) == (len(text), len(text.encode()), len(text.split()))
+    counts = "\n".join(f"{w} {n}" for w, n in Counter(text.split()).items())
+    spec = counting_spec("bpe", {})
+    counts_file = to_json(Counted(count_texts([text], spec)[0], pipeline_record(spec), []))
+    cases = [(text, "text"), (counts, "word_counts"), (counts + "\nbroken line here", "word_counts"),
+             (counts_file, "counts"), ("{", "counts")]
+    for corpus, fmt in cases:
+        replies = list(ComputeSession().replies({"op": STATS_OP, "format": fmt}, corpus))
+        assert len(replies) == 1 and "error" not in replies[0], replies
+        assert stats_from_reply(replies[0]) == corpus_stats(corpus, fmt)
+    assert corpus_stats(counts_file, "counts")[0].words == len(text.split())
+    assert corpus_stats("{", "counts")[1].startswith("This counts file cannot be used: ")
+    stats, _ = corpus_stats(text, "text")
+    assert (stats.chars, stats.bytes, stats.words) == (len(text), len(text.encode()), len(text.split()))
+    assert stats == text_stats(text) and corpus_stats(counts, "word_counts")[0].words == stats.words
+    stats, problem = corpus_stats(counts + "\nbroken line here", "word_counts")
+    assert stats.words == 0 and problem.startswith("This word-count list cannot be used yet: line ")
+
+
+def test_a_word_count_list_s_top_words_keep_the_list_s_order_among_ties():
+    stats = stats_of_counts({"b": 2, "a": 5, "c": 2, "d": 1, "é": 2})
+    assert stats.top_words[:4] == [("a", 5), ("b", 2), ("c", 2), ("é", 2)]
+    assert (stats.chars, stats.bytes, stats.words, stats.distinct_chars) == (12, 14, 12, 5)
 
 
 def test_small_helpers():
@@ -413,3 +442,56 @@ def test_replacing_an_upload_during_a_run_asks_first_and_the_upload_stays_one_cl
     assert not back.hidden and port.text(back) == "Back to your upload “other.txt”"
     port.click(back)
     assert app.state.corpus.name == "other.txt" and app.state.corpus.text == "other text" and back.hidden
+
+
+def test_a_long_word_count_list_is_parsed_and_counted_in_the_session_not_on_the_page(monkeypatch):
+    """A word-count list longer than CHECK_IN_PAGE_CHARS is judged a list by its first lines,
+    and parsed whole and counted only in the compute session (on the page, a 13 MB list held
+    the main thread for seconds: tests/e2e/test_hostile_inputs.py). A line that breaks it far
+    down is said by the statistics, and training starts without a page-side parse. A short
+    list is still checked and counted on the page, at once."""
+    import subwordlab
+    from subwordlab_web import corpus_data, session, state
+    from subwordlab_web.corpus_data import CHECK_IN_PAGE_CHARS, STATS_OP
+
+    lines = [f"w{i} {i % 7 + 1}" for i in range(CHECK_IN_PAGE_CHARS // 6)]
+    text = "\n".join(lines)
+    assert len(text) > CHECK_IN_PAGE_CHARS
+    port, app = started()
+    # every parse of a word-count list, and whether the compute session made it
+    parsed, inside = [], [False]
+    real_parse, real_replies = subwordlab.parse_word_counts, session.ComputeSession.replies
+
+    def watched(t):
+        parsed.append((len(t), inside[0]))
+        return real_parse(t)
+
+    def replies(self, request, corpus=None):
+        answers = real_replies(self, request, corpus)
+        while True:
+            inside[0] = True
+            try:
+                reply = next(answers)
+            except StopIteration:
+                return
+            finally:
+                inside[0] = False
+            yield reply
+
+    monkeypatch.setattr(subwordlab, "parse_word_counts", watched)
+    monkeypatch.setattr(session.ComputeSession, "replies", replies)
+    upload(port, FakeFile("big.txt", text.encode()))
+    assert app.state.corpus.format == "word_counts"
+    assert STATS_OP in [r["op"] for r in port.compute_requests]
+    assert stat(port, "words") == f"{sum(i % 7 + 1 for i in range(len(lines))):,}"
+    assert stat(port, "distinct_words") == f"{len(lines):,}"
+    # a line that breaks the list near its end: said by the statistics, from the session
+    upload(port, FakeFile("broken.txt", (text + "\nnot a count line").encode()))
+    assert app.state.corpus.format == "word_counts"
+    assert f"line {len(lines) + 1}" in (message(port) or "").replace(",", ""), message(port)
+    app.state.corpus.check()  # (the session's training would say it)
+    assert parsed and all(inside_session for n, inside_session in parsed if n > CHECK_IN_PAGE_CHARS), parsed
+    # a short list is checked on the page, at once
+    with pytest.raises(subwordlab.CorpusError, match="line 2"):
+        state.Corpus("low 5\nlower x", "word_counts").check()
+    assert corpus_data.detect_format("low 5\nlower x")[0] == "text"

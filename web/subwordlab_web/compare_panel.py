@@ -475,7 +475,7 @@ class ComparePanel(CompareResults):
         port, st = self.port, self.state
         try:
             size = self.vocab_size()
-            st.corpus.training_input()  # (an empty or unreadable corpus is refused here, with its message)
+            st.corpus.check()  # (an empty or unreadable corpus is refused here, with its message)
         except ValueError as exc:
             self.say(f"Cannot compare: {exc}.", error=True)
             return False

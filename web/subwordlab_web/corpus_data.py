@@ -1,8 +1,9 @@
-"""Corpus helpers with no DOM: statistics (computed in slices), reading uploaded files.
+"""Corpus helpers with no DOM: statistics (a long corpus's in the compute session), reading
+uploaded files.
 
->>> stats = drain(stats_in_slices("low lower low"))
->>> stats.chars, stats.words, stats.distinct_words, stats.distinct_chars, stats.top_words[0]
-(13, 3, 2, 6, ('low', 2))
+>>> stats, problem = corpus_stats("low lower low", "text")
+>>> stats.chars, stats.words, stats.distinct_words, stats.distinct_chars, stats.top_words[0], problem
+(13, 3, 2, 6, ('low', 2), '')
 >>> decode_upload("a.txt", "héllo".encode()).text
 'héllo'
 >>> decode_upload("b.bin", b"\\xffabc").problem
@@ -12,15 +13,22 @@
 from __future__ import annotations
 
 import codecs
+import heapq
 from collections import Counter
-from collections.abc import Generator, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Generator
+from dataclasses import asdict, dataclass, field
+from operator import itemgetter, mul
+from typing import Any
 
 from subwordlab.base.events import drain
 from subwordlab.text.corpus import text_encoding, utf16_advice, why_not_text
 
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
-STATS_SLICE_CHARS = 1 << 18  # characters counted between two yields to the browser
+# A corpus up to this long is counted, and a word-count list or counts file parsed whole to
+# check it, on the page itself (tens of ms at most); a longer one in the compute session
+# (session.STATS_OP), where its statistics and its training say which line breaks it.
+CHECK_IN_PAGE_CHARS = 300_000
+STATS_OP = "corpus_stats"
 DECODE_SLICE_BYTES = 1 << 20
 TOP_WORDS = 12
 
@@ -41,49 +49,67 @@ class CorpusStats:
                 ("Distinct characters", f"{self.distinct_chars:,}")]
 
 
-def _slices(text: str, size: int) -> Iterable[str]:
-    """Cut at white space near every `size` characters (words never straddle a cut)."""
-    start, n = 0, len(text)
-    while n - start > size:
-        cut = start + size
-        while cut < n and not text[cut].isspace():
-            cut += 1
-        yield text[start:cut]
-        start = cut
-    yield text[start:]
+def text_stats(text: str) -> CorpusStats:
+    """Statistics of running text (words = white-space separated).
 
-
-def stats_in_slices(text: str, slice_chars: int = STATS_SLICE_CHARS) -> Generator[float, None, CorpusStats]:
-    """Statistics of running text (words = white-space separated): a generator that yields
-    the share done (0..1) between slices and returns the `CorpusStats`."""
-    words: Counter[str] = Counter()
-    chars: set[str] = set()
-    n_words, n_bytes = 0, 0
-    done = 0
-    for piece in _slices(text, slice_chars):
-        split = piece.split()
-        n_words += len(split)
-        words.update(split)
-        chars.update(piece)
-        n_bytes += len(piece.encode("utf-8", errors="surrogatepass"))
-        done += len(piece)
-        if done < len(text):
-            yield done / len(text)
-    return CorpusStats(len(text), n_bytes, n_words, len(words), len(chars), words.most_common(TOP_WORDS))
+    Example: 'low lower low' -> 13 characters, 3 words, 2 distinct, ('low', 2) first."""
+    words = Counter(text.split())
+    return CorpusStats(len(text), len(text.encode("utf-8", errors="surrogatepass")), words.total(), len(words),
+                       len(set(text)), words.most_common(TOP_WORDS))
 
 
 def stats_of_counts(counts: dict[str, int]) -> CorpusStats:
-    """Statistics of a word-frequency list, as if each word appeared `count` times.
+    """Statistics of a word-frequency list, as if each word appeared `count` times (the most
+    frequent words first, a tie in the list's order).
 
     Example: {'low': 5, 'lower': 2} -> 25 characters, 7 words, 2 distinct words.
     """
-    chars = set("".join(counts))
-    order = {w: i for i, w in enumerate(counts)}
-    top = sorted(counts.items(), key=lambda kv: (-kv[1], order[kv[0]]))[:TOP_WORDS]
+    def utf8_len(word: str) -> int:
+        return len(word.encode("utf-8", errors="surrogatepass"))
+
     return CorpusStats(
-        chars=sum(len(w) * n for w, n in counts.items()),
-        bytes=sum(len(w.encode("utf-8")) * n for w, n in counts.items()),
-        words=sum(counts.values()), distinct_words=len(counts), distinct_chars=len(chars), top_words=top)
+        chars=sum(map(mul, map(len, counts), counts.values())),
+        bytes=sum(map(mul, map(utf8_len, counts), counts.values())),
+        words=sum(counts.values()), distinct_words=len(counts), distinct_chars=len(set("".join(counts))),
+        # (nlargest is sorted(..., reverse=True)[:n], which keeps the list's order among ties)
+        top_words=heapq.nlargest(TOP_WORDS, counts.items(), key=itemgetter(1)))
+
+
+def corpus_stats(text: str, fmt: str) -> tuple[CorpusStats, str]:
+    """The statistics of a corpus read as ``fmt`` ("text", "word_counts" or "counts"), and
+    "" or why the list or counts file cannot be used (a message for the user; its
+    statistics are then empty). What the compute session answers to ``STATS_OP``.
+
+    Example: ('low 5\nlower x', 'word_counts') -> (no statistics, "This word-count list
+    cannot be used yet: line 2: ...")."""
+    import subwordlab
+
+    if fmt == "counts":
+        from .counts_corpus import read_counts, readable_words
+
+        try:
+            return stats_of_counts(readable_words(read_counts(text))), ""
+        except subwordlab.CorpusError as exc:
+            return CorpusStats(), f"This counts file cannot be used: {exc}."
+    if fmt == "word_counts":
+        try:
+            return stats_of_counts(subwordlab.parse_word_counts(text)), ""
+        except subwordlab.CorpusError as exc:
+            return CorpusStats(), f"This word-count list cannot be used yet: {exc}"
+    return text_stats(text), ""
+
+
+def stats_reply(text: str, fmt: str) -> dict[str, Any]:
+    """``corpus_stats`` as the compute session's reply (plain data)."""
+    stats, problem = corpus_stats(text, fmt)
+    return {"stats": asdict(stats), "problem": problem}
+
+
+def stats_from_reply(reply: dict[str, Any]) -> tuple[CorpusStats, str]:
+    """The inverse of ``stats_reply``. Example: {"stats": {"chars": 3}, "problem": ""} -> 3 characters."""
+    stats = dict(reply["stats"])
+    stats["top_words"] = [(str(w), int(n)) for w, n in stats.get("top_words", ())]
+    return CorpusStats(**stats), str(reply.get("problem", ""))
 
 
 @dataclass(frozen=True)
@@ -235,6 +261,7 @@ def detect_format(text: str) -> tuple[str, str]:
 
     Example: 'low 5\nlower 2' -> ('word_counts', ''); 'the cat sat' -> ('text', '');
     'low 5\nlower two' -> ('text', "line 2: the count 'two' of 'lower' must be ...").
+    A list longer than CHECK_IN_PAGE_CHARS is judged by the lines of its first part.
     """
     import subwordlab
 
@@ -242,8 +269,13 @@ def detect_format(text: str) -> tuple[str, str]:
     first = line.split() if line is not None else None
     if first is None or len(first) != 2 or not first[1].isdigit():
         return "text", ""  # step 1: the first line is not `word count`: running text
+    # step 2: every line must parse, not just the first few; of a long text, the lines in its
+    # first CHECK_IN_PAGE_CHARS (the rest is checked in the compute session, off the page:
+    # its statistics say which line breaks the list, and so would its training)
+    if len(text) > CHECK_IN_PAGE_CHARS:
+        text = text[:max(text.rfind("\n", 0, CHECK_IN_PAGE_CHARS), 0)]
     try:
-        subwordlab.parse_word_counts(text)  # step 2: every line must parse, not just the first few
+        subwordlab.parse_word_counts(text)
     except subwordlab.CorpusError as exc:
         return "text", str(exc)
     return "word_counts", ""

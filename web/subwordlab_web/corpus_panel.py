@@ -4,32 +4,36 @@ for bad input that never lose the corpus already there."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import subwordlab
 
 from .corpus_data import (
+    CHECK_IN_PAGE_CHARS,
     MAX_CORPUS_BYTES,
-    STATS_SLICE_CHARS,
+    STATS_OP,
     YOUR_TEXT,
     CorpusStats,
     Upload,
+    corpus_stats,
     decode_slices,
     detect_format,
     edited_name,
     format_size,
     join_texts,
-    stats_in_slices,
-    stats_of_counts,
+    stats_from_reply,
 )
-from .counts_corpus import describe, is_counts_file, mismatch, read_counts, readable_words
+from .counts_corpus import describe, is_counts_file, mismatch, read_counts
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
 from .share import sha256_text_steps
 from .state import AppState, Corpus
 from .tasks import drive
 from .wording import plural
 
+STATS_BUDGET_SECONDS = 20.0  # a long corpus's statistics must come within this (the session's)
+STATS_BUDGET_SECONDS_PER_MB = 2.0  # ... plus this per million characters
 EDIT_LIMIT = 300_000  # longer corpora are shown as a read-only preview of their start
 PREVIEW_CHARS = 50_000
 
@@ -485,38 +489,45 @@ class CorpusPanel:
         port.set_hidden(self.attribution, not c.attribution)
         if self._stats_task is not None:
             self._stats_task.cancel()
-        if len(c.text) > STATS_SLICE_CHARS:  # counted over several turns: no old numbers meanwhile
+        if len(c.text) > CHECK_IN_PAGE_CHARS:  # counted in the compute session: no old numbers meanwhile
             for el in self.stats.values():
                 port.set_text(el, "…")
         self._stats_task = port.spawn(self._compute_stats(c))
 
     async def _compute_stats(self, corpus: Corpus) -> None:
-        port = self.port
+        """Count the corpus (a long one in the compute session, off the page) and show the
+        numbers, or why a word-count list or counts file cannot be used."""
         if corpus.is_empty:
             self._show_stats(CorpusStats())
             return
-        if corpus.format == "counts":
-            try:
-                words = readable_words(read_counts(corpus.text))
-            except subwordlab.CorpusError as exc:
-                self._show_stats(CorpusStats())
-                self.show_message(f"This counts file cannot be used: {exc}.")
-                return
-            self._show_stats(stats_of_counts(words))
-            return
-        if corpus.format == "word_counts":
-            try:
-                counts = subwordlab.parse_word_counts(corpus.text)
-            except subwordlab.CorpusError as exc:
-                self._show_stats(CorpusStats())
-                self.show_message(f"This word-count list cannot be used yet: {exc}")
-                self._parse_problem = True
-                return
-            if self._parse_problem:
-                self.hide_message()
-            self._show_stats(stats_of_counts(counts))
-            return
-        self._show_stats(await drive(port, stats_in_slices(corpus.text)))
+        if len(corpus.text) <= CHECK_IN_PAGE_CHARS:
+            stats, problem = corpus_stats(corpus.text, corpus.format)
+        else:
+            stats, problem = await self._stats_in_session(corpus)
+        self._show_stats(stats)
+        if problem:
+            self.show_message(problem)
+            self._parse_problem = corpus.format == "word_counts"
+        elif self._parse_problem:
+            self.hide_message()
+            self._parse_problem = False
+
+    async def _stats_in_session(self, corpus: Corpus) -> tuple[CorpusStats, str]:
+        """``corpus_stats`` computed by the compute session (the corpus crosses once, and
+        stays there for training). A budgeted request: switching corpus meanwhile lets it
+        finish rather than terminate the worker; only a late or failed one is said."""
+        replies: list[dict[str, Any]] = []
+        request = json.dumps({"op": STATS_OP, "format": corpus.format})
+        budget = STATS_BUDGET_SECONDS + STATS_BUDGET_SECONDS_PER_MB * len(corpus.text) / 1e6
+        try:
+            await self.port.compute(request, corpus.text, lambda text: replies.append(json.loads(text)), budget)
+        except (OSError, TimeoutError) as exc:
+            return CorpusStats(), (f"The corpus could not be counted ({exc}); it is loaded as it is, "
+                                   "and training reads it as usual.")
+        if not replies or "error" in replies[-1]:
+            why = replies[-1]["error"] if replies else "no answer"
+            return CorpusStats(), f"The corpus could not be counted: {why}"
+        return stats_from_reply(replies[-1])
 
     def _show_stats(self, stats: CorpusStats) -> None:
         port = self.port

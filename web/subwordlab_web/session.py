@@ -20,6 +20,9 @@ What crosses is plain data — JSON text, and the corpus as a string — never a
     {"op": "check_patterns", "normalizer", --->  pattern_guard.answer: the pipeline
      "pre_tokenizer", "text"} (no corpus)        pre-tokenizes the text (the pattern guard)
                                           <---   {"ok": true, "pieces"} or {"ok": true, "refused"}
+    {"op": "corpus_stats", "format"}     --->  corpus_data.stats_reply: a long corpus's
+     + the corpus text                           statistics (the page counts a short one itself)
+                                          <---   {"stats": {...}, "problem": "" or why a list fails}
 
 The page mirrors the run in a ``subwordlab.recording.Recording.mirror`` (``apply``), so the
 player, the tables and Inspect read it as they would a local run. Cancel terminates the
@@ -48,6 +51,7 @@ from subwordlab.formats.our_json import to_json
 from subwordlab.recording import Recording
 
 from . import pattern_guard
+from .corpus_data import STATS_OP, stats_reply
 from .failures import failure_message
 from .pattern_guard import CHECK_OP
 from .state import Corpus
@@ -83,6 +87,11 @@ class ComputeSession:
                 return
             if op == CHECK_OP:  # the pattern guard: a custom regex tried on a text (pattern_guard.py)
                 yield pattern_guard.answer(request)
+                return
+            if op == STATS_OP:  # a long corpus's statistics (corpus_data.py)
+                if self._corpus is None:
+                    raise ValueError("the page sent no corpus to count: load it again")
+                yield stats_reply(self._corpus, request.get("format", "text"))
                 return
             if op != "train":
                 raise ValueError(f"the compute session has no request {op!r}")

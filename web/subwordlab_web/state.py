@@ -72,6 +72,16 @@ class Corpus:
         # (not `text.strip()`: that copies megabytes each time a run saves the page's address)
         return not self.text or self.text.isspace()
 
+    def check(self) -> None:
+        """What can be checked at once, on the page: raises CorpusError (a message for the
+        user) for an empty corpus, or a word-count list or counts file up to
+        CHECK_IN_PAGE_CHARS with a line that does not parse. A longer one is parsed where it
+        is read, in the compute session (its statistics, its training), never on the page."""
+        from .corpus_data import CHECK_IN_PAGE_CHARS
+
+        if self.is_empty or len(self.text) <= CHECK_IN_PAGE_CHARS:
+            self.training_input()
+
     def training_input(self) -> Any:
         """The core's corpus: the text, or the parsed word counts. Raises CorpusError
         (a message for the user) when there is nothing to train on."""
@@ -274,7 +284,7 @@ class AppState:
         from the compute session. Raises the core's errors (CorpusError, ValueError) with
         their messages for the user, for what can be checked at once (an empty corpus, a bad
         word-count line, an option out of range)."""
-        self.corpus.training_input()
+        self.corpus.check()
         options = dict(self.spec.kwargs())
         resolve_options(self.spec.preset, options.pop("vocab_size", None), options.pop("num_merges", None), options)
         rec = Recording.mirror(self.spec.preset)
