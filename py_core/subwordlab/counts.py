@@ -287,11 +287,37 @@ def from_json(text):
     ...
     subwordlab.counts.CountsFileError: not a counts file (format is 'subwordlab', not 'subwordlab-counts'); give a file written by 'subwordlab count -o'
     """
-    # step 1: JSON, of our format and a version we read
+    # step 1: JSON
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise CountsFileError(f"not valid JSON ({str(exc).splitlines()[0]}); give a file written by 'subwordlab count -o'") from None
+    # step 2: the header, then every [pre-token, count] row checked
+    head = read_head(doc)
+    rows = doc.get("counts")
+    if not isinstance(rows, list):
+        raise CountsFileError("counts must be a list of [pre-token, count] pairs")
+    counts = {}
+    for k, row in enumerate(rows):
+        if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], str) and row[0]):
+            raise CountsFileError(f"counts[{k}] must be a [pre-token, count] pair with a non-empty pre-token, not {str(row)[:80]}")
+        word, n = row
+        if not _is_nat(n) or n == 0 or n > MAX_COUNT * 1000:
+            raise CountsFileError(f"counts[{k}]: the count of {word!r} must be a positive integer, not {n!r}")
+        if word in counts:
+            raise CountsFileError(f"counts[{k}]: {word!r} is listed twice; each pre-token appears once")
+        counts[word] = n
+    return Counted(counts, head.pipeline, head.inputs, head.unmatched)
+
+
+def read_head(doc):
+    """A counts file's header fields checked (``doc``: the file's JSON object, its counts
+    not needed): a ``Counted`` without counts. CountsFileError names a field that is wrong.
+
+    >>> read_head({"format": FORMAT, "version": 1, "pipeline": {"preset": "bpe"}, "inputs": []}).pipeline
+    {'preset': 'bpe'}
+    """
+    # step 1: our format, and a version we read
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         got = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise CountsFileError(f"not a counts file (format is {got!r}, not {FORMAT!r}); give a file written by 'subwordlab count -o'")
@@ -315,20 +341,7 @@ def from_json(text):
     unmatched = doc.get("unmatched_chars", 0)
     if not _is_nat(unmatched):
         raise CountsFileError(f"unmatched_chars must be a count (0 or more), not {unmatched!r}")
-    rows = doc.get("counts")
-    if not isinstance(rows, list):
-        raise CountsFileError("counts must be a list of [pre-token, count] pairs")
-    counts = {}
-    for k, row in enumerate(rows):
-        if not (isinstance(row, list) and len(row) == 2 and isinstance(row[0], str) and row[0]):
-            raise CountsFileError(f"counts[{k}] must be a [pre-token, count] pair with a non-empty pre-token, not {str(row)[:80]}")
-        word, n = row
-        if not _is_nat(n) or n == 0 or n > MAX_COUNT * 1000:
-            raise CountsFileError(f"counts[{k}]: the count of {word!r} must be a positive integer, not {n!r}")
-        if word in counts:
-            raise CountsFileError(f"counts[{k}]: {word!r} is listed twice; each pre-token appears once")
-        counts[word] = n
-    return Counted(counts, pipeline, inputs, unmatched)
+    return Counted({}, pipeline, inputs, unmatched)
 
 
 def _is_nat(value):

@@ -182,3 +182,55 @@ def test_is_counts_file_and_read_counts_are_linear_and_fresh():
     a, b = counts_corpus.read_counts(big), counts_corpus.read_counts(big)
     assert a.counts == b.counts and a.counts is not b.counts  # (training may not change the page's copy)
     assert not counts_corpus.is_counts_file("  low 5\nlower 2") and not counts_corpus.is_counts_file('["subwordlab-counts"]')
+
+
+def test_a_long_counts_file_is_read_whole_only_in_the_session(monkeypatch):
+    """A counts file longer than CHECK_IN_PAGE_CHARS, in `subwordlab count`'s layout, is
+    described from its header on the page; its rows are parsed only in the compute session
+    (its statistics, its training). Before, the page parsed all of it several times (the
+    upload, the status line, the statistics: 0.6 s of CPython each for 19 MB). A header that
+    is wrong is refused at once; a row that is wrong far down is said by the statistics."""
+    from subwordlab import counts as counts_module
+    from subwordlab_web import session
+    from subwordlab_web.corpus_data import CHECK_IN_PAGE_CHARS, STATS_OP
+
+    spec = counting_spec("bpe", {})
+    words = {f"w{i}": i % 9 + 1 for i in range(30_000)}
+    text = to_json(Counted(words, pipeline_record(spec), []))
+    assert len(text) > CHECK_IN_PAGE_CHARS
+    port, app = started()
+    parsed, inside = [], [False]
+    real_from_json, real_replies = counts_module.from_json, session.ComputeSession.replies
+
+    def watched(t):
+        parsed.append((len(t), inside[0]))
+        return real_from_json(t)
+
+    def replies(self, request, corpus=None):
+        answers = real_replies(self, request, corpus)
+        while True:
+            inside[0] = True
+            try:
+                reply = next(answers)
+            except StopIteration:
+                return
+            finally:
+                inside[0] = False
+            yield reply
+
+    monkeypatch.setattr(counts_module, "from_json", watched)
+    monkeypatch.setattr(session.ComputeSession, "replies", replies)
+    upload(port, FakeFile("big.counts", text.encode()))
+    assert app.state.corpus.format == "counts"
+    assert f"{len(words):,} distinct pre-tokens ({sum(words.values()):,} in all)" in status(port)
+    assert STATS_OP in [r["op"] for r in port.compute_requests]
+    assert port.text(port.query('#corpus-stats dd[data-stat="words"]')) == f"{sum(words.values()):,}"
+    assert parsed and all(in_session for n, in_session in parsed if n > CHECK_IN_PAGE_CHARS), parsed
+    # a row that is wrong far down: the statistics say so, from the session
+    broken = text.replace('["w29990", 3]', '["w29990", -3]')
+    assert broken != text
+    upload(port, FakeFile("broken.counts", broken.encode()))
+    assert "counts[29990]" in (message(port) or ""), message(port)
+    # a wrong header is refused at once, the corpus kept
+    upload(port, FakeFile("bad.counts", text.replace('"version": 1', '"version": 99').encode()))
+    assert "newer than this subwordlab reads" in (message(port) or "") and app.state.corpus.name == "broken.counts"

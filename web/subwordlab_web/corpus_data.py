@@ -23,11 +23,9 @@ from typing import Any
 from subwordlab.base.events import drain
 from subwordlab.text.corpus import text_encoding, utf16_advice, why_not_text
 
+from .counts_corpus import CHECK_IN_PAGE_CHARS, read_counts, readable_words
+
 MAX_CORPUS_BYTES = 32 * 1024 * 1024  # the largest corpus the page accepts (files together)
-# A corpus up to this long is counted, and a word-count list or counts file parsed whole to
-# check it, on the page itself (tens of ms at most); a longer one in the compute session
-# (session.STATS_OP), where its statistics and its training say which line breaks it.
-CHECK_IN_PAGE_CHARS = 300_000
 STATS_OP = "corpus_stats"
 DECODE_SLICE_BYTES = 1 << 20
 TOP_WORDS = 12
@@ -85,8 +83,6 @@ def corpus_stats(text: str, fmt: str) -> tuple[CorpusStats, str]:
     import subwordlab
 
     if fmt == "counts":
-        from .counts_corpus import read_counts, readable_words
-
         try:
             return stats_of_counts(readable_words(read_counts(text))), ""
         except subwordlab.CorpusError as exc:

@@ -25,7 +25,7 @@ from .corpus_data import (
     join_texts,
     stats_from_reply,
 )
-from .counts_corpus import describe, is_counts_file, mismatch, read_counts
+from .counts_corpus import counts_head, describe, is_counts_file, mismatch, read_counts
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
 from .share import sha256_text_steps
 from .state import AppState, Corpus
@@ -344,13 +344,14 @@ class CorpusPanel:
         parts = []
         for name, t in zip(names, texts):
             try:
-                counted = read_counts(t)
+                # (one file: its header, a long one's rows read in the compute session; several are merged here)
+                counted = counts_head(t) if len(texts) == 1 else read_counts(t)
             except subwordlab.CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
                 self.show_message(f"“{name}” is a counts file but cannot be read: {exc}. Nothing was loaded; your corpus "
                                   "is unchanged.")
                 self._say(self.status_text())
                 return
-            if not counted.counts:
+            if not counted.distinct:
                 self.show_message(f"“{name}” is a counts file with no pre-tokens: count a text that has some words. "
                                   "Nothing was loaded; your corpus is unchanged.")
                 self._say(self.status_text())
@@ -373,14 +374,14 @@ class CorpusPanel:
         self.state.set_corpus(self.upload)
         size = sum(len(d) for _, d in blobs)
         self._say(f"Loaded {', '.join(names)} ({format_size(size)}) as pre-token counts: "
-                  f"{describe(read_counts(text))}. Training reads them as “subwordlab train --counts” does.")
+                  f"{describe(counts_head(text))}. Training reads them as “subwordlab train --counts” does.")
 
     def _check_counts(self) -> None:
         """Say (or stop saying) that a counts corpus does not fit the Train tab's pipeline."""
         c, why = self.state.corpus, ""
         if c.format == "counts":
             try:
-                why = mismatch(read_counts(c.text), self.state.spec)
+                why = mismatch(counts_head(c.text), self.state.spec)
             except subwordlab.CorpusError:
                 return  # (the statistics say what is wrong with the file)
         if why:
@@ -441,7 +442,7 @@ class CorpusPanel:
             return "The corpus is empty: pick a sample, paste text, or drop a file."
         if c.format == "counts":
             try:
-                return f"In use: “{c.name}”, {describe(read_counts(c.text))}."
+                return f"In use: “{c.name}”, {describe(counts_head(c.text))}."
             except subwordlab.CorpusError:
                 return f"In use: “{c.name}”, a counts file that cannot be read."
         what = "a word-count list" if c.format == "word_counts" else "running text"

@@ -20,13 +20,19 @@ why, under a pipeline it was not counted with (``mismatch`` says so before train
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
 from typing import Any
 
 from subwordlab.text.corpus import Counted
 
+# A corpus up to this long is counted, and a word-count list or counts file parsed whole to
+# check it, on the page itself (tens of ms at most); a longer one in the compute session
+# (corpus_data.STATS_OP), where its statistics and its training say which line breaks it.
+CHECK_IN_PAGE_CHARS = 300_000
 COUNTS_TAG = re.compile(r'"format"\s*:\s*"subwordlab-counts"')
 _METASPACE = ("Metaspace", "MetaspaceWithSymbols", "WhitespaceMetaspace")
 
@@ -55,6 +61,76 @@ def read_counts(text: str) -> Counted:
     return Counted(dict(c.counts), c.pipeline, list(c.inputs), c.unmatched)
 
 
+@dataclass(frozen=True)
+class CountsHead:
+    """What the page says about a counts file before training: its pipeline, inputs, and
+    how many pre-tokens (distinct, and in all)."""
+
+    pipeline: dict[str, Any]
+    inputs: list[dict[str, Any]]
+    distinct: int
+    total: int
+
+
+# the header fields `subwordlab count` writes before its rows (counts.to_json)
+_HEAD_FIELDS = {"format", "version", "core_version", "pipeline", "inputs", "unmatched_chars", "distinct", "total"}
+_ROWS_START = '\n  "counts": [\n'
+
+
+@lru_cache(maxsize=4)
+def counts_head(text: str) -> CountsHead:
+    """The header of a counts file. One up to ``CHECK_IN_PAGE_CHARS`` is read whole (every
+    row checked, on the page); a longer one in ``subwordlab count``'s own layout only up to
+    its rows, which are read in the compute session (its statistics say what is wrong with
+    a row, and so would its training). Raises CorpusError (counts.CountsFileError) for a
+    header that is wrong, or a shorter file that is.
+
+    Example: counts_head(open("counts.json").read()).distinct -> 12345."""
+    if len(text) > CHECK_IN_PAGE_CHARS:
+        head = _head_only(text)
+        if head is not None:
+            return head
+    c = read_counts(text)
+    return CountsHead(c.pipeline, c.inputs, c.distinct, sum(c.counts.values()))
+
+
+def _head_only(text: str) -> CountsHead | None:
+    """The header of a file written as ``counts.to_json`` writes one (every header field
+    before the rows), checked as ``counts.from_json`` checks it; None for another layout."""
+    from subwordlab.counts import read_head
+
+    cut = text.find(_ROWS_START)
+    if cut < 0:
+        return None
+    try:
+        doc = json.loads(text[:cut].rstrip().rstrip(",") + "\n}")
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or set(doc) != _HEAD_FIELDS:
+        return None
+    distinct, total = doc["distinct"], doc["total"]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (distinct, total)):
+        return None
+    head = read_head(doc)
+    return CountsHead(head.pipeline, head.inputs, distinct, total)
+
+
+def first_rows(text: str, n: int) -> dict[str, int] | None:
+    """The first ``n`` rows of a counts file in ``counts.to_json``'s layout (a row a line),
+    read without the rest; None for another layout or a row that is not ``[word, count]``."""
+    cut = text.find(_ROWS_START)
+    if cut < 0:
+        return None
+    rows: dict[str, int] = {}
+    for line in islice(text[cut + len(_ROWS_START):cut + len(_ROWS_START) + 200 * n].splitlines(), n):
+        try:
+            word, count = json.loads(line.strip().rstrip(","))
+        except (ValueError, TypeError):
+            return None
+        rows[str(word)] = int(count)
+    return rows
+
+
 def readable_words(counted: Counted) -> dict[str, int]:
     """The pre-tokens as a person reads them, with their counts (for the statistics and
     the words the Train tab segments): byte-level ones ("Ġthe") as their text (" the"), a
@@ -79,19 +155,19 @@ def readable_words(counted: Counted) -> dict[str, int]:
     return out
 
 
-def describe(counted: Counted) -> str:
+def describe(head: CountsHead) -> str:
     """What the counts are, in a phrase. Example: '12,345 distinct pre-tokens (1,234,567 in
     all) from 2 inputs, counted for Byte-level BPE'."""
     from .wording import PRESET_SHORT, plural
 
-    preset = counted.pipeline.get("preset", "?")
-    n = len(counted.inputs)
+    preset = head.pipeline.get("preset", "?")
+    n = len(head.inputs)
     source = f" from {plural(n, 'input')}" if n else ""
-    return (f"{plural(counted.distinct, 'distinct pre-token')} ({sum(counted.counts.values()):,} in all){source}, "
+    return (f"{plural(head.distinct, 'distinct pre-token')} ({head.total:,} in all){source}, "
             f"counted for {PRESET_SHORT.get(preset, preset)}")
 
 
-def mismatch(counted: Counted, spec: Any) -> str:
+def mismatch(counted: Counted | CountsHead, spec: Any) -> str:
     """One sentence for the Corpus panel when the Train tab's algorithm and options (a
     ``state.TrainSpec``) cut text into other pre-tokens than these counts were made with,
     saying what to do; "" when they match (training then reads them as the command line).
@@ -122,8 +198,12 @@ def first_words(text: str, n: int = 12) -> str:
     Example: counts of 'low lower low' -> 'low lower'."""
     from subwordlab.text.corpus import CorpusError
 
+    rows = first_rows(text, 4 * n)
+    if rows is None and len(text) > CHECK_IN_PAGE_CHARS:
+        return ""  # (not parsed whole on the page)
     try:
-        words = readable_words(read_counts(text))
+        counted = read_counts(text) if rows is None else Counted(rows, counts_head(text).pipeline)
+        words = readable_words(counted)
     except CorpusError:
         return ""
     return " ".join(islice(filter(None, (" ".join(w.split()) for w in words)), n))
