@@ -432,6 +432,27 @@ def test_a_14_mb_corpus_of_many_scripts_loads_and_trains_without_holding_the_pag
     settled(page, None)
 
 
+def upload_count_and_train(page, path: Path, status: str, words: int, label: str, capsys) -> None:
+    """Upload ``path`` on the Corpus tab, wait for ``status`` and the statistics' ``words``,
+    train BPE to 20 merges on it; no main-thread task over LOAD_TASK_MS meanwhile (printed)."""
+    page.click("#tab-corpus")
+    page.evaluate(WATCH_TASKS)
+    page.wait_for_timeout(300)
+    start = page.evaluate("() => performance.now()")
+    page.set_input_files("#corpus-file", str(path))
+    expect(page.locator("#corpus-status")).to_contain_text(status, timeout=60_000)
+    expect(page.locator("[data-stat='words']")).to_have_text(f"{words:,}", timeout=120_000)
+    counted = page.evaluate("() => performance.now()")
+    train_to_end(page, "bpe", 20, timeout=300_000)
+    done = page.evaluate("() => performance.now()")
+    tasks = [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < done]
+    with capsys.disabled():
+        print(f"\n[{label}] counted in {counted - start:.0f} ms, trained in {done - counted:.0f} ms; "
+              f"long tasks (at ms, ms): {tasks}")
+    assert max((d for _, d in tasks), default=0) <= LOAD_TASK_MS, tasks
+    settled(page, None)
+
+
 def test_a_13_mb_word_count_list_loads_and_trains_without_holding_the_page(fresh_page, site_url, capsys, tmp_path):
     """A big word-count list (600,000 distinct words, 13 MB) is read as a list, counted and
     trained on without a main-thread task over LOAD_TASK_MS: its statistics are computed in
@@ -443,25 +464,10 @@ def test_a_13_mb_word_count_list_loads_and_trains_without_holding_the_page(fresh
     lines = [f"w{rng.randrange(10**9)}x{i} {rng.randint(1, 1000)}" for i in range(600_000)]
     path = tmp_path / "big-counts.txt"
     path.write_text("\n".join(lines), encoding="utf-8")
-    total = sum(int(line.split()[1]) for line in lines)
     page = open_page(fresh_page, site_url)
-    page.click("#tab-corpus")
-    page.evaluate(WATCH_TASKS)
-    page.wait_for_timeout(300)
-    start = page.evaluate("() => performance.now()")
-    page.set_input_files("#corpus-file", str(path))
-    expect(page.locator("#corpus-status")).to_contain_text("Loaded big-counts.txt", timeout=60_000)
-    expect(page.locator("[data-stat='words']")).to_have_text(f"{total:,}", timeout=120_000)
+    upload_count_and_train(page, path, "Loaded big-counts.txt", sum(int(line.split()[1]) for line in lines),
+                           "13 MB word counts", capsys)
     expect(page.locator("[data-stat='distinct_words']")).to_have_text(f"{len(lines):,}")
-    counted = page.evaluate("() => performance.now()")
-    train_to_end(page, "bpe", 20, timeout=300_000)
-    done = page.evaluate("() => performance.now()")
-    tasks = [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < done]
-    with capsys.disabled():
-        print(f"\n[13 MB word counts] counted in {counted - start:.0f} ms, trained in {done - counted:.0f} ms; "
-              f"long tasks (at ms, ms): {tasks}")
-    assert max((d for _, d in tasks), default=0) <= LOAD_TASK_MS, tasks
-    settled(page, None)
 
 
 def test_a_19_mb_counts_file_loads_and_trains_without_holding_the_page(fresh_page, site_url, capsys, tmp_path):
@@ -481,19 +487,5 @@ def test_a_19_mb_counts_file_loads_and_trains_without_holding_the_page(fresh_pag
     path = tmp_path / "big.counts"
     path.write_text(to_json(Counted(counts, pipeline_record(spec), [])), encoding="utf-8")
     page = open_page(fresh_page, site_url)
-    page.click("#tab-corpus")
-    page.evaluate(WATCH_TASKS)
-    page.wait_for_timeout(300)
-    start = page.evaluate("() => performance.now()")
-    page.set_input_files("#corpus-file", str(path))
-    expect(page.locator("#corpus-status")).to_contain_text(f"{len(counts):,} distinct pre-tokens", timeout=60_000)
-    expect(page.locator("[data-stat='words']")).to_have_text(f"{sum(counts.values()):,}", timeout=120_000)
-    counted = page.evaluate("() => performance.now()")
-    train_to_end(page, "bpe", 20, timeout=300_000)
-    done = page.evaluate("() => performance.now()")
-    tasks = [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < done]
-    with capsys.disabled():
-        print(f"\n[19 MB counts file] counted in {counted - start:.0f} ms, trained in {done - counted:.0f} ms; "
-              f"long tasks (at ms, ms): {tasks}")
-    assert max((d for _, d in tasks), default=0) <= LOAD_TASK_MS, tasks
-    settled(page, None)
+    upload_count_and_train(page, path, f"{len(counts):,} distinct pre-tokens", sum(counts.values()),
+                           "19 MB counts file", capsys)

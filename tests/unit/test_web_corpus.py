@@ -451,16 +451,38 @@ def test_a_long_word_count_list_is_parsed_and_counted_in_the_session_not_on_the_
     down is said by the statistics, and training starts without a page-side parse. A short
     list is still checked and counted on the page, at once."""
     import subwordlab
-    from subwordlab_web import corpus_data, session, state
+    from subwordlab_web import corpus_data, state
     from subwordlab_web.corpus_data import CHECK_IN_PAGE_CHARS, STATS_OP
 
     lines = [f"w{i} {i % 7 + 1}" for i in range(CHECK_IN_PAGE_CHARS // 6)]
     text = "\n".join(lines)
     assert len(text) > CHECK_IN_PAGE_CHARS
     port, app = started()
-    # every parse of a word-count list, and whether the compute session made it
+    parsed = watch_parses(monkeypatch, subwordlab, "parse_word_counts")
+    upload(port, FakeFile("big.txt", text.encode()))
+    assert app.state.corpus.format == "word_counts"
+    assert STATS_OP in [r["op"] for r in port.compute_requests]
+    assert stat(port, "words") == f"{sum(i % 7 + 1 for i in range(len(lines))):,}"
+    assert stat(port, "distinct_words") == f"{len(lines):,}"
+    # a line that breaks the list near its end: said by the statistics, from the session
+    upload(port, FakeFile("broken.txt", (text + "\nnot a count line").encode()))
+    assert app.state.corpus.format == "word_counts"
+    assert f"line {len(lines) + 1}" in (message(port) or "").replace(",", ""), message(port)
+    app.state.corpus.check()  # (the session's training would say it)
+    assert parsed and all(inside_session for n, inside_session in parsed if n > CHECK_IN_PAGE_CHARS), parsed
+    # a short list is checked on the page, at once
+    with pytest.raises(subwordlab.CorpusError, match="line 2"):
+        state.Corpus("low 5\nlower x", "word_counts").check()
+    assert corpus_data.detect_format("low 5\nlower x")[0] == "text"
+
+
+def watch_parses(monkeypatch, module, name):
+    """Record every call of ``module.name`` (a parser) as (length of its text, whether the
+    compute session made it): the list it fills."""
+    from subwordlab_web import session
+
     parsed, inside = [], [False]
-    real_parse, real_replies = subwordlab.parse_word_counts, session.ComputeSession.replies
+    real_parse, real_replies = getattr(module, name), session.ComputeSession.replies
 
     def watched(t):
         parsed.append((len(t), inside[0]))
@@ -478,20 +500,6 @@ def test_a_long_word_count_list_is_parsed_and_counted_in_the_session_not_on_the_
                 inside[0] = False
             yield reply
 
-    monkeypatch.setattr(subwordlab, "parse_word_counts", watched)
+    monkeypatch.setattr(module, name, watched)
     monkeypatch.setattr(session.ComputeSession, "replies", replies)
-    upload(port, FakeFile("big.txt", text.encode()))
-    assert app.state.corpus.format == "word_counts"
-    assert STATS_OP in [r["op"] for r in port.compute_requests]
-    assert stat(port, "words") == f"{sum(i % 7 + 1 for i in range(len(lines))):,}"
-    assert stat(port, "distinct_words") == f"{len(lines):,}"
-    # a line that breaks the list near its end: said by the statistics, from the session
-    upload(port, FakeFile("broken.txt", (text + "\nnot a count line").encode()))
-    assert app.state.corpus.format == "word_counts"
-    assert f"line {len(lines) + 1}" in (message(port) or "").replace(",", ""), message(port)
-    app.state.corpus.check()  # (the session's training would say it)
-    assert parsed and all(inside_session for n, inside_session in parsed if n > CHECK_IN_PAGE_CHARS), parsed
-    # a short list is checked on the page, at once
-    with pytest.raises(subwordlab.CorpusError, match="line 2"):
-        state.Corpus("low 5\nlower x", "word_counts").check()
-    assert corpus_data.detect_format("low 5\nlower x")[0] == "text"
+    return parsed

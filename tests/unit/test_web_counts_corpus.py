@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fakedom import FakeFile, FakePort
-from test_web_corpus import message, upload
+from test_web_corpus import message, upload, watch_parses
 
 import subwordlab
 from corpora import read
@@ -191,7 +191,6 @@ def test_a_long_counts_file_is_read_whole_only_in_the_session(monkeypatch):
     upload, the status line, the statistics: 0.6 s of CPython each for 19 MB). A header that
     is wrong is refused at once; a row that is wrong far down is said by the statistics."""
     from subwordlab import counts as counts_module
-    from subwordlab_web import session
     from subwordlab_web.corpus_data import CHECK_IN_PAGE_CHARS, STATS_OP
 
     spec = counting_spec("bpe", {})
@@ -199,27 +198,7 @@ def test_a_long_counts_file_is_read_whole_only_in_the_session(monkeypatch):
     text = to_json(Counted(words, pipeline_record(spec), []))
     assert len(text) > CHECK_IN_PAGE_CHARS
     port, app = started()
-    parsed, inside = [], [False]
-    real_from_json, real_replies = counts_module.from_json, session.ComputeSession.replies
-
-    def watched(t):
-        parsed.append((len(t), inside[0]))
-        return real_from_json(t)
-
-    def replies(self, request, corpus=None):
-        answers = real_replies(self, request, corpus)
-        while True:
-            inside[0] = True
-            try:
-                reply = next(answers)
-            except StopIteration:
-                return
-            finally:
-                inside[0] = False
-            yield reply
-
-    monkeypatch.setattr(counts_module, "from_json", watched)
-    monkeypatch.setattr(session.ComputeSession, "replies", replies)
+    parsed = watch_parses(monkeypatch, counts_module, "from_json")
     upload(port, FakeFile("big.counts", text.encode()))
     assert app.state.corpus.format == "counts"
     assert f"{len(words):,} distinct pre-tokens ({sum(words.values()):,} in all)" in status(port)
