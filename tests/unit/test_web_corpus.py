@@ -468,7 +468,12 @@ def test_a_long_word_count_list_is_parsed_and_counted_in_the_session_not_on_the_
     upload(port, FakeFile("broken.txt", (text + "\nnot a count line").encode()))
     assert app.state.corpus.format == "word_counts"
     assert f"line {len(lines) + 1}" in (message(port) or "").replace(",", ""), message(port)
-    app.state.corpus.check()  # (the session's training would say it)
+    app.state.corpus.check()  # (no page-side parse of the whole list: the session's training says it)
+    app.show_panel("train")
+    port.click(port.query("#train-end"))
+    port.settle()
+    assert app.state.recording is None and app.state.training.phase == "failed"
+    assert f"line {len(lines) + 1}" in app.state.training.message.replace(",", ""), app.state.training.message
     assert parsed and all(inside_session for n, inside_session in parsed if n > CHECK_IN_PAGE_CHARS), parsed
     # a short list is checked on the page, at once
     with pytest.raises(subwordlab.CorpusError, match="line 2"):

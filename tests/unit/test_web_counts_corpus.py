@@ -210,6 +210,9 @@ def test_a_long_counts_file_is_read_whole_only_in_the_session(monkeypatch):
     assert broken != text
     upload(port, FakeFile("broken.counts", broken.encode()))
     assert "counts[29990]" in (message(port) or ""), message(port)
+    port.click(port.query("#train-end"))  # (and training, in the session, says the same)
+    port.settle()
+    assert app.state.recording is None and "counts[29990]" in app.state.training.message, app.state.training.message
     # a wrong header is refused at once, the corpus kept
     upload(port, FakeFile("bad.counts", text.replace('"version": 1', '"version": 99').encode()))
     assert "newer than this subwordlab reads" in (message(port) or "") and app.state.corpus.name == "broken.counts"
