@@ -272,6 +272,17 @@ def test_scripts_are_spm_s_own_table_s(model_type, vocab_size):
     assert is_valid_piece("ա\u0953") and not is_valid_piece("ա\u0953", spm=True)
 
 
+def trained_as_spm(corpus, theirs, model_type, vocab_size, **options):
+    """Ours under rules='sentencepiece' (character coverage 0.9995), asserted to have spm's
+    pieces ``theirs`` ([(piece, score)]) in spm's order, and Unigram's scores too."""
+    tok = subwordlab.train(corpus, preset=f"sentencepiece_{model_type}", vocab_size=vocab_size, rules="sentencepiece",
+                           character_coverage=0.9995, **options)
+    assert tok.model.vocab == [p for p, _ in theirs]
+    if model_type == "unigram":
+        assert tok.model.scores == [s for _, s in theirs]
+    return tok
+
+
 @pytest.mark.parametrize("model_type", ["bpe", "unigram"])
 @pytest.mark.parametrize("name", ["udhr_vie", "udhr_mya"])
 def test_without_normalization_burmese_and_vietnamese_train_and_encode_as_spm(name, model_type):
@@ -284,11 +295,7 @@ def test_without_normalization_burmese_and_vietnamese_train_and_encode_as_spm(na
     text = strip_udhr_header(read(f"udhr_more/{name}.txt"))[0]
     vocab_size = len(set(text)) + 200
     theirs = spm_pieces(text, model_type, vocab_size, character_coverage=0.9995, normalization_rule_name="identity")
-    tok = subwordlab.train(text, preset=f"sentencepiece_{model_type}", vocab_size=vocab_size, rules="sentencepiece",
-                           normalization="none", character_coverage=0.9995)
-    assert tok.model.vocab == [p for p, _ in theirs]
-    if model_type == "unigram":
-        assert tok.model.scores == [s for _, s in theirs]
+    tok = trained_as_spm(text, theirs, model_type, vocab_size, normalization="none")
     processor = spm_processor(text, model_type, vocab_size, character_coverage=0.9995, normalization_rule_name="identity")
     for line in [line for line in text.split("\n") if line.strip()][:40]:
         assert tok.encode(line) == processor.encode(line)
@@ -312,11 +319,7 @@ def test_nfkc_is_spm_s_own_table(name, model_type):
     text = strip_udhr_header(read(f"udhr_more/{name}.txt"))[0]
     vocab_size = len(set(text)) + 200
     theirs = spm_pieces(text, model_type, vocab_size, character_coverage=0.9995)
-    tok = subwordlab.train(text, preset=f"sentencepiece_{model_type}", vocab_size=vocab_size, rules="sentencepiece",
-                           character_coverage=0.9995)
-    assert tok.model.vocab == [p for p, _ in theirs]
-    if model_type == "unigram":
-        assert tok.model.scores == [s for _, s in theirs]
+    tok = trained_as_spm(text, theirs, model_type, vocab_size)
     processor = spm_processor(text, model_type, vocab_size, character_coverage=0.9995)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -387,11 +390,7 @@ def test_a_word_count_list_is_read_as_spm_reads_its_tsv_input(name, model_type):
     counts = dict(Counter(strip_udhr_header(read(f"udhr_more/{name}.txt"))[0].split()).most_common())
     vocab_size = len(set("".join(counts))) + 200
     theirs = spm_tsv_pieces(counts, model_type, vocab_size, character_coverage=0.9995)
-    tok = subwordlab.train(counts, preset=f"sentencepiece_{model_type}", vocab_size=vocab_size, rules="sentencepiece",
-                           character_coverage=0.9995)
-    assert tok.model.vocab == [p for p, _ in theirs]
-    if model_type == "unigram":
-        assert tok.model.scores == [s for _, s in theirs]
+    trained_as_spm(counts, theirs, model_type, vocab_size)
 
 
 def test_a_run_of_unknown_characters_is_one_unk_as_spm_encodes_it():

@@ -77,7 +77,7 @@ class Corpus:
         user) for an empty corpus, or a word-count list or counts file up to
         CHECK_IN_PAGE_CHARS with a line that does not parse. A longer one is parsed where it
         is read, in the compute session (its statistics, its training), never on the page."""
-        from .corpus_data import CHECK_IN_PAGE_CHARS
+        from .counts_corpus import CHECK_IN_PAGE_CHARS
 
         if self.is_empty or len(self.text) <= CHECK_IN_PAGE_CHARS:
             self.training_input()

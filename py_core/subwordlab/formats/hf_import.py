@@ -132,7 +132,7 @@ def _unicode(imp, f, path):
 def _precompiled(imp, f, path):
     # applied as SentencePiece applies it (longest key first); tokenizers applies it per
     # grapheme and parts on a few sequences (README, "Where they still part")
-    return N.Precompiled(N.precompiled_charsmap(f))
+    return N.precompiled_from(f)
 
 
 @hf_reader("normalizer", "Lowercase")

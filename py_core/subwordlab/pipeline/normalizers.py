@@ -380,17 +380,16 @@ class Precompiled(Normalizer):
             if f.get("table", "str") != cls.BUILT_IN:
                 raise f.error("table", f"the only built-in table is {cls.BUILT_IN!r}")
             return cls()
-        return cls(precompiled_charsmap(f))
+        return precompiled_from(f)
 
 
-def precompiled_charsmap(f):
-    """The bytes of a ``precompiled_charsmap`` field (base64), or the field's error."""
+def precompiled_from(f):
+    """A ``Precompiled`` of a file's ``precompiled_charsmap`` field (base64), or the field's error."""
+    text = f.get("precompiled_charsmap", "str")
     try:
-        blob = base64.b64decode(f.get("precompiled_charsmap", "str"), validate=True)
-        CharsMap(blob)
+        return Precompiled(base64.b64decode(text, validate=True))
     except (ValueError, binascii.Error) as exc:
         raise f.error("precompiled_charsmap", f"not a precompiled charsmap ({exc})") from None
-    return blob
 
 
 @component("normalizer", "Sequence")

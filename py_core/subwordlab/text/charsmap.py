@@ -117,35 +117,36 @@ class CharsMap:
         end = self.texts.find(b"\0", value)
         return length, self.texts[value:end if end >= 0 else len(self.texts)].decode("utf-8", "replace")
 
-    def normalize(self, text: str) -> str:
-        """The text with every longest key replaced, left to right."""
-        out, done = [], 0
+    def _replacements(self, text: str):
+        """(start, length, replacement) of each key replaced, left to right."""
+        done = 0
         for m in self._starts.finditer(text):
             i = m.start()
             if i < done:  # (inside the last replaced key)
                 continue
             length, replacement = self.longest_match(text, i)
             if length:
-                out += [text[done:i], replacement]
+                yield i, length, replacement
                 done = i + length
+
+    def normalize(self, text: str) -> str:
+        """The text with every longest key replaced, left to right."""
+        out, done = [], 0
+        for i, length, replacement in self._replacements(text):
+            out += [text[done:i], replacement]
+            done = i + length
         return "".join(out) + text[done:] if out else text
 
     def apply(self, units: list) -> list:
         """``normalize`` on (char, start, end) units: the k-th character of a replacement
         comes from the k-th character of its key (the last one for any beyond), as the
         tokenizers library aligns its ``Precompiled`` normalizer's output."""
-        text = "".join(u[0] for u in units)
         out, done = [], 0
-        for m in self._starts.finditer(text):
-            i = m.start()
-            if i < done:
-                continue
-            length, replacement = self.longest_match(text, i)
-            if length:
-                out += units[done:i]
-                key = units[i:i + length]
-                out += [(ch, key[min(k, length - 1)][1], key[min(k, length - 1)][2]) for k, ch in enumerate(replacement)]
-                done = i + length
+        for i, length, replacement in self._replacements("".join(u[0] for u in units)):
+            key = units[i:i + length]
+            out += units[done:i]
+            out += [(ch, key[min(k, length - 1)][1], key[min(k, length - 1)][2]) for k, ch in enumerate(replacement)]
+            done = i + length
         return out + units[done:]
 
 
