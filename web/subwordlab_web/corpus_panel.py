@@ -306,7 +306,7 @@ class CorpusPanel:
             encodings.add(upload.encoding)
         self._pending = None
         if any(map(is_counts_file, texts)):
-            self._use_counts(blobs, texts)
+            await self._use_counts(blobs, texts)
             return
         names = tuple(name for name, _ in blobs)
         text = join_texts(texts)
@@ -330,7 +330,7 @@ class CorpusPanel:
                   f"{''.join(f', decoded from {e}' for e in sorted(encodings - {'UTF-8'}))}) as "
                   f"{'a word-count list' if fmt == 'word_counts' else 'running text'}.")
 
-    def _use_counts(self, blobs: list[tuple[str, bytes]], texts: list[str]) -> None:
+    async def _use_counts(self, blobs: list[tuple[str, bytes]], texts: list[str]) -> None:
         """Counts files (recognised by their content) as the corpus: one, or several merged
         in the order given (as `subwordlab count --merge`). A file that is not a valid counts
         file, or counts files mixed with text, get one message; the corpus stays as it was."""
@@ -367,6 +367,8 @@ class CorpusPanel:
                 self.show_message(f"These counts files cannot be merged: {exc}. Nothing was loaded; your corpus is unchanged.")
                 self._say(self.status_text())
                 return
+        # hashed in slices, as a text is (a 19 MB counts file hashed in one go held the page)
+        await drive(self.port, sha256_text_steps(text))
         self.chosen_format, self.detect_hint = None, ""
         self.port.set_value(self.sample, "")
         label = names[0] if len(names) == 1 else f"{len(names)} counts files"
