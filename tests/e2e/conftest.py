@@ -113,25 +113,39 @@ def screenshots_dir() -> Path:
 class PageGuard:
     """Records everything on a page that must fail a test."""
 
-    def __init__(self, page) -> None:
+    def __init__(self, page, route: bool = True) -> None:
+        """``route=False`` watches the requests instead of routing them (they are then not
+        stopped, but any off 127.0.0.1 still fails the test): Playwright's routing turns off
+        the browser's HTTP cache, and with it the compiled-WebAssembly cache of a warm page.
+        (Neither way sees a dedicated worker's own requests, in this Playwright.)"""
         self.page = page
         self.problems: list[str] = []
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
         page.on("console", self._on_console)
-        page.context.route("**/*", self._on_request)
+        if route:
+            page.context.route("**/*", self._on_request)
+        else:
+            page.on("request", self._on_request_seen)
 
     def _on_console(self, message) -> None:
         if message.type == "error":
             self.problems.append(f"console error: {message.text}")
 
     def _on_request(self, route) -> None:
-        url = route.request.url
-        parsed = urlparse(url)
-        if parsed.scheme in ("data", "blob") or parsed.hostname == "127.0.0.1":
+        if self._is_local(route.request.url):
             route.continue_()
         else:
-            self.problems.append(f"request off 127.0.0.1: {url}")
             route.abort()
+
+    def _on_request_seen(self, request) -> None:
+        self._is_local(request.url)
+
+    def _is_local(self, url: str) -> bool:
+        parsed = urlparse(url)
+        if parsed.scheme in ("data", "blob") or parsed.hostname == "127.0.0.1":
+            return True
+        self.problems.append(f"request off 127.0.0.1: {url}")
+        return False
 
     def wait_ready(self, timeout_ms: int = READY_TIMEOUT_MS) -> None:
         self.page.wait_for_selector("body[data-ready], body[data-boot-error]", state="attached", timeout=timeout_ms)
@@ -162,21 +176,65 @@ def page_guard_class() -> type:
     return PageGuard
 
 
+@pytest.fixture(scope="session")
+def warm_context(browser_type, browser_type_launch_args: dict, tmp_path_factory):
+    """One browser profile on disk per test process, whose HTTP cache keeps the compiled
+    Pyodide: a boot (the page's Pyodide and the compute worker's) costs ~4 CPU-seconds in
+    it against ~7.5 in a new context, which compiles both again (measured on 2 cores; most
+    e2e tests boot at least once). Its pages start with no storage of the site."""
+    context = browser_type.launch_persistent_context(tmp_path_factory.mktemp("profile"), **browser_type_launch_args)
+    yield context
+    context.close()
+
+
+def _warm_page(context, site_url: str, viewport: dict | None = None):
+    """A new page of ``context`` on a site whose storage (IndexedDB, localStorage, cookies,
+    caches) is emptied first: what a new context gives, but with the warm HTTP cache."""
+    for blank in context.pages:  # (the one a profile opens with)
+        if blank.url == "about:blank":
+            blank.close()
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Storage.clearDataForOrigin", {
+        "origin": site_url.rstrip("/"),
+        "storageTypes": "cookies,indexeddb,local_storage,service_workers,cache_storage,file_systems"})
+    cdp.detach()
+    page.set_viewport_size(viewport or {"width": 1280, "height": 720})
+    return page
+
+
+@pytest.fixture
+def page(warm_context, site_url: str):
+    """pytest-playwright's ``page``, opened in the warm profile (see ``warm_context``)."""
+    page = _warm_page(warm_context, site_url)
+    yield page
+    page.close()
+
+
 @pytest.fixture
 def guard(page) -> Iterator[PageGuard]:
     """The default `page`, watched by a PageGuard that is checked again at teardown."""
-    g = PageGuard(page)
+    g = PageGuard(page, route=False)
     yield g
     g.check()
 
 
 @pytest.fixture
-def fresh_page(browser):
-    """A factory: fresh_page(**context_options) -> (page, guard) in a new browser context
-    (its own cold HTTP cache). Contexts are closed, and guards checked, at teardown."""
+def fresh_page(browser, warm_context, site_url: str):
+    """A factory: fresh_page(**context_options) -> (page, guard) in a fresh session: the
+    site's storage empty. The first page a test asks for with no option but ``viewport``
+    is opened in the warm profile (see ``warm_context``; a boot there costs half the CPU);
+    any other, or one asked for ``cold=True``, in a new browser context, with its own cold
+    HTTP cache (a share link opened "in a fresh browser context" is one). Pages are closed, and guards checked, at teardown."""
     opened: list[tuple[object, PageGuard]] = []
 
-    def make(**context_options):
+    def make(cold: bool = False, **context_options):
+        warm_in_use = any(p.url.startswith(site_url) for p in warm_context.pages)  # (this test's `page`)
+        if not (cold or opened or warm_in_use) and set(context_options) <= {"viewport"}:
+            page = _warm_page(warm_context, site_url, context_options.get("viewport"))
+            guard = PageGuard(page, route=False)
+            opened.append((page, guard))
+            return page, guard
         context = browser.new_context(**context_options)
         page = context.new_page()
         guard = PageGuard(page)
@@ -184,9 +242,9 @@ def fresh_page(browser):
         return page, guard
 
     yield make
-    for context, guard in opened:
+    for closable, guard in opened:
         guard.check()
-        context.close()
+        closable.close()
 
 
 @pytest.fixture(scope="module")

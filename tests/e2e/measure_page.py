@@ -26,7 +26,7 @@ LOADS = 3  # page loads per measurement; the median is reported
 
 def _cold_load(fresh_page, url: str, times_var: str) -> dict:
     """Load `url` once in a fresh context (cold HTTP cache); its boot marks, in ms from navigation."""
-    page, guard = fresh_page()
+    page, guard = fresh_page(cold=True)
     page.goto(url)
     guard.wait_ready()
     marks = page.evaluate(f"window.{times_var}")

@@ -16,7 +16,7 @@ def wait_applied(page, timeout: int = 120_000) -> None:
 
 def open_link(fresh_page, url: str, timeout: int = 120_000):
     """``(page, guard)``: ``url`` opened in a fresh browser context, ready, its link applied."""
-    page, guard = fresh_page()
+    page, guard = fresh_page(cold=True)
     page.goto(url)
     guard.wait_ready()
     wait_applied(page, timeout)
