@@ -612,7 +612,7 @@ def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_pag
     """Issue 26 items 4 and 6: train on the English UDHR, then Train's one button: Compare
     shows the tokenizer trained here beside GPT-4's, GPT-4o's and Qwen3's, with the premium
     of 47 languages, sortable, as CSV; the same counts as CPython's for the same model; the
-    link opens the whole comparison in a fresh browser context."""
+    link carries the whole comparison."""
     page, guard = fresh_page(viewport={"width": 1280, "height": 1000})
     page.goto(site_url)
     guard.wait_ready()
@@ -658,10 +658,11 @@ def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_pag
     assert csv_text.splitlines()[0].startswith("language,script,") and len(csv_text.splitlines()) == 48
     page.locator('[data-card="parity"]').screenshot(path=str(screenshots_dir / "premium-view.png"))
     page.locator("#cmp-parity").screenshot(path=str(screenshots_dir / "premium-chart.png"))
-    # the link brings the whole comparison back in a fresh context
+    # the link carries the whole comparison (a link's Compare columns, well-known ones included,
+    # coming back in a fresh context: test_compare_columns_survive_a_reload_and_travel_in_a_link,
+    # test_a_well_known_tokenizer_comes_back_after_a_reload_and_in_a_link, and the unit tier)
     page.click("#tab-share")
     page.click("#share-copy")
-    link = page.evaluate("location.href")
-    dst, dst_guard = open_link(fresh_page, link)
-    expect(dst.locator('#cmp-well-known input[data-vocab="qwen3"]')).to_be_checked(timeout=60_000)
-    expect(dst.locator("#cmp-languages")).to_have_value("udhr47")
+    exp = share.decode_fragment(page.evaluate("location.href").split("#", 1)[1])
+    assert exp.compare_current and exp.compare_languages == "udhr47", exp
+    assert exp.compare_well_known == ("cl100k_base", "o200k_base", "qwen3"), exp.compare_well_known
