@@ -208,11 +208,22 @@ def new_session(launch: Launcher) -> Iterator[Callable[[], Session]]:
 
 @pytest.fixture(scope="module")
 def shared_app(launch: Launcher, site_url: str) -> Iterator[Session]:
-    """One session with the app loaded, shared by a module's journeys (a boot is ~40 s in
-    WebKitGTK here); each journey starts by choosing what it needs."""
+    """One session with the app loaded, shared by a module's journeys (a boot is ~20 s in
+    WebKitGTK here); each journey starts by choosing what it needs. Its boot is a cold
+    session's, checked here (the core's version shown, the textbook example trained, no
+    console error or request off 127.0.0.1), its time to ready kept as ``boot_ms`` (for
+    test_boot_is_clean_and_timed, which then needs no boot of its own)."""
+    import subwordlab
+    from subwordlab_web.samples import SAMPLES
+
     session = launch()
     session.goto(site_url)
     session.wait_ready()
+    session.boot_ms = session.js("return window.__bootTimes.ready")
+    session.wait_text("#core-version", f"core v{subwordlab.__version__}")
+    session.wait_attr("#panel-train", "data-status", "done")
+    session.wait_text("#context-corpus", SAMPLES["seed000"].title)
+    session.check()
     yield session
     session.close()
 

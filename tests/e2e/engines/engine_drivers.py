@@ -61,6 +61,7 @@ class Session:
     engine = ""
     download_dir: Path
     closed = False
+    boot_ms = 0.0  # the app's time to ready when this session first loaded it (conftest.shared_app)
 
     # --- driver-specific verbs (subclasses) -------------------------------------------
     def goto(self, url: str) -> None: raise NotImplementedError
