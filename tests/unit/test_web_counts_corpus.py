@@ -166,6 +166,48 @@ def test_several_counts_files_are_merged_in_order_as_count_merge_does(tmp_path):
     assert app.state.corpus.name == "2 counts files"
 
 
+def test_several_long_counts_files_are_merged_in_the_session_not_on_the_page(monkeypatch):
+    """Counts files longer together than CHECK_IN_PAGE_CHARS are read and merged in the
+    compute session (on the page, reading and merging 19 MB of them held its thread for
+    seconds): the same merged file as `merge_files` on the page gives; a broken one among
+    them is named, the corpus kept; short ones are still merged on the page, at once."""
+    from subwordlab import counts as counts_module
+    from subwordlab_web.corpus_data import CHECK_IN_PAGE_CHARS
+
+    spec = counting_spec("bpe", {})
+    parts = [to_json(Counted({f"w{i}": i % 9 + 1 for i in range(k, 30_000, 2)}, pipeline_record(spec), []))
+             for k in (0, 1)]
+    assert len(parts[0]) < CHECK_IN_PAGE_CHARS < sum(map(len, parts))
+    port, app = started()
+    parsed = watch_parses(monkeypatch, counts_module, "from_json")
+    upload(port, FakeFile("even.counts", parts[0].encode()), FakeFile("odd.counts", parts[1].encode()))
+    assert parsed and all(in_session for _, in_session in parsed), parsed  # (nothing read whole on the page)
+    assert counts_corpus.MERGE_OP in [r["op"] for r in port.compute_requests]
+    assert app.state.corpus.name == "2 counts files" and app.state.corpus.format == "counts"
+    assert app.state.corpus.text == counts_corpus.merge_files(["even.counts", "odd.counts"], parts)[0]
+    assert counts_corpus.read_counts(app.state.corpus.text).counts == {
+        f"w{i}": i % 9 + 1 for k in (0, 1) for i in range(k, 30_000, 2)}
+    # a broken file among them: named, the corpus kept
+    before = app.state.corpus
+    broken = parts[1].replace('["w29999", 3]', '["w29999", -3]')
+    assert broken != parts[1]
+    upload(port, FakeFile("even.counts", parts[0].encode()), FakeFile("odd.counts", broken.encode()))
+    assert app.state.corpus is before
+    assert message(port).startswith("“odd.counts” is a counts file but cannot be read: ") and "counts[14999]" in message(port)
+    # short ones: merged on the page (no request)
+    asked = len(port.compute_requests)
+    small = [to_json(Counted(count_texts([t], spec)[0], pipeline_record(spec), [])) for t in ("b a b", "c a")]
+    upload(port, FakeFile("1.json", small[0].encode()), FakeFile("2.json", small[1].encode()))
+    assert counts_corpus.read_counts(app.state.corpus.text).counts == {"b": 2, "a": 2, "c": 1}
+    assert counts_corpus.MERGE_OP not in [r["op"] for r in port.compute_requests[asked:]]
+    # a request whose lengths do not add up gets one message, not an exception
+    from subwordlab_web.session import ComputeSession
+
+    request = json.loads(counts_corpus.merge_request(["a", "b"], ["abc", "de"])[0])
+    assert list(ComputeSession().replies(request, "abcd")) == [
+        {"error": "the page sent counts files that do not add up: load them again"}]
+
+
 def test_pre_tokens_and_names_stay_text_never_markup():
     spec = counting_spec("bpe", {})
     text = to_json(Counted({EVIL: 3, "low": 1}, pipeline_record(spec), []))

@@ -25,7 +25,7 @@ from .corpus_data import (
     join_texts,
     stats_from_reply,
 )
-from .counts_corpus import counts_head, describe, is_counts_file, mismatch, read_counts
+from .counts_corpus import counts_head, describe, file_problem, is_counts_file, merge_files, merge_request, mismatch
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
 from .share import sha256_text_steps
 from .state import AppState, Corpus
@@ -332,51 +332,59 @@ class CorpusPanel:
 
     async def _use_counts(self, blobs: list[tuple[str, bytes]], texts: list[str]) -> None:
         """Counts files (recognised by their content) as the corpus: one, or several merged
-        in the order given (as `subwordlab count --merge`). A file that is not a valid counts
-        file, or counts files mixed with text, get one message; the corpus stays as it was."""
-        names = tuple(name for name, _ in blobs)
+        in the order given (as `subwordlab count --merge`; long ones in the compute session).
+        A file that is not a valid counts file, or counts files mixed with text, get one
+        message; the corpus stays as it was."""
+        names = [name for name, _ in blobs]
         text_files = [name for name, t in zip(names, texts) if not is_counts_file(t)]
         if text_files:
             self.show_message(f"“{text_files[0]}” is text, but the other files are counts files made by “subwordlab count”: "
                               "load either text or counts files. Nothing was loaded; your corpus is unchanged.")
             self._say(self.status_text())
             return
-        parts = []
-        for name, t in zip(names, texts):
-            try:
-                # (one file: its header, a long one's rows read in the compute session; several are merged here)
-                counted = counts_head(t) if len(texts) == 1 else read_counts(t)
-            except subwordlab.CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
-                self.show_message(f"“{name}” is a counts file but cannot be read: {exc}. Nothing was loaded; your corpus "
-                                  "is unchanged.")
-                self._say(self.status_text())
-                return
-            if not counted.distinct:
-                self.show_message(f"“{name}” is a counts file with no pre-tokens: count a text that has some words. "
-                                  "Nothing was loaded; your corpus is unchanged.")
-                self._say(self.status_text())
-                return
-            parts.append(counted)
-        text = texts[0]
-        if len(parts) > 1:
-            from subwordlab.counts import merge_counted, to_json
-
-            try:
-                text = to_json(merge_counted(parts))
-            except subwordlab.CorpusError as exc:
-                self.show_message(f"These counts files cannot be merged: {exc}. Nothing was loaded; your corpus is unchanged.")
-                self._say(self.status_text())
-                return
+        if len(texts) == 1:  # its header (a long one's rows are read in the compute session)
+            text, problem = texts[0], self._one_file_problem(names[0], texts[0])
+        elif sum(map(len, texts)) <= CHECK_IN_PAGE_CHARS:
+            text, problem = merge_files(names, texts)
+        else:
+            self._say(f"Merging {plural(len(texts), 'counts file')}…")
+            text, problem = await self._merge_in_session(names, texts)
+        if problem:
+            self.show_message(problem)
+            self._say(self.status_text())
+            return
         # hashed in slices, as a text is (a 19 MB counts file hashed in one go held the page)
         await drive(self.port, sha256_text_steps(text))
         self.chosen_format, self.detect_hint = None, ""
         self.port.set_value(self.sample, "")
         label = names[0] if len(names) == 1 else f"{len(names)} counts files"
-        self.upload = Corpus(text, "counts", label, None, names, "")
+        self.upload = Corpus(text, "counts", label, None, tuple(names), "")
         self.state.set_corpus(self.upload)
         size = sum(len(d) for _, d in blobs)
         self._say(f"Loaded {', '.join(names)} ({format_size(size)}) as pre-token counts: "
                   f"{describe(counts_head(text))}. Training reads them as “subwordlab train --counts” does.")
+
+    @staticmethod
+    def _one_file_problem(name: str, text: str) -> str:
+        try:
+            return file_problem(name, counts_head(text))
+        except subwordlab.CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
+            return f"“{name}” is a counts file but cannot be read: {exc}. Nothing was loaded; your corpus is unchanged."
+
+    async def _merge_in_session(self, names: list[str], texts: list[str]) -> tuple[str, str]:
+        """``merge_files`` computed by the compute session (reading and merging 19 MB of
+        counts took seconds of the page's thread): ``(merged text, "")`` or ``("", why not)``."""
+        replies: list[dict[str, Any]] = []
+        request, joined = merge_request(names, texts)
+        budget = STATS_BUDGET_SECONDS + STATS_BUDGET_SECONDS_PER_MB * len(joined) / 1e6
+        try:
+            await self.port.compute(request, joined, lambda text: replies.append(json.loads(text)), budget)
+        except (OSError, TimeoutError) as exc:
+            return "", f"These counts files could not be merged ({exc}). Nothing was loaded; your corpus is unchanged."
+        if not replies or "error" in replies[-1]:
+            why = replies[-1]["error"] if replies else "no answer"
+            return "", f"These counts files could not be merged: {why}. Nothing was loaded; your corpus is unchanged."
+        return str(replies[-1]["counts"]), str(replies[-1]["problem"])
 
     def _check_counts(self) -> None:
         """Say (or stop saying) that a counts corpus does not fit the Train tab's pipeline."""

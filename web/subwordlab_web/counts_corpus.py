@@ -207,3 +207,62 @@ def first_words(text: str, n: int = 12) -> str:
     except CorpusError:
         return ""
     return " ".join(islice(filter(None, (" ".join(w.split()) for w in words)), n))
+
+
+# -- several counts files as one corpus ------------------------------------------------------
+
+MERGE_OP = "merge_counts"  # the compute session's request: several long counts files merged there
+_UNCHANGED = "Nothing was loaded; your corpus is unchanged."
+
+
+def file_problem(name: str, head: CountsHead | Counted) -> str:
+    """What the page says of a counts file that holds no pre-tokens ("" when it has some)."""
+    if head.distinct:
+        return ""
+    return f"“{name}” is a counts file with no pre-tokens: count a text that has some words. {_UNCHANGED}"
+
+
+def merge_files(names: list[str], texts: list[str]) -> tuple[str, str]:
+    """Counts files (``texts``, named ``names``) merged in the order given, as ``subwordlab
+    count --merge`` merges them: ``(the merged file's text, "")``, or ``("", what the page
+    says)`` for a file that cannot be read or files that cannot be merged (the first problem).
+    Runs on the page for short files, in the compute session (``merge_reply``) for long ones.
+
+    Example: merge_files(["a.json", "b.json"], [counts of "low", counts of "low er"])
+    -> (counts of "low low er", "")."""
+    from subwordlab.counts import merge_counted, to_json
+    from subwordlab.text.corpus import CorpusError
+
+    parts = []
+    for name, text in zip(names, texts):
+        try:
+            counted = read_counts(text)
+        except CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
+            return "", f"“{name}” is a counts file but cannot be read: {exc}. {_UNCHANGED}"
+        if problem := file_problem(name, counted):
+            return "", problem
+        parts.append(counted)
+    try:
+        return to_json(merge_counted(parts)), ""
+    except CorpusError as exc:
+        return "", f"These counts files cannot be merged: {exc}. {_UNCHANGED}"
+
+
+def merge_request(names: list[str], texts: list[str]) -> tuple[str, str]:
+    """The compute session's request to merge ``texts`` and the corpus it is sent with (the
+    texts one after another: they cross as one string, their lengths in the request)."""
+    return json.dumps({"op": MERGE_OP, "names": names, "lengths": [len(t) for t in texts]}), "".join(texts)
+
+
+def merge_reply(request: dict[str, Any], joined: str) -> dict[str, Any]:
+    """``merge_files`` in the compute session, on the texts of ``merge_request``:
+    ``{"counts": the merged text, "problem": "" or what the page says}``."""
+    names, lengths = [str(n) for n in request["names"]], [int(n) for n in request["lengths"]]
+    if len(names) != len(lengths) or sum(lengths) != len(joined):
+        raise ValueError("the page sent counts files that do not add up: load them again")
+    texts, at = [], 0
+    for n in lengths:
+        texts.append(joined[at:at + n])
+        at += n
+    merged, problem = merge_files(names, texts)
+    return {"counts": merged, "problem": problem}

@@ -23,6 +23,9 @@ What crosses is plain data — JSON text, and the corpus as a string — never a
     {"op": "corpus_stats", "format"}     --->  corpus_data.stats_reply: a long corpus's
      + the corpus text                           statistics (the page counts a short one itself)
                                           <---   {"stats": {...}, "problem": "" or why a list fails}
+    {"op": "merge_counts", "names",      --->  counts_corpus.merge_reply: several long counts
+     "lengths"} + the files' texts, joined       files merged (the page merges short ones itself)
+                                          <---   {"counts": the merged file, "problem": "" or why not}
 
 The page mirrors the run in a ``subwordlab.recording.Recording.mirror`` (``apply``), so the
 player, the tables and Inspect read it as they would a local run. Cancel terminates the
@@ -52,6 +55,7 @@ from subwordlab.recording import Recording
 
 from . import pattern_guard
 from .corpus_data import STATS_OP, stats_reply
+from .counts_corpus import MERGE_OP, merge_reply
 from .failures import failure_message
 from .pattern_guard import CHECK_OP
 from .state import Corpus
@@ -92,6 +96,11 @@ class ComputeSession:
                 if self._corpus is None:
                     raise ValueError("the page sent no corpus to count: load it again")
                 yield stats_reply(self._corpus, request.get("format", "text"))
+                return
+            if op == MERGE_OP:  # several long counts files merged into one (counts_corpus.py)
+                if self._corpus is None:
+                    raise ValueError("the page sent no counts files to merge: load them again")
+                yield merge_reply(request, self._corpus)
                 return
             if op != "train":
                 raise ValueError(f"the compute session has no request {op!r}")
