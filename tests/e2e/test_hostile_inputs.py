@@ -404,6 +404,52 @@ def test_a_28_mb_tokenizer_json_loads_without_holding_the_page(fresh_page, site_
     settled(page, None)
 
 
+
+def test_two_long_counts_files_are_merged_in_the_session_without_holding_the_page(fresh_page, site_url, capsys, tmp_path):
+    """Two counts files of `subwordlab count` (200,000 pre-tokens each, 12.6 MB together)
+    uploaded at once are read and merged in the compute session, as `subwordlab count
+    --merge` merges them, and counted there: no main-thread task over LOAD_TASK_MS (before,
+    the page merged them in one task of 2.7 s); one that is broken far down is named, the
+    corpus kept."""
+    import random
+
+    from subwordlab.counts import to_json
+    from subwordlab.presets import counting_spec, pipeline_record
+    from subwordlab.text.corpus import Counted
+
+    rng = random.Random(1)
+    spec = counting_spec("bpe", {})
+    halves = [{f"w{rng.randrange(10**9)}x{i}": rng.randint(1, 1000) for i in range(k, 400_000, 2)} for k in (0, 1)]
+    paths = [tmp_path / f"part{k}.counts" for k in (0, 1)]
+    for path, counts in zip(paths, halves):
+        path.write_text(to_json(Counted(counts, pipeline_record(spec), [])), encoding="utf-8")
+    page = open_page(fresh_page, site_url)
+    page.click("#tab-corpus")
+    page.evaluate(WATCH_TASKS)
+    page.wait_for_timeout(300)
+    start = page.evaluate("() => performance.now()")
+    page.set_input_files("#corpus-file", [str(p) for p in paths])
+    expect(page.locator("#corpus-status")).to_contain_text("Loaded part0.counts, part1.counts", timeout=120_000)
+    expect(page.locator("#corpus-status")).to_contain_text("400,000 distinct pre-tokens", timeout=120_000)
+    total = sum(sum(h.values()) for h in halves)
+    expect(page.locator("[data-stat='words']")).to_have_text(f"{total:,}", timeout=120_000)
+    counted = page.evaluate("() => performance.now()")
+    tasks = [(round(s - start), round(d)) for s, d in page.evaluate("() => window.__longTasks") if start - 1 <= s < counted]
+    with capsys.disabled():
+        print(f"\n[2 counts files, 12.6 MB] merged and counted in {counted - start:.0f} ms; long tasks (at ms, ms): {tasks}")
+    assert max((d for _, d in tasks), default=0) <= LOAD_TASK_MS, tasks
+    # one broken far down: named, the merged corpus kept
+    broken = tmp_path / "broken.counts"
+    text = paths[1].read_text(encoding="utf-8")
+    row = text.index('", ', len(text) - 5_000)
+    broken.write_text(text[:row] + '", -' + text[row + 3:], encoding="utf-8")
+    page.set_input_files("#corpus-file", [str(paths[0]), str(broken)])
+    expect(page.locator("#corpus-message")).to_contain_text("“broken.counts” is a counts file but cannot be read: counts[",
+                                                            timeout=120_000)
+    expect(page.locator("#corpus-message")).to_contain_text("your corpus is unchanged")
+    expect(page.locator("#corpus-status")).to_contain_text("In use: “2 counts files”, 400,000 distinct pre-tokens")
+    settled(page, None)
+
 def test_a_14_mb_corpus_of_many_scripts_loads_and_trains_without_holding_the_page(fresh_page, site_url, capsys, tmp_path):
     """A big upload (Shakespeare ten times and the UDHR in 218 languages, 14 MB) is read,
     hashed, counted and kept in slices, and crosses to the compute worker as UTF-8 bytes: no
