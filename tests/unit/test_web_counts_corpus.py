@@ -180,6 +180,7 @@ def test_several_long_counts_files_are_merged_in_the_session_not_on_the_page(mon
     assert len(parts[0]) < CHECK_IN_PAGE_CHARS < sum(map(len, parts))
     port, app = started()
     parsed = watch_parses(monkeypatch, counts_module, "from_json")
+    monkeypatch.setattr(counts_corpus, "MERGE_REPLY_CHARS", 100_000)  # (the merged file comes back in 6 parts)
     upload(port, FakeFile("even.counts", parts[0].encode()), FakeFile("odd.counts", parts[1].encode()))
     assert parsed and all(in_session for _, in_session in parsed), parsed  # (nothing read whole on the page)
     assert counts_corpus.MERGE_OP in [r["op"] for r in port.compute_requests]

@@ -384,7 +384,7 @@ class CorpusPanel:
         if not replies or "error" in replies[-1]:
             why = replies[-1]["error"] if replies else "no answer"
             return "", f"These counts files could not be merged: {why}. Nothing was loaded; your corpus is unchanged."
-        return str(replies[-1]["counts"]), str(replies[-1]["problem"])
+        return "".join(str(r["counts"]) for r in replies[:-1]), str(replies[-1]["problem"])
 
     def _check_counts(self) -> None:
         """Say (or stop saying) that a counts corpus does not fit the Train tab's pipeline."""

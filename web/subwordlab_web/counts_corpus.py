@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
@@ -226,7 +227,7 @@ def merge_files(names: list[str], texts: list[str]) -> tuple[str, str]:
     """Counts files (``texts``, named ``names``) merged in the order given, as ``subwordlab
     count --merge`` merges them: ``(the merged file's text, "")``, or ``("", what the page
     says)`` for a file that cannot be read or files that cannot be merged (the first problem).
-    Runs on the page for short files, in the compute session (``merge_reply``) for long ones.
+    Runs on the page for short files, in the compute session (``merge_replies``) for long ones.
 
     Example: merge_files(["a.json", "b.json"], [counts of "low", counts of "low er"])
     -> (counts of "low low er", "")."""
@@ -254,9 +255,14 @@ def merge_request(names: list[str], texts: list[str]) -> tuple[str, str]:
     return json.dumps({"op": MERGE_OP, "names": names, "lengths": [len(t) for t in texts]}), "".join(texts)
 
 
-def merge_reply(request: dict[str, Any], joined: str) -> dict[str, Any]:
-    """``merge_files`` in the compute session, on the texts of ``merge_request``:
-    ``{"counts": the merged text, "problem": "" or what the page says}``."""
+MERGE_REPLY_CHARS = 1_000_000  # the merged file crosses back in parts of this many characters
+
+
+def merge_replies(request: dict[str, Any], joined: str) -> Iterator[dict[str, Any]]:
+    """``merge_files`` in the compute session, on the texts of ``merge_request``: the merged
+    file in parts, ``{"counts": part}`` (a message each: the page reads each in a task of its
+    own; the whole 12.6 MB in one reply was one task of 0.25 s), then ``{"problem": "" or
+    what the page says}``."""
     names, lengths = [str(n) for n in request["names"]], [int(n) for n in request["lengths"]]
     if len(names) != len(lengths) or sum(lengths) != len(joined):
         raise ValueError("the page sent counts files that do not add up: load them again")
@@ -265,4 +271,6 @@ def merge_reply(request: dict[str, Any], joined: str) -> dict[str, Any]:
         texts.append(joined[at:at + n])
         at += n
     merged, problem = merge_files(names, texts)
-    return {"counts": merged, "problem": problem}
+    for at in range(0, len(merged), MERGE_REPLY_CHARS):
+        yield {"counts": merged[at:at + MERGE_REPLY_CHARS]}
+    yield {"problem": problem}

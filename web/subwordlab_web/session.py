@@ -23,9 +23,10 @@ What crosses is plain data — JSON text, and the corpus as a string — never a
     {"op": "corpus_stats", "format"}     --->  corpus_data.stats_reply: a long corpus's
      + the corpus text                           statistics (the page counts a short one itself)
                                           <---   {"stats": {...}, "problem": "" or why a list fails}
-    {"op": "merge_counts", "names",      --->  counts_corpus.merge_reply: several long counts
+    {"op": "merge_counts", "names",      --->  counts_corpus.merge_replies: several long counts
      "lengths"} + the files' texts, joined       files merged (the page merges short ones itself)
-                                          <---   {"counts": the merged file, "problem": "" or why not}
+                                          <---   {"counts": part} ... (the merged file, 1 M characters
+                                                 a message), then {"problem": "" or why not}
 
 The page mirrors the run in a ``subwordlab.recording.Recording.mirror`` (``apply``), so the
 player, the tables and Inspect read it as they would a local run. Cancel terminates the
@@ -55,7 +56,7 @@ from subwordlab.recording import Recording
 
 from . import pattern_guard
 from .corpus_data import STATS_OP, stats_reply
-from .counts_corpus import MERGE_OP, merge_reply
+from .counts_corpus import MERGE_OP, merge_replies
 from .failures import failure_message
 from .pattern_guard import CHECK_OP
 from .state import Corpus
@@ -100,7 +101,7 @@ class ComputeSession:
             if op == MERGE_OP:  # several long counts files merged into one (counts_corpus.py)
                 if self._corpus is None:
                     raise ValueError("the page sent no counts files to merge: load them again")
-                yield merge_reply(request, self._corpus)
+                yield from merge_replies(request, self._corpus)
                 return
             if op != "train":
                 raise ValueError(f"the compute session has no request {op!r}")
