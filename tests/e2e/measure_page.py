@@ -10,6 +10,7 @@ run by bench/bench_page.py (pytest collects this file only there: its name is no
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import statistics
@@ -22,6 +23,14 @@ from test_hostile_inputs import CATASTROPHIC, GUARD_WAIT_MS, open_page, paste_an
 from test_playground import LONG_RUNS, measure_long_run, pick_sample
 
 LOADS = 3  # page loads per measurement; the median is reported
+
+
+@pytest.fixture
+def fresh_page(fresh_page):
+    """Every page of a measurement in a new, cold browser context (conftest's first page of a
+    test is a warm profile's, whose cached WebAssembly would flatter the figures and make them
+    incomparable with earlier runs)."""
+    return functools.partial(fresh_page, cold=True)
 
 
 def _cold_load(fresh_page, url: str, times_var: str) -> dict:
