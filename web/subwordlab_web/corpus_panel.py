@@ -25,7 +25,7 @@ from .corpus_data import (
     join_texts,
     stats_from_reply,
 )
-from .counts_corpus import counts_head, describe, file_problem, is_counts_file, merge_files, merge_request, mismatch
+from .counts_corpus import counts_head, describe, head_problem, is_counts_file, merge_files, merge_request, mismatch
 from .samples import SAMPLES, Sample, excerpt, strip_udhr_header
 from .share import sha256_text_steps
 from .state import AppState, Corpus
@@ -343,7 +343,7 @@ class CorpusPanel:
             self._say(self.status_text())
             return
         if len(texts) == 1:  # its header (a long one's rows are read in the compute session)
-            text, problem = texts[0], self._one_file_problem(names[0], texts[0])
+            text, problem = texts[0], head_problem(names[0], texts[0])
         elif sum(map(len, texts)) <= CHECK_IN_PAGE_CHARS:
             text, problem = merge_files(names, texts)
         else:
@@ -364,27 +364,29 @@ class CorpusPanel:
         self._say(f"Loaded {', '.join(names)} ({format_size(size)}) as pre-token counts: "
                   f"{describe(counts_head(text))}. Training reads them as “subwordlab train --counts” does.")
 
-    @staticmethod
-    def _one_file_problem(name: str, text: str) -> str:
-        try:
-            return file_problem(name, counts_head(text))
-        except subwordlab.CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
-            return f"“{name}” is a counts file but cannot be read: {exc}. Nothing was loaded; your corpus is unchanged."
-
     async def _merge_in_session(self, names: list[str], texts: list[str]) -> tuple[str, str]:
         """``merge_files`` computed by the compute session (reading and merging 19 MB of
         counts took seconds of the page's thread): ``(merged text, "")`` or ``("", why not)``."""
-        replies: list[dict[str, Any]] = []
-        request, joined = merge_request(names, texts)
-        budget = STATS_BUDGET_SECONDS + STATS_BUDGET_SECONDS_PER_MB * len(joined) / 1e6
-        try:
-            await self.port.compute(request, joined, lambda text: replies.append(json.loads(text)), budget)
-        except (OSError, TimeoutError) as exc:
-            return "", f"These counts files could not be merged ({exc}). Nothing was loaded; your corpus is unchanged."
+        replies, failed = await self._ask_session(*merge_request(names, texts))
+        if failed is not None:
+            return "", f"These counts files could not be merged ({failed}). Nothing was loaded; your corpus is unchanged."
         if not replies or "error" in replies[-1]:
             why = replies[-1]["error"] if replies else "no answer"
             return "", f"These counts files could not be merged: {why}. Nothing was loaded; your corpus is unchanged."
         return "".join(str(r["counts"]) for r in replies[:-1]), str(replies[-1]["problem"])
+
+    async def _ask_session(self, request: str, corpus: str) -> tuple[list[dict[str, Any]], str | None]:
+        """The compute session's replies to a budgeted request on a long ``corpus`` (the
+        statistics, a merge): switching corpus meanwhile lets it finish rather than terminate
+        the worker. ``(replies, None)``, the last one the answer or ``{"error"}``; or
+        ``(replies so far, why)`` when the worker failed or was late."""
+        replies: list[dict[str, Any]] = []
+        budget = STATS_BUDGET_SECONDS + STATS_BUDGET_SECONDS_PER_MB * len(corpus) / 1e6
+        try:
+            await self.port.compute(request, corpus, lambda text: replies.append(json.loads(text)), budget)
+        except (OSError, TimeoutError) as exc:
+            return replies, str(exc)
+        return replies, None
 
     def _check_counts(self) -> None:
         """Say (or stop saying) that a counts corpus does not fit the Train tab's pipeline."""
@@ -525,19 +527,13 @@ class CorpusPanel:
 
     async def _stats_in_session(self, corpus: Corpus) -> tuple[CorpusStats, str]:
         """``corpus_stats`` computed by the compute session (the corpus crosses once, and
-        stays there for training). A budgeted request: switching corpus meanwhile lets it
-        finish rather than terminate the worker; only a late or failed one is said."""
-        replies: list[dict[str, Any]] = []
-        request = json.dumps({"op": STATS_OP, "format": corpus.format})
-        budget = STATS_BUDGET_SECONDS + STATS_BUDGET_SECONDS_PER_MB * len(corpus.text) / 1e6
-        try:
-            await self.port.compute(request, corpus.text, lambda text: replies.append(json.loads(text)), budget)
-        except (OSError, TimeoutError) as exc:
-            return CorpusStats(), (f"The corpus could not be counted ({exc}); it is loaded as it is, "
+        stays there for training); only a late or failed answer is said."""
+        replies, failed = await self._ask_session(json.dumps({"op": STATS_OP, "format": corpus.format}), corpus.text)
+        if failed is not None:
+            return CorpusStats(), (f"The corpus could not be counted ({failed}); it is loaded as it is, "
                                    "and training reads it as usual.")
         if not replies or "error" in replies[-1]:
-            why = replies[-1]["error"] if replies else "no answer"
-            return CorpusStats(), f"The corpus could not be counted: {why}"
+            return CorpusStats(), f"The corpus could not be counted: {replies[-1]['error'] if replies else 'no answer'}"
         return stats_from_reply(replies[-1])
 
     def _show_stats(self, stats: CorpusStats) -> None:

@@ -223,6 +223,21 @@ def file_problem(name: str, head: CountsHead | Counted) -> str:
     return f"“{name}” is a counts file with no pre-tokens: count a text that has some words. {_UNCHANGED}"
 
 
+def _unreadable(name: str, exc: Exception) -> str:
+    return f"“{name}” is a counts file but cannot be read: {exc}. {_UNCHANGED}"
+
+
+def head_problem(name: str, text: str) -> str:
+    """What the page says of one counts file, judged by ``counts_head`` ("" when it can be
+    used): its header unreadable, or no pre-tokens."""
+    from subwordlab.text.corpus import CorpusError
+
+    try:
+        return file_problem(name, counts_head(text))
+    except CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
+        return _unreadable(name, exc)
+
+
 def merge_files(names: list[str], texts: list[str]) -> tuple[str, str]:
     """Counts files (``texts``, named ``names``) merged in the order given, as ``subwordlab
     count --merge`` merges them: ``(the merged file's text, "")``, or ``("", what the page
@@ -239,7 +254,7 @@ def merge_files(names: list[str], texts: list[str]) -> tuple[str, str]:
         try:
             counted = read_counts(text)
         except CorpusError as exc:  # (counts.CountsFileError: the field and what to do)
-            return "", f"“{name}” is a counts file but cannot be read: {exc}. {_UNCHANGED}"
+            return "", _unreadable(name, exc)
         if problem := file_problem(name, counted):
             return "", problem
         parts.append(counted)
