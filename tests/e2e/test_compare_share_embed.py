@@ -608,6 +608,14 @@ def test_the_biggest_shipped_modern_tokenizer_loads_and_inspects_like_tokenizers
     assert got == want
 
 
+# Main-thread tasks over 50 ms allowed while Compare counts 47 languages' tokens with four
+# tokenizers. Counted on the page (a text per task) there were 20, up to 103 ms, alone on this
+# machine; in the compute session there is one of ~60 ms (the model files and texts sent).
+# Under the e2e tier's load every task is 3-4x longer: a few may pass 50 ms; none a second.
+COUNT_LONG_TASKS = 5
+COUNT_TASK_MS = 1_000
+
+
 def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_page, site_url, built_site, screenshots_dir):
     """Issue 26 items 4 and 6: train on the English UDHR, then Train's one button: Compare
     shows the tokenizer trained here beside GPT-4's, GPT-4o's and Qwen3's, with the premium
@@ -621,11 +629,27 @@ def test_measure_a_trained_tokenizer_against_real_ones_in_47_languages(fresh_pag
     expect(page.locator("#panel-train")).to_have_attribute("data-status", "done", timeout=120_000)
     page.click("#train-end")  # (the tokenizer measured is the one at the step shown: the last)
     expect(page.locator("#train-step-now")).to_have_text(page.locator("#train-step-total").inner_text())
+    # the main thread's long tasks while the 47 languages are counted (from "Counting tokens"
+    # to the chart's note): the counting is the compute session's (issue 31)
+    page.evaluate("""() => {
+        window.__longTasks = []; window.__counting = [];
+        new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
+          .observe({type: 'longtask'});
+        const note = document.querySelector('#cmp-parity-note');
+        new MutationObserver(() => window.__counting.push([performance.now(), note.textContent.startsWith('Counting tokens')]))
+          .observe(note, {childList: true, characterData: true, subtree: true});
+    }""")
     page.click("#train-measure")
     expect(page.locator("#tab-compare")).to_have_attribute("aria-selected", "true")
     rows = page.locator("#cmp-parity-table tr[data-lang]")
     expect(rows).to_have_count(47, timeout=180_000)
     expect(page.locator("#cmp-parity-note")).to_contain_text("premium", timeout=180_000)
+    marks = page.evaluate("() => window.__counting")
+    began = next(t for t, counting in marks if counting)
+    ended = next(t for t, counting in marks if not counting and t > began)
+    during = [round(d) for t, d in page.evaluate("() => window.__longTasks") if began <= t <= ended]
+    print(f"counting 47 languages x 4 tokenizers: {ended - began:.0f} ms, main-thread tasks over 50 ms: {during}")
+    assert len(during) <= COUNT_LONG_TASKS and max(during, default=0) <= COUNT_TASK_MS, during
     labels = page.locator("#cmp-parity-table th[data-series] .sort-button").all_text_contents()
     assert [x.strip() for x in labels][1:] == ["GPT-4 (cl100k)", "GPT-4o (o200k)", "Qwen3"]
     # the trained column's counts are CPython's for the same corpus and settings (byte-identical model)

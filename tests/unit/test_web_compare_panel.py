@@ -289,15 +289,63 @@ def test_a_count_that_fails_is_said_and_the_chart_shows_the_rest(monkeypatch):
     real = subwordlab.stats.token_count
 
     def token_count(tok, text):
-        if tok is broken and any("\u0900" <= ch <= "\u097f" for ch in text):  # (Devanagari: Hindi)
+        # (the session counts with its own copy of the column's tokenizer: the same spec)
+        if tok.spec == broken.spec and any("\u0900" <= ch <= "\u097f" for ch in text):  # (Devanagari: Hindi)
             raise RecursionError("maximum recursion depth exceeded")
         return real(tok, text)
 
     monkeypatch.setattr(subwordlab.stats, "token_count", token_count)
     port.spawn(panel.compute_parity())
     port.settle()
-    assert port.errors == []
+    assert port.errors == [] and port.compute_requests[-1]["op"] == "count_tokens"
     note = port.text(port.query("#cmp-parity-note"))
     assert "Counting tokens" not in note and "nested too deeply" in note and "Hindi" in note
     hindi = panel.parity_counts[1]["udhr_hin"]
     assert hindi is None and panel.parity_counts[0]["udhr_hin"] and panel.parity_counts[1]["udhr_eng"]
+
+
+def test_parity_is_counted_in_the_session_from_each_columns_model_file(monkeypatch):
+    """Issue 31: the premium's counts (seconds of a big vocabulary over 47 languages) are the
+    compute session's: it reads each column's model file (model_sources) once per worker and
+    counts with its own copy; the page counts only with a tokenizer it made itself."""
+    import subwordlab
+    import subwordlab.stats
+
+    port, app = compared()
+    panel = app.panels["compare"]
+    run = panel.run_state
+    request = port.compute_requests[-1]
+    assert request["op"] == "count_tokens"
+    assert [m["name"] for m in request["models"]] == ["the trained tokenizer"] * len(run.columns)
+    # the counts are those of the page's own tokenizers
+    texts = {sid: panel.texts[sid] for sid in panel.parity_counts[0]}
+    real = subwordlab.stats.token_count
+    for c, row in zip(run.columns, panel.parity_counts):
+        assert row == {sid: real(c.tokenizer, t)["tokens"] for sid, t in texts.items()}
+    first = [dict(row) for row in panel.parity_counts]
+    # counted again, by a fresh worker (the last one was terminated): the same counts, and the
+    # page counted none of them; the worker then keeps the models it read
+    on_page = []
+
+    def token_count(tok, text):
+        if any(tok is c.tokenizer for c in run.columns):
+            on_page.append(tok)
+        return real(tok, text)
+
+    monkeypatch.setattr(subwordlab.stats, "token_count", token_count)
+    port.compute_session = None
+    port.spawn(panel.compute_parity())
+    port.settle()
+    assert panel.parity_counts == first and on_page == []
+    port.spawn(panel.compute_parity())
+    port.settle()
+    assert panel.parity_counts == first and len(port.compute_session._models) == len(run.columns)
+    # a tokenizer made on the page (no model file to send) is counted on the page
+    mine = subwordlab.train(CMP_CORPUS, preset="bpe", vocab_size=70)
+    run.columns[0].tokenizer = mine
+    port.spawn(panel.compute_parity())
+    port.settle()
+    assert on_page and all(tok is mine for tok in on_page) and len(on_page) == len(texts)
+    assert len(port.compute_requests[-1]["models"]) == len(run.columns) - 1
+    assert panel.parity_counts[0] == {sid: real(mine, t)["tokens"] for sid, t in texts.items()}
+    assert panel.parity_counts[1:] == first[1:] and port.errors == []

@@ -9,16 +9,18 @@ Example: after a run, ``panel.render_text()`` encodes the text with every column
 
 from __future__ import annotations
 
+import json
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
-from . import charts, pattern_guard
+from . import charts, model_sources, pattern_guard
 from . import compare as cm
 from .build import el as spec
 from .failures import failure_message
 from .languages import DEFAULT_SET, LANGUAGE_SETS, LANGUAGES, language_of_upload
 from .roving import RovingFocus, roving_tabindex
 from .samples import SAMPLES, strip_udhr_header
+from .token_counts import count_request
 from .tokens import chip_children, token_chips
 from .wording import plural
 
@@ -392,31 +394,77 @@ class CompareResults:
             port.set_text(self.parity_note, f"The UDHR texts could not be loaded: {exc}")
             return
         texts.update({OWN + n: t for n, t in self.own_texts.items()})
-        from subwordlab.stats import token_count
-
         names = dict(groups)
-        counts, unknown, refused = [], [], []
+        # step 1: which texts each column may cut (a custom pattern is tried first: the guard)
+        todo: list[list[str]] = []
+        refused: list[str] = []
         for c in run.columns:
-            row: dict[str, int | None] = {}
-            unk: dict[str, float | None] = {}
+            cut = []
             for sid, text in texts.items():
                 said = await self.refusal(c.tokenizer, text, f"the parity text “{names.get(sid, sid)}”")
                 if said is not None:  # a custom pattern that does not answer in time on it
                     refused.append(f"{c.label}: {said}")
-                    row[sid], unk[sid] = None, None
-                    continue
+                else:
+                    cut.append(sid)
+            todo.append(cut if c.tokenizer is not None else [])
+        # step 2: the counts, in the compute session for every column whose model file it can
+        # read (model_sources), on the page for the others (a tokenizer at an earlier step)
+        counts: list[dict[str, int | None]] = [{sid: None for sid in texts} for _ in run.columns]
+        unknown: list[dict[str, float | None]] = [{sid: None for sid in texts} for _ in run.columns]
+        sources = [model_sources.source_of(c.tokenizer) if c.tokenizer is not None else None for c in run.columns]
+        await self._count_in_session(texts, names, todo, sources, counts, unknown, refused)
+        from subwordlab.stats import token_count
+
+        for i, c in enumerate(run.columns):
+            if sources[i] is not None:
+                continue
+            for sid in todo[i]:
                 try:
-                    stats = token_count(c.tokenizer, text) if c.tokenizer is not None else {}
+                    stats = token_count(c.tokenizer, texts[sid])
                 except Exception as exc:  # noqa: BLE001 - any kind: the chart shows the rest, and says why
                     stats = {}
                     refused.append(f"{c.label}: {failure_message(exc, 'Counting the tokens of “' + names.get(sid, sid) + '”')}")
                 # None: e.g. characters this BPE never saw and no unk token (stats["error"])
-                row[sid], unk[sid] = stats.get("tokens"), stats.get("unknown_rate")
+                counts[i][sid], unknown[i][sid] = stats.get("tokens"), stats.get("unknown_rate")
                 await port.sleep(0)
-            counts.append(row)
-            unknown.append(unk)
         self.parity_counts, self.parity_unknown, self.parity_refused = counts, unknown, refused
         self.render_parity()
+
+    async def _count_in_session(self, texts: dict[str, str], names: dict[str, str], todo: list[list[str]],
+                                sources: list[Any], counts: list[dict[str, int | None]],
+                                unknown: list[dict[str, float | None]], refused: list[str]) -> None:
+        """Count ``todo``'s texts for every column with a model file (``sources``) in the
+        compute session, into ``counts`` and ``unknown``; a failure is said in ``refused``."""
+        columns = [i for i, src in enumerate(sources) if src is not None and todo[i]]
+        if not columns:
+            return
+        sids = list(texts)
+        index = {sid: k for k, sid in enumerate(sids)}
+        request, joined = count_request([(sources[i][0], sources[i][1], [index[s] for s in todo[i]]) for i in columns],
+                                        [texts[s] for s in sids], [names.get(s, s) for s in sids])
+        run = self.run_state
+        assert run is not None  # (compute_parity's caller has a run)
+        labels = [run.columns[i].label for i in columns]
+
+        def on_reply(text: str) -> None:
+            reply = json.loads(text)
+            if "column" not in reply:
+                if "error" in reply:
+                    refused.append(f"The tokens could not be counted: {reply['error']}")
+                return
+            k = reply["column"]
+            i = columns[k]
+            if "problem" in reply:
+                refused.append(f"{labels[k]}: {reply['problem']}")
+                return
+            for sid, n, unk in zip(todo[i], reply["tokens"], reply["unknown"]):
+                counts[i][sid], unknown[i][sid] = n, unk
+            refused.extend(f"{labels[k]}: {why}" for why in reply["errors"].values())
+
+        try:
+            await self.port.compute(request, joined, on_reply)
+        except OSError as exc:
+            refused.append(f"The tokens could not be counted ({exc}): choose the languages again to count them.")
 
     def render_parity(self) -> None:
         port = self.port

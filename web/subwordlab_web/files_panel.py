@@ -21,6 +21,7 @@ from typing import Any
 
 from subwordlab.base.sha256 import sha256_steps
 
+from . import model_sources
 from .exports import Download, ImportFailed, hf_json, import_model, import_steps, looks_like_rank_file, our_json, vocab_file
 from .pattern_guard import PatternGuard, checking_text, tokenizer_check
 from .replay_view import ReplayError, is_replay, unigram_note, use_replay
@@ -336,8 +337,12 @@ class FilesPanel:
             if len(data) > BIG_MODEL_BYTES or looks_like_rank_file(data):
                 # a big file loads in slices (a tiktoken rank file; a tokenizer.json is
                 # parsed and its merges indexed a chunk at a time), the page responding in between
-                return await self._load_in_slices(name, data, mine, sha256)
-            return import_model(name, data, sha256)
+                imported = await self._load_in_slices(name, data, mine, sha256)
+            else:
+                imported = import_model(name, data, sha256)
+            if imported is not None:  # (the compute session reads its own copy: model_sources.py)
+                model_sources.remember(imported.tokenizer, name, data)
+            return imported
         except ImportFailed as exc:
             self.say(str(exc), error=True)
             return None

@@ -27,6 +27,10 @@ What crosses is plain data — JSON text, and the corpus as a string — never a
      "lengths"} + the files' texts, joined       files merged (the page merges short ones itself)
                                           <---   {"counts": part} ... (the merged file, 1 M characters
                                                  a message), then {"problem": "" or why not}
+    {"op": "count_tokens", "models",     --->  token_counts.count_replies: each model file read
+     "lengths", "names"} + the model files'      (kept), the texts' tokens counted (Compare's premium)
+     texts, then the texts, joined        <---   {"column": i, "tokens", "unknown", "errors"} a model,
+                                                 then {"done": n}
 
 The page mirrors the run in a ``subwordlab.recording.Recording.mirror`` (``apply``), so the
 player, the tables and Inspect read it as they would a local run. Cancel terminates the
@@ -60,6 +64,7 @@ from .counts_corpus import MERGE_OP, merge_replies
 from .failures import failure_message
 from .pattern_guard import CHECK_OP
 from .state import Corpus
+from .token_counts import COUNT_OP, count_replies
 
 POST_SECONDS = 0.1  # a batch of events at most this often (the page repaints at most every 0.25 s)
 # A corpus this small (the textbook examples, a typed sentence) trains on the page itself: at
@@ -79,6 +84,7 @@ class ComputeSession:
     def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         self.clock = clock
         self._corpus: str | None = None
+        self._models: dict[tuple[str, str], Any] = {}  # model files read for count_tokens (token_counts.py)
 
     def replies(self, request: dict[str, Any], corpus: str | None = None) -> Iterator[dict[str, Any]]:
         """The replies to ``request``; the last one ends it. Every exception becomes one
@@ -102,6 +108,11 @@ class ComputeSession:
                 if self._corpus is None:
                     raise ValueError("the page sent no counts files to merge: load them again")
                 yield from merge_replies(request, self._corpus)
+                return
+            if op == COUNT_OP:  # many texts' tokens counted with several models (token_counts.py)
+                if self._corpus is None:
+                    raise ValueError("the page sent no texts to count: count again")
+                yield from count_replies(request, self._corpus, self._models)
                 return
             if op != "train":
                 raise ValueError(f"the compute session has no request {op!r}")

@@ -22,7 +22,7 @@ from typing import Any
 from subwordlab.base.events import PHASES, Done, EmStep, PruneStep
 from subwordlab.recording import Recording
 
-from . import session
+from . import model_sources, session
 from .failures import failure_message
 from .state import AppState, TrainingStatus, TrainSpec
 from .wording import plural
@@ -194,6 +194,7 @@ async def record_in_session(port: Any, rec: Any, request: str, corpus: str,
     if not still():
         return None
     rec.take(Done(loaded.tokenizer, final["done"]))
+    model_sources.remember(loaded.tokenizer, "the trained tokenizer", final["tokenizer"])  # (the session can read it again)
     return loaded.tokenizer
 
 
