@@ -469,7 +469,9 @@ class FakePort:
     def clear(self, parent: FakeElement) -> None:
         self.replace_children(parent, [])
 
-    def build(self, spec: Any) -> FakeElement | str:
+    def build(self, spec: Any, checked: bool = False) -> FakeElement | str:
+        if not checked:
+            _json_spec(spec)
         if isinstance(spec, str):
             return spec
         tag, attrs, *children = spec
@@ -477,16 +479,22 @@ class FakePort:
         el = FakeElement(tag[4:] if svg else tag, {k: str(v) for k, v in (attrs or {}).items()})
         el.svg = svg
         for child in children:
-            el.append(self.build(child))
+            el.append(self.build(child, checked=True))
         return el
 
     def build_into(self, parent: FakeElement, specs: list[Any]) -> None:
+        _json_spec(specs, many=True)
         for child in parent.element_children:
             self._release(child)
             child.parent = None
         parent.children = []
         for spec in specs:
-            parent.append(self.build(spec))
+            parent.append(self.build(spec, checked=True))
+
+    def build_more(self, parent: FakeElement, specs: list[Any]) -> None:
+        _json_spec(specs, many=True)
+        for spec in specs:
+            parent.append(self.build(spec, checked=True))
 
     def remove(self, el: FakeElement) -> None:
         self._release(el)
@@ -802,3 +810,21 @@ class FakePort:
         # subtle: a test may drop a port with tasks never driven; close them quietly
         for task in getattr(self, "tasks", []):
             task.coro.close()
+
+
+def _json_spec(spec: Any, many: bool = False) -> None:
+    """The browser's port sends element specs to JavaScript as JSON text (dom.py): a spec
+    that is not plain JSON data (strings, lists, dicts of strings, None) fails here as it
+    would there, and so does a text child that is not a string."""
+    json.dumps(spec)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            return
+        assert isinstance(node, (list, tuple)) and node and isinstance(node[0], str), f"not an element spec: {node!r}"
+        assert node[1] is None or isinstance(node[1], dict), f"attributes must be a dict or None: {node!r}"
+        for child in node[2:]:
+            walk(child)
+
+    for item in spec if many else [spec]:
+        walk(item)

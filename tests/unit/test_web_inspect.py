@@ -406,3 +406,34 @@ def test_span_segments_cover_the_text_in_order():
     box = port.query("#inspect-spans")
     assert port.text(box) == "  low  newest  "[:max(int(port.get_attr(c, "data-end")) for c in chips(port))]
     assert port.query_all(".tok-gap", box)  # the spaces the bpe pipeline drops
+
+
+def test_a_long_text_is_drawn_in_parts_as_it_would_be_at_once():
+    """2,000 chips, the coloured text and the stages of a long text are drawn in parts, a
+    browser task each (`_show_parts` yields between them): the page ends up as it would
+    drawn in one go, and no part draws more than PART_CHIPS chips."""
+    port, app = started()
+    panel = app.panels["inspect"]
+    tok = _trained("byte_bpe")
+    text = read("udhr/udhr_rus.txt")[:MAX_TEXT]
+    r = inspect_text(tok, text, "plain")
+    assert len(r.chips) > inspect_panel.MAX_CHIPS
+    drawn = []
+    parts = panel._show_parts(r)
+    for _ in parts:
+        drawn.append(len(chips(port)))
+    assert len(drawn) >= inspect_panel.MAX_CHIPS // inspect_panel.PART_CHIPS + 1
+    assert all(b - a <= inspect_panel.PART_CHIPS for a, b in zip([0, *drawn], drawn))
+
+    def tree(node):
+        return node if isinstance(node, str) else (node.tag, dict(node.attrs), [tree(c) for c in node.children])
+
+    def page_html() -> list:
+        return [tree(port.query(sel)) for sel in ("#inspect-chips", "#inspect-spans", "#stage-pretokens",
+                                                  "#stage-ids", "#inspect-count", "#inspect-more")]
+
+    in_parts = page_html()
+    panel._show(None)
+    assert not chips(port)
+    panel._show(r)
+    assert page_html() == in_parts and len(chips(port)) == inspect_panel.MAX_CHIPS

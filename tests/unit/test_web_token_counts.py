@@ -5,7 +5,6 @@ import json
 
 import subwordlab
 from subwordlab.stats import token_count
-
 from subwordlab_web.session import ComputeSession
 from subwordlab_web.token_counts import count_request
 

@@ -195,12 +195,17 @@ class BrowserPort:
         """An element made from plain data in one call: `[tag, {attr: value} or None,
         *children]`, children being specs or strings (text nodes); an "svg:" tag makes an
         SVG element. See `build.py` for helpers that write specs."""
-        return js.subwordlabBuild(to_js(spec, dict_converter=js.Object.fromEntries))
+        return js.subwordlabBuild(json.dumps(spec))
 
     def build_into(self, parent: Any, specs: list[Any]) -> None:
-        """Replace `parent`'s children with elements built from `specs` (one call)."""
+        """Replace `parent`'s children with elements built from `specs` (one call; the
+        specs cross as one JSON text, escaped to ASCII)."""
         self._release_inside(parent)
-        js.subwordlabBuildInto(parent, to_js(specs, dict_converter=js.Object.fromEntries))
+        js.subwordlabBuildInto(parent, json.dumps(specs))
+
+    def build_more(self, parent: Any, specs: list[Any]) -> None:
+        """Append elements built from `specs` to `parent`'s children (a long list drawn in parts)."""
+        js.subwordlabBuildMore(parent, json.dumps(specs))
 
     def replace_children(self, parent: Any, children: list[Any]) -> None:
         self._release_inside(parent)

@@ -7,7 +7,7 @@ sampling (BPE-dropout with a seed; Unigram n-best and sampling with alpha and se
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,7 @@ from .tokens import (
 from .well_known import WELL_KNOWN, WELL_KNOWN_BY_KEY
 
 MAX_CHIPS = 2000  # beyond this the page shows a count instead of more chips
+PART_CHIPS = 400  # chips (or spans) drawn in one browser task (see _show_parts): ~25 ms in the page
 MAX_TEXT = 20_000  # the inspector encodes at most this many characters (it is for looking closely)
 MAX_NBEST_TEXT = 200
 POLICIES: dict[str, dict[str, Special]] = {
@@ -52,7 +53,7 @@ class Inspection:
     text: str  # what was encoded (maybe cut to MAX_TEXT)
     cut: bool
     chips: list[TokenChip]
-    ids: list[int]
+    ids: list[int | None]  # None: a character shown as itself, with no id
     normalized: str
     pre_tokens: list[str]
     decoded: str
@@ -80,7 +81,7 @@ MAX_SAMPLED_TEXT = 5_000  # sampling draws over the whole text at once: keep it 
 class _Merged:
     """An Encoding put together from the encodings of consecutive slices."""
 
-    ids: list[int]
+    ids: list[int | None]
     tokens: list[str]
     offsets: list[tuple[int, int]]
     byte_offsets: list[tuple[int, int]]
@@ -128,8 +129,10 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
     byte_level = is_byte_level(tokenizer)
     pieces = [text] if sample is not None else text_slices(tokenizer, text)
     normalized, pre = "", []
-    merged = _Merged([], [], [], [], [])
+    ids: list[int | None] = []
+    chips: list[TokenChip] = []
     chars = nbytes = unmatched = 0
+    # step 1: each slice normalized, pre-tokenized and encoded, its chips made (a yield between)
     for k, piece in enumerate(pieces):
         if k:
             yield
@@ -140,13 +143,14 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
         if sample is None:
             # a character a char-level BPE never saw is shown as itself, with no id
             enc = tokenizer.encode_full(piece, keep_unknown=True, **kwargs)
-            merged.ids += enc.ids
-            merged.tokens += enc.tokens
-            merged.offsets += [(s + chars, e + chars) for s, e in enc.offsets]
-            merged.byte_offsets += [(s + nbytes, e + nbytes) for s, e in enc.byte_offsets]
-            merged.special += list(enc.special)
+            part = _Merged(list(enc.ids), list(enc.tokens), [(s + chars, e + chars) for s, e in enc.offsets],
+                           [(s + nbytes, e + nbytes) for s, e in enc.byte_offsets], list(enc.special))
+            ids += part.ids
+            chips += token_chips(part, tokenizer, chips[-1] if chips else None)
         chars += len(piece)
         nbytes += len(piece.encode("utf-8", errors="surrogatepass"))
+    if len(pieces) > 1:
+        yield  # (the round trip decodes the whole text)
     if sample is not None:
         alpha, seed = sample
         ids = tokenizer.sample_encode(text, alpha, seed=seed, **kwargs)
@@ -155,9 +159,6 @@ def inspect_steps(tokenizer: Any, text: str, policy: str = "disallowed", sample:
         chips = [TokenChip(token_label(vocab[i], byte_level) if i not in special else vocab[i], vocab[i], i, c,
                            0, 0, 0, 0, special=i in special)
                  for i, c in zip(ids, assign_colors(ids))]
-    else:
-        ids = merged.ids
-        chips = token_chips(merged, tokenizer)
     from subwordlab.stats import round_trip
 
     trip = round_trip(tokenizer, text, [i for i in ids if i is not None])  # against the normalized text as shown, markers mapped back
@@ -447,20 +448,41 @@ class InspectPanel:
             self._show(None)
             return
         port.set_hidden(self.error, True)
-        self._show(result)
+        # drawn in parts, a browser task each (2,000 chips, the coloured text and the
+        # pre-tokens of a long text are ~50 ms each in the page)
+        for _part in self._show_parts(result):
+            await port.sleep(0)
 
     def _show(self, r: Inspection | None) -> None:
+        """Draw an inspection (or none) at once."""
+        for _part in self._show_parts(r):
+            pass
+
+    def _show_parts(self, r: Inspection | None) -> Iterator[None]:
+        """Draw an inspection, pausing (a yield) between its chips, its coloured text and the rest."""
         port = self.port
         self.last = r
         chips = r.chips if r else []
         shown = chips[:MAX_CHIPS]
-        port.build_into(self.chips, [chip_spec(c, r.text, r.sampled, i) for i, c in enumerate(shown)] if r else [])
+        # the chips, PART_CHIPS at a time
+        for start in range(0, max(1, len(shown)), PART_CHIPS):
+            if start:
+                yield
+            specs = [chip_spec(c, r.text, r.sampled, i) for i, c in enumerate(shown[start:start + PART_CHIPS], start)] if r else []
+            (port.build_more if start else port.build_into)(self.chips, specs)
+        if len(shown) > PART_CHIPS:
+            yield
         # the text itself, each token's characters coloured (not for a sampled segmentation,
         # whose offsets are not kept)
         spans = spans_spec(shown, r.text, len(chips) > len(shown)) if r and not r.sampled else []
-        port.build_into(self.spans, spans)
+        for start in range(0, max(1, len(spans)), 2 * PART_CHIPS):  # (a span is a lighter element than a chip)
+            if start:
+                yield
+            (port.build_more if start else port.build_into)(self.spans, spans[start:start + 2 * PART_CHIPS])
         port.set_hidden(self.spans, not spans)
         self._lit = []
+        if len(spans) > 2 * PART_CHIPS:
+            yield
         n_chars = len(r.text) if r else len(self.state.inspect.text)
         port.set_text(self.count, f"{len(chips):,}")
         port.set_text(self.chars, f"{n_chars:,}")

@@ -50,21 +50,24 @@ def bytes_label(data: bytes) -> str:
     return visible(data.decode("utf-8", errors="backslashreplace"))
 
 
-def assign_colors(ids: Sequence[int | None], palette_size: int = PALETTE_SIZE) -> list[int]:
+def assign_colors(ids: Sequence[int | None], palette_size: int = PALETTE_SIZE, left: int | None = None) -> list[int]:
     """A colour per token: the same id keeps its colour, but neighbours never share one.
+    ``left``: the colour of the token just before ``ids`` (a list continued).
 
-    Example: assign_colors([3, 11, 5, 5], 8) -> [3, 4, 5, 6]
+    Example: assign_colors([3, 11, 5, 5], 8) -> [3, 4, 5, 6]; assign_colors([5], 8, left=5) -> [6]
     """
     if palette_size < 2:
         raise ValueError(f"palette_size must be at least 2 so neighbours can differ, got {palette_size}")
     colors: list[int] = []
+    previous = left
     for token_id in ids:
         color = (token_id if token_id is not None else -1) % palette_size  # None: a character with no id
         # subtle: a clash with the left neighbour moves this chip one colour on; that can
         # never clash again, because only the left neighbour is fixed at this point.
-        if colors and color == colors[-1]:
+        if color == previous:
             color = (color + 1) % palette_size
         colors.append(color)
+        previous = color
     return colors
 
 
@@ -99,8 +102,9 @@ class TokenChip:
                 f" · {visible(span)!r}{kind}")
 
 
-def token_chips(encoding, tokenizer) -> list[TokenChip]:
-    """The chips of a core `Encoding` (ids, tokens, offsets, byte_offsets, special)."""
+def token_chips(encoding, tokenizer, after: TokenChip | None = None) -> list[TokenChip]:
+    """The chips of a core `Encoding` (ids, tokens, offsets, byte_offsets, special);
+    ``after``: the chip just before them (the chips of a long text, made a part at a time)."""
     ids, tokens = list(encoding.ids), list(encoding.tokens)
     offsets, byte_offsets = list(encoding.offsets), list(encoding.byte_offsets)
     specials = list(getattr(encoding, "special", [False] * len(ids)))
@@ -110,9 +114,9 @@ def token_chips(encoding, tokenizer) -> list[TokenChip]:
             f"{len(byte_offsets)} byte offsets; they must be the same length")
     byte_level = is_byte_level(tokenizer)
     unk = getattr(tokenizer.model, "unk_token", None)
-    chips, prev_end = [], None
+    chips, prev_end = [], after.end if after is not None else None
     for token_id, token, (s, e), (bs, be), special, color in zip(
-            ids, tokens, offsets, byte_offsets, specials, assign_colors(ids)):
+            ids, tokens, offsets, byte_offsets, specials, assign_colors(ids, left=after.color if after else None)):
         label = token if special else token_label(token, byte_level)
         chips.append(TokenChip(label or "∅", token, token_id, color, s, e, bs, be, bool(special),
                                unknown=token_id is None or (unk is not None and token == unk and not special),
