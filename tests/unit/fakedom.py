@@ -687,6 +687,10 @@ class FakePort:
         """Counts the calls (`compute_warmed`): the browser starts its worker booting."""
         self.compute_warmed += 1
 
+    def compute_started(self) -> bool:
+        """Whether a worker was started (warmed, or asked something: the browser then keeps one)."""
+        return self.compute_warmed > 0 or bool(self.compute_requests)
+
     @property
     def pattern_checks(self) -> list[dict[str, Any]]:
         """The pattern guard's requests among `compute_requests` (op "check_patterns")."""
@@ -816,7 +820,7 @@ def _json_spec(spec: Any, many: bool = False) -> None:
     """The browser's port sends element specs to JavaScript as JSON text (dom.py): a spec
     that is not plain JSON data (strings, lists, dicts of strings, None) fails here as it
     would there, and so does a text child that is not a string."""
-    json.dumps(spec)
+    json.dumps(spec, allow_nan=False)  # (JSON.parse refuses NaN and Infinity)
 
     def walk(node: Any) -> None:
         if isinstance(node, str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fakedom import FakeFile
 from test_web_share_panels import CMP_CORPUS, compared, started, trained
 
@@ -277,13 +278,16 @@ def test_own_parallel_texts_are_named_by_their_language_helper():
     assert language_of_upload(".hidden", "x") == ".hidden"
 
 
-def test_a_count_that_fails_is_said_and_the_chart_shows_the_rest(monkeypatch):
+@pytest.mark.parametrize("worker", [True, False])
+def test_a_count_that_fails_is_said_and_the_chart_shows_the_rest(monkeypatch, worker):
     """Any exception while counting one language's tokens (here a RecursionError in the second
     column's tokenizer, on Hindi) ends in one sentence of the premium note; the other counts
     are shown, and the note no longer says it is counting."""
     import subwordlab.stats
 
     port, app = compared()
+    if worker:  # (counted in the session; else on the page, as for a textbook example)
+        port.warm_compute()
     panel = app.panels["compare"]
     broken = panel.run_state.columns[1].tokenizer
     real = subwordlab.stats.token_count
@@ -297,7 +301,7 @@ def test_a_count_that_fails_is_said_and_the_chart_shows_the_rest(monkeypatch):
     monkeypatch.setattr(subwordlab.stats, "token_count", token_count)
     port.spawn(panel.compute_parity())
     port.settle()
-    assert port.errors == [] and port.compute_requests[-1]["op"] == "count_tokens"
+    assert port.errors == [] and bool(port.compute_requests) == worker
     note = port.text(port.query("#cmp-parity-note"))
     assert "Counting tokens" not in note and "nested too deeply" in note and "Hindi" in note
     hindi = panel.parity_counts[1]["udhr_hin"]
@@ -314,6 +318,11 @@ def test_parity_is_counted_in_the_session_from_each_columns_model_file(monkeypat
     port, app = compared()
     panel = app.panels["compare"]
     run = panel.run_state
+    # a textbook-sized corpus: small models, no worker running: counted on the page (no boot for it)
+    assert port.compute_requests == [] and panel.parity_counts
+    port.warm_compute()  # (a worker booting, as for any corpus the page does not train itself)
+    port.spawn(panel.compute_parity())
+    port.settle()
     request = port.compute_requests[-1]
     assert request["op"] == "count_tokens"
     assert [m["name"] for m in request["models"]] == ["the trained tokenizer"] * len(run.columns)

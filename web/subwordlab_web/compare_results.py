@@ -26,6 +26,9 @@ from .wording import plural
 
 MAX_TEXT_CHARS = 20_000
 MAX_CHIPS = 600  # per column
+# A model file this big (bytes or characters) is counted in the compute session even if its
+# worker must boot for it (~2 s): the well-known tokenizers' files are 1.7-28 MB.
+SESSION_MODEL_SIZE = 1_000_000
 CURVE_DEBOUNCE_S = 0.4  # the curve is re-measured when typing pauses this long
 UDHR = [s for s in SAMPLES.values() if s.udhr]  # the six translations, in the samples' order
 HELDOUT_CHOICES = [("text", "the text above")] + [(s.id, s.title) for s in UDHR] + \
@@ -408,10 +411,14 @@ class CompareResults:
                     cut.append(sid)
             todo.append(cut if c.tokenizer is not None else [])
         # step 2: the counts, in the compute session for every column whose model file it can
-        # read (model_sources), on the page for the others (a tokenizer at an earlier step)
+        # read (model_sources), if the file is big (a well-known tokenizer: seconds of counting)
+        # or the worker is running anyway; on the page for the others (a small model trained on a
+        # textbook example, for which no worker need boot; a tokenizer at an earlier step)
         counts: list[dict[str, int | None]] = [{sid: None for sid in texts} for _ in run.columns]
         unknown: list[dict[str, float | None]] = [{sid: None for sid in texts} for _ in run.columns]
         sources = [model_sources.source_of(c.tokenizer) if c.tokenizer is not None else None for c in run.columns]
+        running = self.port.compute_started()
+        sources = [src if src is not None and (running or len(src[1]) >= SESSION_MODEL_SIZE) else None for src in sources]
         await self._count_in_session(texts, names, todo, sources, counts, unknown, refused)
         from subwordlab.stats import token_count
 

@@ -195,17 +195,17 @@ class BrowserPort:
         """An element made from plain data in one call: `[tag, {attr: value} or None,
         *children]`, children being specs or strings (text nodes); an "svg:" tag makes an
         SVG element. See `build.py` for helpers that write specs."""
-        return js.subwordlabBuild(json.dumps(spec))
+        return js.subwordlabBuild(json.dumps(spec, allow_nan=False))
 
     def build_into(self, parent: Any, specs: list[Any]) -> None:
         """Replace `parent`'s children with elements built from `specs` (one call; the
         specs cross as one JSON text, escaped to ASCII)."""
         self._release_inside(parent)
-        js.subwordlabBuildInto(parent, json.dumps(specs))
+        js.subwordlabBuildInto(parent, json.dumps(specs, allow_nan=False))
 
     def build_more(self, parent: Any, specs: list[Any]) -> None:
         """Append elements built from `specs` to `parent`'s children (a long list drawn in parts)."""
-        js.subwordlabBuildMore(parent, json.dumps(specs))
+        js.subwordlabBuildMore(parent, json.dumps(specs, allow_nan=False))
 
     def replace_children(self, parent: Any, children: list[Any]) -> None:
         self._release_inside(parent)
@@ -608,6 +608,11 @@ class BrowserPort:
         (~2 s) by the time a long task asks for it; a tiny task never needs it (session.in_page)."""
         if self._compute is None:
             self._compute = self._start_compute()
+
+    def compute_started(self) -> bool:
+        """Whether the compute session's worker was started (booting or ready; a terminated
+        one is replaced by a fresh one at once): a short task may then use it at no boot's cost."""
+        return self._compute is not None
 
     def _replace_compute(self) -> None:
         if self._compute is not None:
