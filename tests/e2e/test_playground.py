@@ -22,9 +22,11 @@ SEED0 = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 EVIL_NAME = "<img src=x onerror=alert(1)>.txt"
 EVIL_TEXT = "<img src=x onerror=window.__pwned=1> <script>window.__pwned=2</script> <b>bold</b>"
 LONG_TASK_LIMIT_MS = 250  # a regression guard: the target is 100 ms (see the report); a shared CI machine adds noise
-# A long paste in Inspect: alone, no task is over 50 ms (each part of the work is 10-30 ms);
-# the e2e tier's load makes tasks 3-4x longer. Drawn in one go, the longest was 190-230 ms alone.
-PASTE_TASK_LIMIT_MS = 150
+# A long paste in Inspect: alone, no task is over 50 ms (each part of the work is 10-30 ms), but
+# the e2e tier's load makes tasks 3-4x longer (164 ms seen): the test counts the chips each task
+# draws, which no load changes, and this bound only catches a task that holds the page for long.
+# (Drawn in one go, the longest task was 190-280 ms alone.)
+PASTE_TASK_LIMIT_MS = 1_000
 
 
 def merges(page) -> list[list[str]]:
@@ -237,12 +239,12 @@ def test_a_long_paste_in_inspect_is_drawn_without_holding_the_page(app_page, bui
     cut to the inspector's 20,000 characters) with GPT-4's tokenizer, Inspect's first one:
     encoded a slice at a time, its chips made with each slice, and 2,000 chips, the coloured
     text and the stages drawn in parts, a browser task each. Before, one task made every chip
-    (~190 ms alone) and another drew them all (~110-230 ms)."""
+    (~190 ms alone) and another drew them all (~110-280 ms)."""
     import argparse
     import inspect
 
     from subwordlab_web.exports import import_model
-    from subwordlab_web.inspect_panel import MAX_CHIPS, MAX_TEXT
+    from subwordlab_web.inspect_panel import MAX_CHIPS, MAX_TEXT, PART_CHIPS
     from subwordlab_web.well_known import WELL_KNOWN_BY_KEY
 
     page = app_page
@@ -251,9 +253,14 @@ def test_a_long_paste_in_inspect_is_drawn_without_holding_the_page(app_page, bui
     page.click("#tab-inspect")
     expect(page.locator("#inspect-which")).to_contain_text("GPT-4", timeout=60_000)
     expect(page.locator("#inspect-chips .chip").first).to_be_visible()
-    page.evaluate("""() => { window.__longTasks = [];
+    # the long tasks, and how many chips each browser task adds (a mutation observer's callback
+    # runs once at the end of each task that changed the chips: a count the machine's load cannot change)
+    page.evaluate("""() => { window.__longTasks = []; window.__chipBatches = [];
         new PerformanceObserver(l => { for (const e of l.getEntries()) window.__longTasks.push(e.duration); })
-          .observe({type: 'longtask'}); }""")
+          .observe({type: 'longtask'});
+        new MutationObserver(records => window.__chipBatches.push(
+            records.reduce((n, r) => n + [...r.addedNodes].filter(x => x.classList && x.classList.contains('chip')).length, 0)))
+          .observe(document.querySelector('#inspect-chips'), {childList: true}); }""")
     # one input event, as a paste gives (Playwright's fill sends one per line)
     page.evaluate("""(t) => { const box = document.querySelector('#inspect-input'); box.value = t;
         box.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'})); }""", text)
@@ -266,8 +273,11 @@ def test_a_long_paste_in_inspect_is_drawn_without_holding_the_page(app_page, bui
     assert page.locator("#inspect-chips .chip").nth(MAX_CHIPS - 1).get_attribute("data-id") == str(want[MAX_CHIPS - 1])
     page.wait_for_timeout(300)
     tasks = [round(d) for d in page.evaluate("() => window.__longTasks")]
+    batches = [n for n in page.evaluate("() => window.__chipBatches") if n]
     with capsys.disabled():
-        print(f"\n[inspect] {len(want):,} tokens of a pasted text; main-thread tasks over 50 ms: {tasks}")
+        print(f"\n[inspect] {len(want):,} tokens of a pasted text; chips added per browser task: {batches}; "
+              f"main-thread tasks over 50 ms: {tasks}")
+    assert sum(batches) == MAX_CHIPS and max(batches) <= PART_CHIPS, batches
     assert max(tasks, default=0) < PASTE_TASK_LIMIT_MS, tasks
 
 
