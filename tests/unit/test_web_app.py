@@ -173,7 +173,7 @@ def test_assign_colors_keeps_an_ids_colour_when_it_can():
 
 
 @pytest.mark.parametrize("module", ["build", "charts", "corpus_data", "exports", "lesson_format", "lesson_maker", "lessons",
-                                    "model_sources", "player", "samples", "session", "state", "token_counts", "tokens",
+                                    "joined_texts", "model_sources", "player", "samples", "session", "state", "token_counts", "tokens",
                                     "wording"])
 def test_the_docstring_examples_hold(module):
     mod = importlib.import_module(f"subwordlab_web.{module}")

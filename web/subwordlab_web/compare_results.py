@@ -416,9 +416,9 @@ class CompareResults:
         # textbook example, for which no worker need boot; a tokenizer at an earlier step)
         counts: list[dict[str, int | None]] = [{sid: None for sid in texts} for _ in run.columns]
         unknown: list[dict[str, float | None]] = [{sid: None for sid in texts} for _ in run.columns]
-        sources = [model_sources.source_of(c.tokenizer) if c.tokenizer is not None else None for c in run.columns]
         running = self.port.compute_started()
-        sources = [src if src is not None and (running or len(src[1]) >= SESSION_MODEL_SIZE) else None for src in sources]
+        sources = [src if src is not None and (running or len(src[1]) >= SESSION_MODEL_SIZE) else None
+                   for src in (model_sources.source_of(c.tokenizer) for c in run.columns)]
         await self._count_in_session(texts, names, todo, sources, counts, unknown, refused)
         from subwordlab.stats import token_count
 

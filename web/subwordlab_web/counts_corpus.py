@@ -30,6 +30,8 @@ from typing import Any
 
 from subwordlab.text.corpus import Counted
 
+from .joined_texts import cut, joined
+
 # A corpus up to this long is counted, and a word-count list or counts file parsed whole to
 # check it, on the page itself (tens of ms at most); a longer one in the compute session
 # (corpus_data.STATS_OP), where its statistics and its training say which line breaks it.
@@ -267,24 +269,22 @@ def merge_files(names: list[str], texts: list[str]) -> tuple[str, str]:
 def merge_request(names: list[str], texts: list[str]) -> tuple[str, str]:
     """The compute session's request to merge ``texts`` and the corpus it is sent with (the
     texts one after another: they cross as one string, their lengths in the request)."""
-    return json.dumps({"op": MERGE_OP, "names": names, "lengths": [len(t) for t in texts]}), "".join(texts)
+    lengths, text = joined(texts)
+    return json.dumps({"op": MERGE_OP, "names": names, "lengths": lengths}), text
 
 
 MERGE_REPLY_CHARS = 1_000_000  # the merged file crosses back in parts of this many characters
 
 
-def merge_replies(request: dict[str, Any], joined: str) -> Iterator[dict[str, Any]]:
+def merge_replies(request: dict[str, Any], text: str) -> Iterator[dict[str, Any]]:
     """``merge_files`` in the compute session, on the texts of ``merge_request``: the merged
     file in parts, ``{"counts": part}`` (a message each: the page reads each in a task of its
     own; the whole 12.6 MB in one reply was one task of 0.25 s), then ``{"problem": "" or
     what the page says}``."""
-    names, lengths = [str(n) for n in request["names"]], [int(n) for n in request["lengths"]]
-    if len(names) != len(lengths) or sum(lengths) != len(joined):
+    names = [str(n) for n in request["names"]]
+    texts = cut(text, request["lengths"], "the page sent counts files that do not add up: load them again")
+    if len(names) != len(texts):
         raise ValueError("the page sent counts files that do not add up: load them again")
-    texts, at = [], 0
-    for n in lengths:
-        texts.append(joined[at:at + n])
-        at += n
     merged, problem = merge_files(names, texts)
     for at in range(0, len(merged), MERGE_REPLY_CHARS):
         yield {"counts": merged[at:at + MERGE_REPLY_CHARS]}

@@ -450,13 +450,22 @@ class InspectPanel:
         port.set_hidden(self.error, True)
         # drawn in parts, a browser task each (2,000 chips, the coloured text and the
         # pre-tokens of a long text are ~50 ms each in the page)
-        for _part in self._show_parts(result):
-            await port.sleep(0)
+        await drive(port, self._show_parts(result))
 
     def _show(self, r: Inspection | None) -> None:
         """Draw an inspection (or none) at once."""
         for _part in self._show_parts(r):
             pass
+
+    def _build_in_parts(self, parent: Any, n: int, size: int, specs: Any) -> Iterator[None]:
+        """``parent``'s children made anew from ``specs(start, end)`` over ``0..n``, ``size`` at a
+        time, a yield after each part but a lone one."""
+        for start in range(0, max(1, n), size):
+            if start:
+                yield
+            (self.port.build_more if start else self.port.build_into)(parent, specs(start, start + size))
+        if n > size:
+            yield
 
     def _show_parts(self, r: Inspection | None) -> Iterator[None]:
         """Draw an inspection, pausing (a yield) between its chips, its coloured text and the rest."""
@@ -464,25 +473,15 @@ class InspectPanel:
         self.last = r
         chips = r.chips if r else []
         shown = chips[:MAX_CHIPS]
-        # the chips, PART_CHIPS at a time
-        for start in range(0, max(1, len(shown)), PART_CHIPS):
-            if start:
-                yield
-            specs = [chip_spec(c, r.text, r.sampled, i) for i, c in enumerate(shown[start:start + PART_CHIPS], start)] if r else []
-            (port.build_more if start else port.build_into)(self.chips, specs)
-        if len(shown) > PART_CHIPS:
-            yield
+        # the chips, PART_CHIPS at a time (their specs made a part at a time too)
+        yield from self._build_in_parts(self.chips, len(shown), PART_CHIPS, lambda a, b: [
+            chip_spec(c, r.text, r.sampled, i) for i, c in enumerate(shown[a:b], a)] if r else [])
         # the text itself, each token's characters coloured (not for a sampled segmentation,
-        # whose offsets are not kept)
+        # whose offsets are not kept); a span is a lighter element than a chip
         spans = spans_spec(shown, r.text, len(chips) > len(shown)) if r and not r.sampled else []
-        for start in range(0, max(1, len(spans)), 2 * PART_CHIPS):  # (a span is a lighter element than a chip)
-            if start:
-                yield
-            (port.build_more if start else port.build_into)(self.spans, spans[start:start + 2 * PART_CHIPS])
+        yield from self._build_in_parts(self.spans, len(spans), 2 * PART_CHIPS, lambda a, b: spans[a:b])
         port.set_hidden(self.spans, not spans)
         self._lit = []
-        if len(spans) > 2 * PART_CHIPS:
-            yield
         n_chars = len(r.text) if r else len(self.state.inspect.text)
         port.set_text(self.count, f"{len(chips):,}")
         port.set_text(self.chars, f"{n_chars:,}")

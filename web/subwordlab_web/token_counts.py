@@ -15,8 +15,8 @@ does (``exports.import_model``), once per worker (kept by its name and SHA-256).
                                                      <---  (or {"column": i, "problem": why})
                                                      <---  {"done": the number of models}
 
->>> request, joined = count_request([("m.json", _tiny_model(), [0, 1])], ["low low", "lowest"])
->>> [r.get("tokens") for r in count_replies(json.loads(request), joined, {})]
+>>> request, text = count_request([("m.json", _tiny_model(), [0, 1])], ["low low", "lowest"])
+>>> [r.get("tokens") for r in count_replies(json.loads(request), text, {})]
 [[2, 5], None]
 """
 
@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .failures import failure_message
+from .joined_texts import cut, joined
 
 COUNT_OP = "count_tokens"
 KEPT_MODELS = 8  # the models a worker keeps read (Compare's columns: a few trained, three well-known)
@@ -39,13 +40,14 @@ def count_request(models: list[tuple[str, bytes | str, list[int]]], texts: list[
     messages) with each model: ``(file name, the file's bytes or text, the indices of the
     texts it counts)``."""
     files = [data if isinstance(data, str) else data.decode("utf-8", "surrogatepass") for _, data, _ in models]
-    request = {"op": COUNT_OP, "lengths": [len(t) for t in texts], "names": list(names or []),
-               "models": [{"name": name, "length": len(f), "texts": list(todo)}
-                          for (name, _, todo), f in zip(models, files)]}
-    return json.dumps(request), "".join(files) + "".join(texts)
+    sizes, text = joined(files + texts)
+    request = {"op": COUNT_OP, "lengths": sizes[len(files):], "names": list(names or []),
+               "models": [{"name": name, "length": n, "texts": list(todo)}
+                          for (name, _, todo), n in zip(models, sizes)]}
+    return json.dumps(request), text
 
 
-def count_replies(request: dict[str, Any], joined: str, kept: dict[tuple[str, str], Any]) -> Iterator[dict[str, Any]]:
+def count_replies(request: dict[str, Any], text: str, kept: dict[tuple[str, str], Any]) -> Iterator[dict[str, Any]]:
     """The session's answer to a ``count_tokens`` request: a reply per model, then
     ``{"done": n}``. ``kept``: the models read before (the session's, by name and SHA-256),
     updated here."""
@@ -55,13 +57,8 @@ def count_replies(request: dict[str, Any], joined: str, kept: dict[tuple[str, st
     models, lengths = request.get("models"), request.get("lengths")
     if not isinstance(models, list) or not isinstance(lengths, list):
         raise ValueError("a token count request names its models and its texts' lengths: count again")
-    sizes = [m.get("length") for m in models] + lengths
-    if not all(isinstance(n, int) and n >= 0 for n in sizes) or sum(sizes) != len(joined):
-        raise ValueError("the texts sent to count do not add up to their lengths: count again")
-    parts, start = [], 0
-    for n in sizes:
-        parts.append(joined[start:start + n])
-        start += n
+    parts = cut(text, [m.get("length") for m in models] + lengths,
+                "the texts sent to count do not add up to their lengths: count again")
     files, texts = parts[: len(models)], parts[len(models):]
     names = request.get("names") or [f"text {k + 1}" for k in range(len(texts))]
     # step 2: each model read (or found read before), then its texts counted, a reply each
