@@ -219,6 +219,18 @@ def test_the_session_posts_a_batch_at_most_every_post_seconds_and_the_first_news
     assert sum(len(r["steps"]) for r in replies) == 900 - 256
 
 
+def test_a_batch_holds_at_most_post_steps_steps_however_fast_they_come():
+    """The page reads a batch in one browser task: when merges come faster than POST_STEPS
+    per POST_SECONDS (the end of a BPE run), batches are cut by their number of steps."""
+    clock = lambda: 0.0  # (no time passes: only the step count cuts a batch)
+    replies = list(session.ComputeSession(clock).replies(
+        {"op": "train", "preset": "byte_bpe", "kwargs": {"vocab_size": 1500}, "format": "text"},
+        read("tinyshakespeare.txt")[:60_000]))
+    sizes = [len(r["steps"]) for r in replies]
+    assert max(sizes) == session.POST_STEPS and sum(sizes) == 1500 - 256, sizes
+    assert sizes.count(session.POST_STEPS) == (1500 - 256 - 1) // session.POST_STEPS  # (the first merge alone)
+
+
 def test_the_session_keeps_the_corpus_it_was_sent_and_says_what_it_cannot_do():
     s = session.ComputeSession()
     request = {"op": "train", "preset": "bpe", "kwargs": {"num_merges": 3}, "format": "word_counts"}

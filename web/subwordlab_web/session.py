@@ -11,6 +11,7 @@ What crosses is plain data — JSON text, and the corpus as a string — never a
      "format"} + the corpus text                 trains (core: iter_train), and yields
                                           <---   {"alphabet"?, "steps": [...], "progress"?,
                                                   "pass", "work"}   every POST_SECONDS
+                                                  (or POST_STEPS steps)
                                           <---   {"done": n, "tokenizer": our JSON, "work"}
                                                  or {"error": one message for the user}
     {"op": "exercise", "exercise", "code", --->  exercises.run: the learner's code, checked
@@ -67,6 +68,10 @@ from .state import Corpus
 from .token_counts import COUNT_OP, count_replies
 
 POST_SECONDS = 0.1  # a batch of events at most this often (the page repaints at most every 0.25 s)
+# ... and at most this many steps a batch: the page reads a batch in one browser task (~25 us
+# a merge step in Chromium), and merges come faster and faster as a BPE run goes on (at the
+# end of byte-level BPE on Shakespeare, 0.1 s was ~1,500 merges: one 55-85 ms task)
+POST_STEPS = 256
 # A corpus this small (the textbook examples, a typed sentence) trains on the page itself: at
 # most ~40 ms of CPython even to the last possible merge, so nobody waits ~2 s for the worker
 # to boot, and a page that only shows lessons never starts one (~65 MB).
@@ -137,13 +142,14 @@ class ComputeSession:
         started = last_post = self.clock()
         sent_steps, sent_alphabet = 0, False
         try:
-            # step 2: run the trainer, posting what is new every POST_SECONDS (and at once for
-            # the alphabet and the first step, which the page shows as soon as they exist)
+            # step 2: run the trainer, posting what is new every POST_SECONDS or POST_STEPS
+            # steps (and at once for the alphabet and the first step, which the page shows as
+            # soon as they exist)
             while not rec.done:
                 event = rec.next_event()
                 now = self.clock()
                 first = (rec.alphabet is not None and not sent_alphabet) or (event.kind != "progress" and len(rec.steps) == 1)
-                if rec.done or first or now - last_post >= POST_SECONDS:
+                if rec.done or first or now - last_post >= POST_SECONDS or len(rec.steps) - sent_steps >= POST_STEPS:
                     if not rec.done:
                         # subtle: the run's millions of objects would make each pass of the cycle
                         # collector slower and slower; they are moved out of its sight (O(1))
