@@ -17,6 +17,7 @@ from subwordlab.formats.our_json import (
     ModelFileError,
     format_vocab_table,
     from_json,
+    to_json,
     vocab_table,
 )
 
@@ -190,3 +191,49 @@ def test_imported_hf_pipeline_components_serialize():
     again = from_json(text)
     assert subwordlab.to_json(again) == text
     assert again.encode("AB <x> abc", allowed_special="all") == tok.encode("AB <x> abc", allowed_special="all")
+
+
+@pytest.mark.parametrize("rules", ["textbook", "hf"])
+def test_a_unigram_document_loads_in_steps_as_it_loads_at_once(rules):
+    """``from_dict_steps`` (the page loads a trained model in browser-sized steps) gives the
+    tokenizer ``from_dict`` gives, of the same class (HF's Unigram is made by its own
+    __init__, not the textbook's index), in more than one step."""
+    from subwordlab.base.events import drain
+    from subwordlab.formats.our_json import from_dict, from_dict_steps
+
+    tok = subwordlab.train(ENG, preset="unigram", vocab_size=300, rules=rules)
+    doc = json.loads(to_json(tok))
+    steps = from_dict_steps(doc)
+    progress = []
+    while True:
+        try:
+            progress.append(next(steps))
+        except StopIteration as stop:
+            stepped = stop.value
+            break
+    at_once = from_dict(doc)
+    assert len(progress) >= (3 if rules == "textbook" else 2) and type(stepped.model) is type(at_once.model) is type(tok.model)
+    assert to_json(stepped) == to_json(at_once) == to_json(tok)
+    for text in HELD_OUT:
+        assert stepped.encode(text) == tok.encode(text)
+    assert to_json(drain(from_dict_steps(doc))) == to_json(tok)
+
+
+@pytest.mark.parametrize("entry, says", [
+    (["a", 1.0], "every piece must be unique"),
+    (["c", 1e999], "finite"),
+    (["c", True], "expected [piece, score]"),
+    (["c"], "expected [piece, score]"),
+    ([7, -1.0], "expected [piece, score]"),
+])
+def test_a_bad_unigram_piece_is_named_whichever_way_the_pieces_are_read(entry, says):
+    """The pieces are read at C speed when all is well (the same lists as the loop); a bad
+    entry still gets its message, with its index."""
+    from subwordlab.base.jsonio import Fields
+    from subwordlab.models.vocab import read_scored_pieces
+
+    good = [["a", -1.0], ["b", -2], ["ab", -0.5]]
+    assert read_scored_pieces(Fields({"vocab": good}, "model")) == (["a", "b", "ab"], [-1.0, -2.0, -0.5])
+    with pytest.raises(ModelFileError, match=r"model\.vocab\[3\]") as err:
+        read_scored_pieces(Fields({"vocab": good + [entry]}, "model"))
+    assert says in str(err.value)

@@ -6,7 +6,8 @@ A component class (normalizer, pre-tokenizer, model, decoder) registers itself w
 - ``obj.dump() -> {field: value}``: its fields for our JSON, in output order;
 - ``cls.load(fields, ctx) -> obj``: the inverse; ``fields`` is a ``jsonio.Fields`` reader
   (typed getters whose errors name the path), ``ctx.component(stage, value, path)``
-  reads a nested component (a Sequence's members).
+  reads a nested component (a Sequence's members); a big model may also have
+  ``cls.load_steps(fields, ctx)``, the same as a generator of ``(done, total)`` progress.
 
 Our model file (``serialize.py``) writes ``{"type": tag, **obj.dump()}`` and reads by tag.
 The Hugging Face converters dispatch on the same registry: ``hf_export.py`` registers a
@@ -23,6 +24,7 @@ type (``@hf_reader(stage, "NFC", ...)``), so neither has an ``if type is X`` cha
 from collections.abc import Callable
 from typing import Any
 
+from .events import drain
 from .jsonio import Fields, ModelFileError
 
 STAGES = ("normalizer", "pre_tokenizer", "model", "decoder")
@@ -70,6 +72,11 @@ class LoadContext:
 
     def component(self, stage, value, path, nullable=True):
         """The component of ``stage`` stored as ``value`` (a dict with a "type"); None for null."""
+        return drain(self.component_steps(stage, value, path, nullable))
+
+    def component_steps(self, stage, value, path, nullable=True):
+        """``component`` with its progress: a class with a ``load_steps(fields, ctx)``
+        generator (a big model) yields ``(done, total)`` while it loads; returns the component."""
         if value is None and nullable:
             return None
         f = Fields(value, path)
@@ -78,8 +85,9 @@ class LoadContext:
         if cls is None:
             known = ", ".join(sorted(_BY_TAG[stage]))
             raise ModelFileError(f"{path}.type: unknown {stage.replace('_', '-')} type {tag!r}; known types: {known}")
+        load_steps = getattr(cls, "load_steps", None)
         try:
-            obj = cls.load(f, self)
+            obj = (yield from load_steps(f, self)) if load_steps is not None else cls.load(f, self)
         except ModelFileError:
             raise
         except (ValueError, TypeError, KeyError, IndexError) as exc:

@@ -30,7 +30,7 @@ from ..base.sha256 import sha256_steps
 from ..tokenizer import Tokenizer
 from .hf_import import from_hf_dict_steps
 from .openai_files import iter_from_tiktoken
-from .our_json import from_dict
+from .our_json import from_dict_steps
 
 KINDS = {"ours": "Subword Lab JSON", "hf": "Hugging Face tokenizer.json", "tiktoken": "tiktoken rank file"}
 
@@ -123,7 +123,7 @@ def read_model_steps(data: bytes | str, name: str = "the file", drop_post_proces
     # step 3: build the tokenizer from the document parsed above (not parsed again)
     try:
         if kind == "ours":
-            return Loaded(from_dict(doc), kind)
+            return Loaded((yield from scaled(from_dict_steps(doc), _PARSED, _WHOLE - _PARSED, _WHOLE)), kind)
         digest = sha256 or (yield from scaled(sha256_steps(data), _PARSED, 0, _WHOLE))
         tok = yield from scaled(from_hf_dict_steps(doc, digest, drop_post_processing), _PARSED, _WHOLE - _PARSED, _WHOLE)
         return Loaded(tok, kind)

@@ -45,6 +45,7 @@ layout are ``jsonio.py``'s; this module is the document around the components.
 """
 
 import os
+from collections.abc import Generator
 from typing import Any
 
 from ..base.jsonio import (  # noqa: F401
@@ -58,6 +59,7 @@ from ..base.jsonio import (  # noqa: F401
     short,
     write_atomic,
 )
+from ..base.events import drain
 from ..base.registry import LoadContext, dump_component, register  # noqa: F401
 from ..models import bpe, hf_bpe, hf_unigram, unigram, wordpiece  # noqa: F401
 
@@ -115,6 +117,12 @@ def to_json(tok: Tokenizer) -> str:
 
 def from_dict(doc: Any) -> Tokenizer:
     """A Tokenizer from a parsed document (see ``from_json``)."""
+    return drain(from_dict_steps(doc))
+
+
+def from_dict_steps(doc: Any) -> Generator[tuple[int, int], None, Tokenizer]:
+    """``from_dict`` with its progress: yields ``(done, total)`` while a big model loads
+    (e.g. a Unigram's pieces: tens of ms in a browser), then returns the Tokenizer."""
     top = Fields(doc, "document")
     fmt = top.raw("format", None)
     if fmt != FORMAT:
@@ -127,11 +135,12 @@ def from_dict(doc: Any) -> Tokenizer:
         raise ModelFileError(f"document.version: version {version} is not supported{newer}; this subwordlab reads version {VERSION}")
     top.get("core_version", "str")
     spec = top.get("spec", "dict")
+    yield 0, 1  # (the document was parsed just before: a page may paint)
     ctx = LoadContext()
     normalizer = ctx.component("normalizer", top.raw("normalizer"), "normalizer")
     pre_tokenizer = ctx.component("pre_tokenizer", top.raw("pre_tokenizer"), "pre_tokenizer")
     decoder = ctx.component("decoder", top.raw("decoder"), "decoder")
-    model = ctx.component("model", top.raw("model"), "model", nullable=False)
+    model = yield from ctx.component_steps("model", top.raw("model"), "model", nullable=False)
     specials = _load_specials(top.raw("special_tokens"), model)
     added = _load_added(top.raw("added_tokens", None), model)
     top.done()

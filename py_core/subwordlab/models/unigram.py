@@ -307,14 +307,26 @@ class Unigram:
 
     @classmethod
     def load(cls, f, ctx):
+        return drain(cls.load_steps(f, ctx))
+
+    @classmethod
+    def load_steps(cls, f, ctx):
+        # step 1: the pieces and their scores, read and checked
         vocab, scores = read_scored_pieces(f)
+        yield 0, len(vocab)
         unk_id = f.get("unk_id", "nat", nullable=True)
         check_id(f, "unk_id", unk_id, len(vocab))
         control, user = f.nat_list("control_ids"), f.nat_list("user_defined_ids")
         for key, ids in (("control_ids", control), ("user_defined_ids", user)):
             for i in ids:
                 check_id(f, key, i, len(vocab))
-        return cls(vocab, scores, unk_id, f.get("byte_fallback", "bool"), control, user)
+        # step 2: the model, indexed a chunk of pieces at a time (a subclass with its own
+        # __init__, HFUnigram, is made by it)
+        options = {"unk_id": unk_id, "byte_fallback": f.get("byte_fallback", "bool"), "control_ids": control,
+                   "user_defined_ids": user}
+        if cls.__init__ is not Unigram.__init__:
+            return cls(vocab, scores, **options)
+        return (yield from cls.building(vocab, scores, **options))
 
 
 def make_rng(seed):
