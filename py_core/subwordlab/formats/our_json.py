@@ -48,6 +48,7 @@ import os
 from collections.abc import Generator
 from typing import Any
 
+from ..base.events import drain
 from ..base.jsonio import (  # noqa: F401
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -59,7 +60,6 @@ from ..base.jsonio import (  # noqa: F401
     short,
     write_atomic,
 )
-from ..base.events import drain
 from ..base.registry import LoadContext, dump_component, register  # noqa: F401
 from ..models import bpe, hf_bpe, hf_unigram, unigram, wordpiece  # noqa: F401
 
