@@ -304,3 +304,40 @@ def test_byte_characters_go_back_to_their_bytes_and_anything_else_is_named(data,
     else:
         with pytest.raises(ValueError, match=re.escape(repr(bad))):
             text_to_bytes(text)
+
+
+def test_a_tokenizer_json_vocabulary_read_a_chunk_at_a_time_is_read_as_at_once(monkeypatch):
+    """The vocabulary and merges of a tokenizer.json are read in chunks (the page paints
+    between them): chunks of 7 give the very tokenizer one chunk gives, the progress only
+    grows, and a bad entry in a late chunk is still named."""
+    from subwordlab.base.events import drain
+    from subwordlab.formats import hf_import
+    from subwordlab.formats.detect import read_model_steps
+    from subwordlab.formats.hf_export import to_hf_json
+    from subwordlab.formats.our_json import to_json
+
+    tok = subwordlab.train(read("tinyshakespeare.txt")[:20_000], preset="byte_bpe", vocab_size=400,
+                           special_tokens=["<|endoftext|>"])
+    data = to_hf_json(tok)
+    at_once = drain(read_model_steps(data)).tokenizer
+    for chunk in ("_BULK_CHUNK", "_MERGES_CHUNK"):
+        monkeypatch.setattr(hf_import, chunk, 7)
+    steps = read_model_steps(data)
+    progress = []
+    while True:
+        try:
+            progress.append(next(steps))
+        except StopIteration as stop:
+            in_chunks = stop.value.tokenizer
+            break
+    assert len(progress) > 400 // 7 and progress == sorted(progress)
+    assert to_json(in_chunks) == to_json(at_once)
+    doc = json.loads(data)
+    vocab = doc["model"]["vocab"]
+    last = max(vocab, key=vocab.get)
+    for bad, says in ((vocab[last] - 3, "is given to both"), (-1, "expected a non-negative integer id"),
+                      (len(vocab) + 5, "id 399 is missing")):
+        broken = json.loads(data)
+        broken["model"]["vocab"][last] = bad
+        with pytest.raises(ModelFileError, match=says):
+            drain(read_model_steps(json.dumps(broken)))
