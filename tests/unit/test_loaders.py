@@ -322,14 +322,8 @@ def test_a_tokenizer_json_vocabulary_read_a_chunk_at_a_time_is_read_as_at_once(m
     at_once = drain(read_model_steps(data)).tokenizer
     for chunk in ("_BULK_CHUNK", "_MERGES_CHUNK"):
         monkeypatch.setattr(hf_import, chunk, 7)
-    steps = read_model_steps(data)
-    progress = []
-    while True:
-        try:
-            progress.append(next(steps))
-        except StopIteration as stop:
-            in_chunks = stop.value.tokenizer
-            break
+    progress, loaded = run_steps(read_model_steps(data))
+    in_chunks = loaded.tokenizer
     assert len(progress) > 400 // 7 and progress == sorted(progress)
     assert to_json(in_chunks) == to_json(at_once)
     doc = json.loads(data)

@@ -7,6 +7,7 @@ import json
 
 import golden_json
 import pytest
+from progress_steps import run_steps
 
 import subwordlab
 from corpora import UDHR, read
@@ -203,14 +204,7 @@ def test_a_unigram_document_loads_in_steps_as_it_loads_at_once(rules):
 
     tok = subwordlab.train(ENG, preset="unigram", vocab_size=300, rules=rules)
     doc = json.loads(to_json(tok))
-    steps = from_dict_steps(doc)
-    progress = []
-    while True:
-        try:
-            progress.append(next(steps))
-        except StopIteration as stop:
-            stepped = stop.value
-            break
+    progress, stepped = run_steps(from_dict_steps(doc))
     at_once = from_dict(doc)
     assert len(progress) >= (3 if rules == "textbook" else 2) and type(stepped.model) is type(at_once.model) is type(tok.model)
     assert to_json(stepped) == to_json(at_once) == to_json(tok)
