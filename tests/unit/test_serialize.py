@@ -197,8 +197,8 @@ def test_imported_hf_pipeline_components_serialize():
 @pytest.mark.parametrize("rules", ["textbook", "hf"])
 def test_a_unigram_document_loads_in_steps_as_it_loads_at_once(rules):
     """``from_dict_steps`` (the page loads a trained model in browser-sized steps) gives the
-    tokenizer ``from_dict`` gives, of the same class (HF's Unigram is made by its own
-    __init__, not the textbook's index), in more than one step."""
+    tokenizer ``from_dict`` gives, of the same class (HF's Unigram builds its own way,
+    ``HFUnigram._build``), in more than one step."""
     from subwordlab.base.events import drain
     from subwordlab.formats.our_json import from_dict, from_dict_steps
 

@@ -22,15 +22,16 @@ class HFUnigram(Unigram):
     """Unigram as HF encodes. ``control_ids`` here are ids HF's model does not know (added
     tokens beyond the model's vocabulary): they never match text."""
 
-    def __init__(self, vocab, scores, unk_id=0, byte_fallback=False, control_ids=(), user_defined_ids=()):
+    def _build(self, vocab, scores, unk_id=0, byte_fallback=False, control_ids=(), user_defined_ids=()):
+        # (Unigram's __init__, building and load_steps all build through here)
         # subtle: HF allows byte_fallback with missing byte pieces (those bytes become unk)
-        super().__init__(vocab, scores, unk_id, False, control_ids, user_defined_ids)
+        yield from super()._build(vocab, scores, unk_id, False, control_ids, user_defined_ids)
         self.byte_fallback = bool(byte_fallback)
         hidden = set(self.control_ids) | set(self.user_defined_ids)
         self._lookup = {t: i for t, i in self.token_to_id.items() if i not in hidden}
         self._byte_tok = [self._lookup.get(f"<0x{b:02X}>") for b in range(256)]
         # every piece the model knows takes part in the lattice
-        self.set_normal_ids([i for i in range(len(self.vocab)) if i not in hidden])
+        yield from self._index_normal([i for i in range(len(self.vocab)) if i not in hidden])
 
     def _finish(self, piece, path):
         """Fuse runs of unk nodes (unknown characters and the unk piece itself), then look

@@ -320,13 +320,9 @@ class Unigram:
         for key, ids in (("control_ids", control), ("user_defined_ids", user)):
             for i in ids:
                 check_id(f, key, i, len(vocab))
-        # step 2: the model, indexed a chunk of pieces at a time (a subclass with its own
-        # __init__, HFUnigram, is made by it)
-        options = {"unk_id": unk_id, "byte_fallback": f.get("byte_fallback", "bool"), "control_ids": control,
-                   "user_defined_ids": user}
-        if cls.__init__ is not Unigram.__init__:
-            return cls(vocab, scores, **options)
-        return (yield from cls.building(vocab, scores, **options))
+        # step 2: the model, indexed a chunk of pieces at a time
+        return (yield from cls.building(vocab, scores, unk_id=unk_id, byte_fallback=f.get("byte_fallback", "bool"),
+                                        control_ids=control, user_defined_ids=user))
 
 
 def make_rng(seed):
