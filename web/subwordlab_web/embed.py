@@ -42,7 +42,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 EMBED_PANELS = ("corpus", "train", "inspect", "compare")
 DEFAULT_PANEL = "train"  # what an embed without panel= shows (app.START_PANEL)
@@ -142,6 +141,18 @@ def _flag(name: str, value: str, problems: list[str], meaning: str) -> bool:
     return False
 
 
+def _pairs(query: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` pairs of a URL's query (without its "?"), blank values kept."""
+    if not query:
+        return []
+    # subtle: urllib.parse is imported where it is used, here and in this module's other URL
+    # functions (persist.py's and lesson_view.py's too): it imports ipaddress, ~60 ms of the
+    # page's start in Pyodide, for addresses the first screen seldom has
+    from urllib.parse import parse_qsl
+
+    return parse_qsl(query, keep_blank_values=True)
+
+
 def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int | None = None) -> EmbedParams:
     """The embed parameters of ``location.search`` (with or without the leading ``?``).
     ``lessons``: how many guided lessons there are (lessons.LESSONS by default).
@@ -163,7 +174,7 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
                                      f"at most {MAX_QUERY_CHARS:,} are read, so it was ignored",))
     values: dict = {}
     problems: list[str] = []
-    for name, value in parse_qsl(query, keep_blank_values=True):
+    for name, value in _pairs(query):
         try:
             if name == "embed":
                 values["embed"] = value.lower() not in _FALSE  # (embed=2 still embeds, named below)
@@ -266,6 +277,8 @@ def embed_url(page_url: str, *, panel: str | None = None, fragment: str | None =
     Example: embed_url("https://x.org/lab/index.html#v1.abc", panel="train", fragment="v1.eNo")
     -> "https://x.org/lab/index.html?embed=1&panel=train#v1.eNo"
     """
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (_pairs says why here)
+
     ours = ("embed", "panel", "cards", "lock")
     parts = urlsplit(page_url)
     params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ours]
@@ -282,6 +295,8 @@ def full_page_url(page_url: str) -> str:
     Example: full_page_url("https://x.org/lab/?embed=1&panel=train&sample=seed000&lock=1#v1.abc")
     -> "https://x.org/lab/?panel=train&sample=seed000#v1.abc"
     """
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (_pairs says why here)
+
     parts = urlsplit(page_url)
     params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("embed", "cards", "lock")]
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), parts.fragment))
@@ -353,6 +368,8 @@ def lesson_address(page_url: str, lesson: int | str | None, step: int | None = N
     Example: lesson_address("https://x.org/lab/?embed=1&lesson=2&step=1#v1.abc", 3, 4)
     -> "https://x.org/lab/?embed=1&lesson=3&step=4"
     """
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (_pairs says why here)
+
     parts = urlsplit(page_url)
     drop = LESSON_KEYS if lesson is not None else ("lesson", "step")
     params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in drop]

@@ -28,7 +28,6 @@ Replay just move), and a step already answered is not asked again. A lesson with
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
 from subwordlab.recording import Recording
 
@@ -62,6 +61,8 @@ def site_address(page_url: str, address: str) -> str | None:
     Example: site_address("https://x.org/lab/index.html", "lessons/07.lesson")
     -> 'https://x.org/lab/lessons/07.lesson'; site_address(…, "https://evil.example/x") -> None
     """
+    from urllib.parse import urljoin, urlsplit  # (here, not at the top: embed._pairs says why)
+
     if not address or "\\" in address or urlsplit(address).scheme or address.startswith("//") \
             or any(ord(c) < 33 for c in address):
         return None

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from . import share
 from .embed import full_page_url, lesson_address, lesson_ref
@@ -164,7 +163,7 @@ class Persist:
         if fragment is None:
             return None
         base = href.split("#", 1)[0]
-        if "lesson" in dict(parse_qsl(urlsplit(base).query)):
+        if "?" in base and _has_lesson_query(base):
             base = lesson_address(base, None)  # the lesson was left: the fragment holds the experiment now
         return base + "#" + fragment
 
@@ -218,3 +217,10 @@ class Persist:
         if self.long_run():
             self.save()  # the address says a run was going: the reload offers to run again
             self.port.prevent_default(event)  # the browser asks "Leave site?"
+
+
+def _has_lesson_query(url: str) -> bool:
+    """Whether the address ``url`` has a ``lesson`` parameter in its query."""
+    from urllib.parse import parse_qsl, urlsplit  # (here, not at the top: embed._pairs says why)
+
+    return "lesson" in dict(parse_qsl(urlsplit(url).query))
