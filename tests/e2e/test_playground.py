@@ -523,6 +523,25 @@ def _app_page_with_pyodide(fresh_page, site_url):
     return page
 
 
+# standard modules the page's start must not import: each costs tens of ms of Pyodide's start
+# (urllib.parse imports ipaddress; importlib.invalidate_caches imports importlib.metadata, with
+# email and csv, since Python 3.12; tests/unit/test_start_imports.py says more)
+COSTLY_AT_START = ("urllib.parse", "ipaddress", "decimal", "importlib.metadata", "email", "csv", "xml.sax")
+
+
+def test_the_page_starts_without_the_costly_standard_modules(fresh_page, site_url):
+    """At ready, and once the first screen has trained its example and every panel has been
+    shown, the page's Python has imported none of COSTLY_AT_START."""
+    page = _app_page_with_pyodide(fresh_page, site_url)
+    loaded = f"import sys; [m for m in {COSTLY_AT_START!r} if m in sys.modules]"
+    assert page.evaluate("(src) => window.__pyodide.runPython(src).toJs()", loaded) == []
+    expect(page.locator("#train-step-total")).not_to_have_text("0", timeout=30_000)
+    for tab in ("corpus", "inspect", "compare", "files", "share", "train"):
+        page.click(f"#tab-{tab}")
+        expect(page.locator(f"#panel-{tab}")).to_be_visible()
+    assert page.evaluate("(src) => window.__pyodide.runPython(src).toJs()", loaded) == []
+
+
 def test_a_long_run_never_blocks_the_page(fresh_page, site_url, screenshots_dir, record_property, capsys):
     """Byte-level BPE to 3,744 merges on the whole Shakespeare sample: no main-thread task
     as long as LONG_TASK_LIMIT_MS, batches of at most POST_STEPS steps, and the page's run is
