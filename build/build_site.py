@@ -108,7 +108,7 @@ GOLDEN_PYODIDE_RUNTIME = [
     "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json",
 ]
 
-WEB_FILES = ["index.html", "bare.html", "embed-example.html", "host-example.html", "bootstrap.js", "compute_worker.js", "css"]
+WEB_FILES = ["index.html", "bare.html", "embed-example.html", "host-example.html", "bootstrap.js", "wheels.mjs", "compute_worker.js", "css"]
 
 
 def log(msg: str) -> None:

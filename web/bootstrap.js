@@ -3,10 +3,10 @@
 // Each stage is shown on the page; tests wait for body[data-ready], and a failure shows
 // the stage name and the error and sets body[data-boot-error].
 //
-// Speed: the wheels download while the runtime boots (they are named in the lock file,
-// which is fetched once, here, and handed to loadPyodide), and are then unpacked straight
-// into site-packages (~50 ms; pyodide.loadPackage took ~170 ms for the same two files).
-// The wheels carry their bytecode (build/wheel_bytecode.py), so importing compiles nothing.
+// Speed: the wheels download while the runtime boots, and are unpacked straight into
+// site-packages (wheels.mjs, shared with the compute worker).
+
+import { fetchOk, fetchWheels, installWheels } from "./wheels.mjs";
 
 const times = (window.__bootTimes = { scriptStart: performance.now() });
 const $ = (id) => document.getElementById(id);
@@ -67,30 +67,6 @@ function fail(error) {
   document.body.dataset.bootError = stage;
 }
 
-// Our wheels, in the order they install (the core first), by their names in the lock file.
-const WHEELS = ["subwordlab", "subwordlab-web"];
-
-async function fetchOk(url, options) {
-  const response = await fetch(url, options);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
-  return response;
-}
-
-// A wheel's bytes, checked against the SHA-256 the build wrote into the lock file (the
-// browser refuses the response if they differ).
-async function fetchWheel(lock, lockURL, key) {
-  const entry = lock.packages[key];
-  if (!entry) throw new Error(`the lock file names no package ${key}; rebuild the site (python build/build_site.py)`);
-  const sha256 = btoa(String.fromCharCode(...entry.sha256.match(/../g).map((h) => parseInt(h, 16))));
-  const url = new URL(entry.file_name, lockURL).href;
-  try {
-    const response = await fetchOk(url, { integrity: `sha256-${sha256}` });
-    return new Uint8Array(await response.arrayBuffer());
-  } catch (error) {
-    throw new Error(`could not download ${entry.name} (${entry.file_name}): ${error.message}`);
-  }
-}
-
 async function boot() {
   const pyodideURL = new URL("./pyodide/", document.baseURI).href;
   const lockURL = pyodideURL + "pyodide-lock.json";
@@ -98,8 +74,7 @@ async function boot() {
   setStage("loading the Python runtime", "Loading the Python runtime…");
   // 1. every download at once: the lock file, then our wheels, while the runtime boots
   const lock = fetchOk(lockURL).then((response) => response.json());
-  const wheels = lock.then((l) => Promise.all(WHEELS.map((key) => fetchWheel(l, lockURL, key))));
-  wheels.catch(() => {}); // a failed download is reported at its own stage, below
+  const wheels = fetchWheels(lock, lockURL); // (a failed download is reported at its own stage, below)
   const { loadPyodide } = await import(pyodideURL + "pyodide.mjs");
   const pyodide = await loadPyodide({
     indexURL: pyodideURL,
@@ -113,13 +88,7 @@ async function boot() {
 
   // 2. unpack the wheels into site-packages (pure Python: nothing else to install)
   setStage("installing Subword Lab", "Installing Subword Lab…");
-  const buffers = await wheels;
-  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
-  for (const buffer of buffers) pyodide.unpackArchive(buffer, "wheel", { extractDir: sitePackages });
-  // the importer sees the new files: a fresh finder for site-packages (its old one may have
-  // listed the folder before them). Not importlib.invalidate_caches(), which since Python 3.12
-  // also imports importlib.metadata (email, zipfile, csv...): ~50 ms of the page's start.
-  pyodide.runPython(`import sys; sys.path_importer_cache.pop(${JSON.stringify(sitePackages)}, None)`);
+  installWheels(pyodide, await wheels);
   times.packagesLoaded = performance.now();
 
   setStage("starting the interface", "Starting the interface…");

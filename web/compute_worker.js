@@ -8,15 +8,18 @@
 // {id, reply: JSON} as often as there is news, and {id, end: true} or {id, failed: text}.
 // A module worker: Pyodide refuses classic workers.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { fetchOk, fetchWheels, installWheels } from "./wheels.mjs";
 
 const ready = (async () => {
   const started = performance.now();
   const indexURL = new URL("./pyodide/", self.location.href).href;
+  const lockURL = indexURL + "pyodide-lock.json";
+  // the wheels download while the runtime boots, as on the page (wheels.mjs)
+  const lock = fetchOk(lockURL).then((response) => response.json());
+  const wheels = fetchWheels(lock, lockURL);
   // (null reaches Python as None, as on the page: bootstrap.js says why)
-  const pyodide = await loadPyodide({ indexURL, lockFileURL: indexURL + "pyodide-lock.json", convertNullToNone: true });
-  const errors = [];
-  await pyodide.loadPackage(["subwordlab", "subwordlab_web"], { messageCallback: () => {}, errorCallback: (m) => errors.push(m) });
-  if (errors.length) throw new Error(errors.join("\n"));
+  const pyodide = await loadPyodide({ indexURL, lockFileContents: lock, convertNullToNone: true });
+  installWheels(pyodide, await wheels);
   const session = pyodide.pyimport("subwordlab_web.session");
   session.warm_up(); // (the first run is the slowest: session.py says why)
   const serve = session.serve;
