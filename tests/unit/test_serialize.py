@@ -4,6 +4,7 @@ the vocabulary view."""
 
 import hashlib
 import json
+import math
 
 import golden_json
 import pytest
@@ -11,6 +12,7 @@ from progress_steps import run_steps
 
 import subwordlab
 from corpora import UDHR, read
+from subwordlab.base import jsonio
 from subwordlab.formats.our_json import (
     FORMAT,
     MAX_FILE_BYTES,
@@ -231,3 +233,48 @@ def test_a_bad_unigram_piece_is_named_whichever_way_the_pieces_are_read(entry, s
     with pytest.raises(ModelFileError, match=r"model\.vocab\[3\]") as err:
         read_scored_pieces(Fields({"vocab": good + [entry]}, "model"))
     assert says in str(err.value)
+
+
+def _emit_one_scalar_at_a_time(value, level):
+    """jsonio.emit as it was written before it wrote a row in one call: the reference the
+    faster one must equal, byte for byte."""
+    pad, inner = "  " * level, "  " * (level + 1)
+    one = jsonio._scalar
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_emit_one_scalar_at_a_time(v, level + 1)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if all(jsonio._is_scalar(v) for v in value) and len(value) <= 8 and sum(len(one(v)) for v in value) <= 60:
+            return "[" + ", ".join(one(v) for v in value) + "]"
+        items = [inner + "[" + ", ".join(one(x) for x in v) + "]"
+                 if isinstance(v, (list, tuple)) and all(jsonio._is_scalar(x) for x in v)
+                 else inner + _emit_one_scalar_at_a_time(v, level + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return one(value)
+
+
+ODD_SCALARS = ["", "\"quoted\"\\", "▁ünï", "\n\t\x00\x1f", "\ud800", "🤗", 0, -7, 10**30, 0.1, -1e-300, 1e22, 2.5,
+               True, False, None]
+
+
+def test_emit_writes_rows_in_one_call_exactly_as_one_scalar_at_a_time():
+    rows = [list(ODD_SCALARS[k:k + 3]) for k in range(len(ODD_SCALARS))] + [(), ("a", "b"), ["x"] * 20]
+    doc = {"merges": rows, "vocab": ODD_SCALARS * 3, "nested": [{"k": rows[:2]}, 1, "s"], "short": [1, "b", None]}
+    assert jsonio.emit(doc, 0) == _emit_one_scalar_at_a_time(doc, 0)
+    json.loads(jsonio.emit({k: v for k, v in doc.items()}, 0).replace("\ud800", ""))  # (still JSON)
+    # a model from a real corpus, too
+    tok = subwordlab.train(read("tinyshakespeare.txt")[:20_000], preset="sentencepiece_unigram", vocab_size=300)
+    doc = json.loads(to_json(tok))
+    assert jsonio.emit(doc, 0) == _emit_one_scalar_at_a_time(doc, 0)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_number_json_cannot_hold_is_named_in_a_row_too(bad):
+    for doc in ([["a", bad]] * 10, [bad] * 10, {"x": bad}):
+        with pytest.raises(ValueError, match="cannot save the number .*JSON has no infinity or NaN"):
+            jsonio.emit(doc, 0)

@@ -200,10 +200,24 @@ def short(value):
 
 # -- writing ----------------------------------------------------------------------------
 
+# one encoder for every value (json.dumps with an option not its default builds a new one a
+# call); it writes a scalar as json.dumps does, and a list of scalars as "[a, b]" in C
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+
+
 def _scalar(v):
     if isinstance(v, float) and not math.isfinite(v):
         raise ValueError(f"cannot save the number {v!r}: JSON has no infinity or NaN")
-    return json.dumps(v, ensure_ascii=False)
+    return _ENCODE(v)
+
+
+def _row(v):
+    """A list of scalars inline, ``[12, 34]``: what ``"[" + ", ".join(map(_scalar, v)) + "]"``
+    writes, in one call (a model's merges and pieces are thousands of such rows)."""
+    try:
+        return _ENCODE(v)
+    except ValueError:  # (infinity or NaN: _scalar names the number)
+        return "[" + ", ".join(map(_scalar, v)) + "]"
 
 
 def _is_scalar(v):
@@ -227,7 +241,9 @@ def emit(value, level):
         items = []
         for v in value:
             if isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
-                items.append(inner + "[" + ", ".join(_scalar(x) for x in v) + "]")
+                items.append(inner + _row(v))
+            elif _is_scalar(v):
+                items.append(inner + _scalar(v))
             else:
                 items.append(inner + emit(v, level + 1))
         return "[\n" + ",\n".join(items) + "\n" + pad + "]"
