@@ -3,7 +3,7 @@
 where they are used, inside a function (the first screen never calls it).
 
 - ``urllib.parse``: it imports ``ipaddress``; ~60 ms of the page's ~310 ms from runtime to
-  ready (embed._pairs);
+  ready (embed.query_pairs);
 - ``decimal``: ~8 ms, for spm_unigram's rare correctly-rounded fallback;
 - ``xml.sax``: imports ``urllib.request``, ``http.client`` and ``email`` (~0.2 s; chart_export).
 

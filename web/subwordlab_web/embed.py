@@ -141,12 +141,12 @@ def _flag(name: str, value: str, problems: list[str], meaning: str) -> bool:
     return False
 
 
-def _pairs(query: str) -> list[tuple[str, str]]:
+def query_pairs(query: str) -> list[tuple[str, str]]:
     """The ``(name, value)`` pairs of a URL's query (without its "?"), blank values kept."""
     if not query:
         return []
     # subtle: urllib.parse is imported where it is used, here and in this module's other URL
-    # functions (persist.py's and lesson_view.py's too): it imports ipaddress, ~60 ms of the
+    # functions (lesson_view.py's too): it imports ipaddress, ~60 ms of the
     # page's start in Pyodide, for addresses the first screen seldom has
     from urllib.parse import parse_qsl
 
@@ -174,7 +174,7 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
                                      f"at most {MAX_QUERY_CHARS:,} are read, so it was ignored",))
     values: dict = {}
     problems: list[str] = []
-    for name, value in _pairs(query):
+    for name, value in query_pairs(query):
         try:
             if name == "embed":
                 values["embed"] = value.lower() not in _FALSE  # (embed=2 still embeds, named below)
@@ -277,7 +277,7 @@ def embed_url(page_url: str, *, panel: str | None = None, fragment: str | None =
     Example: embed_url("https://x.org/lab/index.html#v1.abc", panel="train", fragment="v1.eNo")
     -> "https://x.org/lab/index.html?embed=1&panel=train#v1.eNo"
     """
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (_pairs says why here)
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (query_pairs says why here)
 
     ours = ("embed", "panel", "cards", "lock")
     parts = urlsplit(page_url)
@@ -295,7 +295,7 @@ def full_page_url(page_url: str) -> str:
     Example: full_page_url("https://x.org/lab/?embed=1&panel=train&sample=seed000&lock=1#v1.abc")
     -> "https://x.org/lab/?panel=train&sample=seed000#v1.abc"
     """
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (_pairs says why here)
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (query_pairs says why here)
 
     parts = urlsplit(page_url)
     params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in ("embed", "cards", "lock")]
@@ -368,7 +368,7 @@ def lesson_address(page_url: str, lesson: int | str | None, step: int | None = N
     Example: lesson_address("https://x.org/lab/?embed=1&lesson=2&step=1#v1.abc", 3, 4)
     -> "https://x.org/lab/?embed=1&lesson=3&step=4"
     """
-    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (_pairs says why here)
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit  # (query_pairs says why here)
 
     parts = urlsplit(page_url)
     drop = LESSON_KEYS if lesson is not None else ("lesson", "step")

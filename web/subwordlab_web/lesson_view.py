@@ -61,7 +61,7 @@ def site_address(page_url: str, address: str) -> str | None:
     Example: site_address("https://x.org/lab/index.html", "lessons/07.lesson")
     -> 'https://x.org/lab/lessons/07.lesson'; site_address(…, "https://evil.example/x") -> None
     """
-    from urllib.parse import urljoin, urlsplit  # (here, not at the top: embed._pairs says why)
+    from urllib.parse import urljoin, urlsplit  # (here, not at the top: embed.query_pairs says why)
 
     if not address or "\\" in address or urlsplit(address).scheme or address.startswith("//") \
             or any(ord(c) < 33 for c in address):

@@ -37,7 +37,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import share
-from .embed import full_page_url, lesson_address, lesson_ref
+from .embed import full_page_url, lesson_address, lesson_ref, query_pairs
 from .share import ShareLinkError
 
 SAVE_EVERY = 0.4  # seconds between two writes while playing or training
@@ -163,7 +163,7 @@ class Persist:
         if fragment is None:
             return None
         base = href.split("#", 1)[0]
-        if "?" in base and _has_lesson_query(base):
+        if any(name == "lesson" and value for name, value in query_pairs(base.partition("?")[2])):
             base = lesson_address(base, None)  # the lesson was left: the fragment holds the experiment now
         return base + "#" + fragment
 
@@ -218,9 +218,3 @@ class Persist:
             self.save()  # the address says a run was going: the reload offers to run again
             self.port.prevent_default(event)  # the browser asks "Leave site?"
 
-
-def _has_lesson_query(url: str) -> bool:
-    """Whether the address ``url`` has a ``lesson`` parameter in its query."""
-    from urllib.parse import parse_qsl, urlsplit  # (here, not at the top: embed._pairs says why)
-
-    return "lesson" in dict(parse_qsl(urlsplit(url).query))
