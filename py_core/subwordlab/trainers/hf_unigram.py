@@ -50,6 +50,7 @@ from bisect import bisect_left, bisect_right
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..base.gc_pause import no_cyclic_gc
 from ..base.portable_math import exp, log  # (the same bits in every runtime; see above)
+from .snapshot import PieceOrder
 from .unigram_seed import check_unigram_settings, lcp_intervals
 
 UNK_PENALTY = 10.0  # model.rs's K_UNK_PENALTY: an unk node scores min_score - 10
@@ -462,6 +463,7 @@ class Training:
         self.lats = [live_nodes(candidates(w, self.index, self.max_len), self.alive, len(w)) for w in words]
         self._own = {}  # piece id -> the lattice of the piece itself (pruning's alternatives)
         self.shared = SharedSums(words)  # (the E-step's alphas and betas shared by prefix and suffix)
+        self._piece_order = PieceOrder(self.pieces, skip=[0])  # (the snapshots' order; never the training unk)
 
     def size(self):
         """How many pieces HF's vocabulary holds now (the training unk included)."""
@@ -623,10 +625,7 @@ class Training:
     def snapshot(self, meta):
         """The vocabulary now for the player: reserved pieces first (score 0), then the live
         pieces by score, ties by piece."""
-        # (two stable sorts, by piece then by score: no key tuple a piece)
-        live = sorted(self.order[1:], key=self.pieces.__getitem__)
-        live.sort(key=self.scores.__getitem__, reverse=True)
-        return [(m, 0.0) for m in meta] + [(self.pieces[i], self.scores[i]) for i in live]
+        return self._piece_order.snapshot(self.alive, self.scores, meta)
 
 
 # -- step 4: finalize -------------------------------------------------------------------------

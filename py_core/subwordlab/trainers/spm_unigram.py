@@ -42,6 +42,7 @@ from operator import and_, eq, sub
 from ..base.events import AlphabetReady, EmStep, Progress, PruneStep
 from ..base.gc_pause import no_cyclic_gc
 from .hf_unigram import SharedSums, candidates, live_nodes
+from .snapshot import PieceOrder
 from .spm_bpe import BOUNDARY_CHAR, UNK_CHAR, required_chars, reserved_pieces
 from .unigram_seed import SPACE_MARK, check_unigram_settings, is_valid_piece, lcp_intervals
 
@@ -520,6 +521,7 @@ class Training:
         self.lats = [lattice(candidates(w, self.index, self.max_len), len(w), self.alive) for w in words]
         self._own = {}  # seed id -> the candidates in the piece's own text (pruning)
         self.shared = SharedSums(words)  # (the E-step's alphas and betas shared by prefix and suffix)
+        self._piece_order = PieceOrder(self.pieces)  # (the snapshots' order)
 
     def own_lattice(self, i):
         """The lattice of piece ``i``'s own text under the live pieces."""
@@ -672,10 +674,7 @@ class Training:
     def snapshot(self, meta):
         """The vocabulary now for the player: reserved pieces first (score 0), then the live
         pieces by score, ties by piece."""
-        # (two stable sorts, by piece then by score: no key tuple a piece)
-        live = sorted(self.order, key=self.pieces.__getitem__)
-        live.sort(key=self.scores.__getitem__, reverse=True)
-        return [(m, 0.0) for m in meta] + [(self.pieces[i], self.scores[i]) for i in live]
+        return self._piece_order.snapshot(self.alive[1:], self.scores, meta)  # (alive[i + 1]: seed id i)
 
 
 def finalize(training, required, room):

@@ -53,6 +53,7 @@ from ..models.unigram import Unigram
 from ..text.corpus import MAX_SENTENCE_LENGTH, check_max_sentence_length, long_words_note
 from .alphabet import covered_characters
 from .lattice import Lattices, forward_backward, viterbi
+from .snapshot import PieceOrder
 from .unigram_seed import check_unigram_settings, freq_x_length, frequent_substrings, is_valid_piece, words_in_alphabet
 
 _EXPECTED_MIN = 0.5  # SentencePiece's kExpectedFrequencyThreshold
@@ -132,10 +133,8 @@ class Vocab:
         # the ids in piece order, less any piece that is also a reserved one (a substring of
         # the corpus can be a special piece's name): the snapshot's order for equal scores
         reserved = set(meta)
-        by_piece = sorted(range(len(pieces)), key=pieces.__getitem__)
-        if not reserved.isdisjoint(pieces):
-            by_piece = [i for i in by_piece if pieces[i] not in reserved]
-        self._by_piece = by_piece
+        self._order = PieceOrder(pieces, skip=() if reserved.isdisjoint(pieces) else
+                                 [i for i, p in enumerate(pieces) if p in reserved])
 
     def size(self):
         """How many pieces are alive."""
@@ -144,14 +143,7 @@ class Vocab:
     def snapshot(self):
         """The vocabulary now, as the final model would hold it: reserved pieces first
         (score 0), then the live pieces by probability, ties by piece."""
-        by_piece, alive, scores, pieces = self._by_piece, self.alive, self.scores, self.pieces
-        # (a stable sort by score of the pieces in string order: ties stay in string order)
-        live = list(compress(by_piece, map(alive.__getitem__, by_piece)))
-        live.sort(key=scores.__getitem__, reverse=True)
-        # ((piece, score) pairs from C-level zip and map: a lambda per piece was ~3.4 s of
-        # ~80 s CPU on udhr_many, 27 snapshots of up to 94k pieces; now ~0.5 s)
-        return [(m, 0.0) for m in self.meta] + list(zip(map(pieces.__getitem__, live), map(scores.__getitem__, live)))
-
+        return self._order.snapshot(self.alive, self.scores, self.meta)
 
 def seed_pieces(counts, *, vocab_size, alphabet=None, meta=(), seed_size=1_000_000, max_piece_length=16,
                 split_digits=False, max_sentence_length=MAX_SENTENCE_LENGTH):
