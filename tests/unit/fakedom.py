@@ -693,11 +693,13 @@ class FakePort:
 
     @property
     def pattern_checks(self) -> list[dict[str, Any]]:
-        """The pattern guard's requests among `compute_requests` (op "check_patterns")."""
-        return [r for r in self.compute_requests if r.get("op") == "check_patterns"]
+        """The pattern guard's checks among `compute_requests` (op "check_patterns"), one dict
+        a check (a request of several, ``"checks"``, gives each of its own)."""
+        return [{"op": r["op"], **one} if "checks" in r else r for r in self.compute_requests
+                if r.get("op") == "check_patterns" for one in r.get("checks", [r])]
 
     async def compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
-                      budget: float | None = None) -> None:
+                      budget: float | list[float] | None = None) -> None:
         """The compute session, in-process (session.py, on the fake clock): each reply is
         handed to `on_reply` in a browser turn of its own, as the worker's messages come.
         A cancelled task stands for a terminated worker (`compute_terminated` counts them),
@@ -714,7 +716,7 @@ class FakePort:
             self.computing = False
 
     async def _compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
-                       budget: float | None) -> None:
+                       budget: float | list[float] | None) -> None:
         import json
 
         from subwordlab_web.session import ComputeSession
@@ -727,16 +729,30 @@ class FakePort:
         if self.compute_crash(request):
             self.compute_session = None
             raise OSError("the compute worker stopped: out of memory")
-        if budget is not None and self.compute_hangs(request):
-            self.clock += budget
-            self.compute_session = None  # terminated: the next task gets a fresh worker
-            self.compute_terminated += 1
-            raise TimeoutError(f"the compute worker did not answer within {budget:.1f} s")
-        replies = self.compute_session.replies(json.loads(request), corpus)
+        budgets = [budget] if isinstance(budget, (int, float)) else budget
+        parsed = json.loads(request)
+        # a request of several pattern checks: hangs on the first whose own request hangs,
+        # after the replies before it (each within its own budget, as the page times them)
+        singles = ([json.dumps({"op": parsed["op"], **one}) for one in parsed["checks"]] if "checks" in parsed
+                   else [request])
+        hangs = next((k for k, one in enumerate(singles) if budgets is not None and self.compute_hangs(one)), None)
+        replies = self.compute_session.replies(parsed, corpus)
         try:
-            for reply in replies:
+            k = 0
+            while k != hangs:  # (the hanging check is never run: its regex could take hours)
+                reply = next(replies, None)
+                if reply is None:
+                    break
                 on_reply(json.dumps(reply))
                 await _Suspend()
+                k += 1
+            if hangs is not None:
+                replies.close()
+                late = budgets[min(hangs, len(budgets) - 1)]
+                self.clock += late
+                self.compute_session = None  # terminated: the next task gets a fresh worker
+                self.compute_terminated += 1
+                raise TimeoutError(f"the compute worker did not answer within {late:.1f} s")
         except asyncio.CancelledError:
             replies.close()
             if budget is None:

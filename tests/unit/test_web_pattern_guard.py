@@ -512,3 +512,32 @@ def test_a_check_asked_while_another_task_holds_the_worker_waits_its_turn():
     assert port.pattern_checks == [] and said == []  # waiting for the training's turn
     port.settle()
     assert said == [None] and rec.done and [r["op"] for r in port.compute_requests] == ["train", "check_patterns"]
+
+
+def test_the_parity_texts_go_in_one_request_and_a_late_one_does_not_stop_the_rest():
+    """Compare's parity texts are checked in one request of the worker (a reply each, each
+    within its own budget), not one request a text; the text that hangs (Korean, 5th) is
+    refused, the worker terminated, and the texts after it (Russian) asked again and counted."""
+    run = "a" * 40 + "b"
+    port, app = started("low lower newest widest " * 5)
+    langs = ("udhr_eng", "udhr_hin", "udhr_cmn_hans", "udhr_arb", "udhr_kor", "udhr_rus")
+    for lang in langs:
+        port.fetchable[f"samples/udhr/{lang}.txt"] = f"Title\n© OHCHR\n---\n\nAll human beings are born free ({lang}).\n"
+    port.fetchable["samples/udhr/udhr_kor.txt"] += run
+    port.compute_hangs = lambda request: CATASTROPHIC in request and run in json.loads(request)["text"]
+    cmp = app.panels["compare"]
+    cmp.configs = [("bpe", {"unk_token": "<unk>"}), ("byte_bpe", {"pattern": CATASTROPHIC})]
+    port.set_value(port.query("#cmp-vocab"), "270")
+    port.set_value(cmp.text_box, "low lower newest")
+    app.show_panel("compare")
+    port.spawn(cmp.run())
+    port.settle()
+    assert port.errors == [] and cmp.run_state is not None and cmp.run_state.done
+    parity = [r for r in port.compute_requests if r.get("op") == "check_patterns" and "born free" in json.dumps(r)]
+    # one request for the six texts; after Korean's timeout, one for the text after it
+    assert [len(r.get("checks", [r])) for r in parity] == [6, 1], parity
+    assert "udhr_rus" in parity[1]["text"]
+    rows = {r.attrs.get("data-lang"): [td.attrs["data-tokens"] for td in port.query_all("td", r)]
+            for r in port.query_all("#cmp-parity-table tr")[1:]}
+    assert rows["udhr_kor"][1] == "" and rows["udhr_rus"][1] != "" and rows["udhr_eng"][1] != ""
+    assert port.compute_terminated == 1

@@ -132,8 +132,7 @@ class CompareResults:
     async def _render_text_checked(self) -> None:
         """Try the columns' custom patterns on the edited text in the compute worker (the pattern guard), then draw."""
         text = self.port.value(self.text_box)[:MAX_TEXT_CHARS]
-        for tok in self.tokenizers():
-            await self.refusal(tok, text, "the Compare text")
+        await self.refusals([(tok, text, "the Compare text") for tok in self.tokenizers()])
         if self.port.value(self.text_box)[:MAX_TEXT_CHARS] == text:  # (else a newer edit draws)
             self.render_text()
 
@@ -157,12 +156,11 @@ class CompareResults:
         run = self.run_state
         return [c.tokenizer for c in run.columns] if run is not None else []
 
-    async def refusal(self, tok: Any, text: str, where: str) -> str | None:
-        """The pattern guard's verdict before ``tok`` cuts ``text``: None to go ahead (no
-        custom pattern, or it answered in time), else the message to show instead."""
-        if tok is None:
-            return None
-        return await self.guard.verdict(pattern_guard.tokenizer_check(tok, text, where))
+    async def refusals(self, cuts: list[tuple[Any, str, str]]) -> list[str | None]:
+        """The pattern guard's verdicts before each ``(tokenizer, text, where)`` of ``cuts``:
+        None to go ahead (no tokenizer, no custom pattern, or it answered in time), else the
+        message to show instead. The texts unknown to the guard go to the worker in one request."""
+        return await self.guard.verdicts(pattern_guard.tokenizer_checks(cuts))
 
     def render_text(self) -> None:
         """Encode the compare text with every column, mark disagreements, fill the table."""
@@ -399,14 +397,17 @@ class CompareResults:
         texts.update({OWN + n: t for n, t in self.own_texts.items()})
         names = dict(groups)
         # step 1: which texts each column may cut (a custom pattern is tried first: the guard)
+        # (every column's texts in one request: 47 round trips to the worker were 47 of the page's tasks)
+        said = iter(await self.refusals([(c.tokenizer, text, f"the parity text “{names.get(sid, sid)}”")
+                                         for c in run.columns for sid, text in texts.items()]))
         todo: list[list[str]] = []
         refused: list[str] = []
         for c in run.columns:
             cut = []
-            for sid, text in texts.items():
-                said = await self.refusal(c.tokenizer, text, f"the parity text “{names.get(sid, sid)}”")
-                if said is not None:  # a custom pattern that does not answer in time on it
-                    refused.append(f"{c.label}: {said}")
+            for sid in texts:
+                message = next(said)
+                if message is not None:  # a custom pattern that does not answer in time on it
+                    refused.append(f"{c.label}: {message}")
                 else:
                     cut.append(sid)
             todo.append(cut if c.tokenizer is not None else [])
@@ -600,9 +601,10 @@ class CompareResults:
         port.set_text(self.curve_note, "Measuring tokens per character at recorded steps…")
         curves: list[list[tuple[int, int, float]]] = []
         problems = []
-        for c in run.columns:
+        refusals = await self.refusals([(c.tokenizer, text[: cm.CURVE_TEXT_CHARS], "the curve's held-out text")
+                                        for c in run.columns])
+        for c, said in zip(run.columns, refusals):
             points: list[tuple[int, int, float]] = []
-            said = await self.refusal(c.tokenizer, text[: cm.CURVE_TEXT_CHARS], "the curve's held-out text")
             if said is not None:  # a custom pattern that does not answer in time on it: no line
                 problems.append(f"{c.label}: {said}")
                 curves.append(points)

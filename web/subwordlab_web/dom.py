@@ -24,11 +24,13 @@ import inspect
 import json
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, create_proxy, to_js  # type: ignore[import-not-found]
+
+from .budgets import RepliesSeen, within_budgets
 
 Handler = Callable[[Any], Any]
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -532,7 +534,7 @@ class BrowserPort:
 
     # --- the compute session's worker (session.py) ----------------------------------------
     async def compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
-                      budget: float | None = None) -> None:
+                      budget: float | Sequence[float] | None = None) -> None:
         """Run `request` (JSON) in the compute session's worker (the one `warm_compute`
         started, or a fresh one), calling `on_reply(json_text)` for each reply, in
         order; returns after the last. The corpus crosses once per worker (the worker keeps
@@ -546,7 +548,10 @@ class BrowserPort:
         task before it are not counted); when it is late the worker is terminated, a fresh
         one starts warming, and `TimeoutError` is raised. A budgeted call that is cancelled
         leaves its request running (a check is short, and a fresh boot is not): the next
-        task waits for it up to its deadline, then terminates the worker if it is still busy."""
+        task waits for it up to its deadline, then terminates the worker if it is still busy.
+        A list of budgets (several checks in one request, a reply each) gives each reply its
+        own: reply k must come within ``budget[k]`` seconds of the one before it (the first,
+        of the request reaching the worker; the request's end, of the last reply)."""
         from .pattern_guard import BOOT_TIMEOUT_SECONDS
 
         if self._compute_turn is None:
@@ -566,14 +571,15 @@ class BrowserPort:
                 if isinstance(exc, asyncio.TimeoutError):
                     raise OSError("the compute worker did not start in time: reload the page") from None
                 raise
-            done = worker.ask(request, corpus, on_reply)
-            deadline = time.perf_counter() + budget if budget is not None else None
+            budgets = None if budget is None else [budget] if isinstance(budget, (int, float)) else list(budget)
+            seen = RepliesSeen(on_reply)  # (each reply starts the next one's budget)
+            done = worker.ask(request, corpus, seen)
+            deadline = time.perf_counter() + sum(budgets) if budgets is not None else None
             try:
-                if deadline is None:
+                if budgets is None:
                     await done
                 else:
-                    # subtle: shielded, so a cancelled caller leaves the check running (see above)
-                    await asyncio.wait_for(asyncio.shield(done), budget)
+                    await within_budgets(done, budgets, seen)
             except asyncio.CancelledError:
                 if deadline is not None and not done.done():
                     self._abandoned_deadline = deadline
@@ -582,7 +588,7 @@ class BrowserPort:
                 raise
             except TimeoutError:
                 self._replace_compute()  # its regex may never end: terminated, as Cancel does
-                raise TimeoutError(f"the compute worker did not answer within {budget:.1f} s") from None
+                raise
             except BaseException:
                 # failed: this worker is done for; the next task gets a warm one
                 self._replace_compute()

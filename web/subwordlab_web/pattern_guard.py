@@ -20,7 +20,11 @@ answer comes within ``budget_seconds(len(text))`` of the request reaching the wo
 goes ahead; if not, the port terminates the worker exactly as Cancel does (a fresh one starts
 warming for the next task), the page uses nothing of the pattern, and says which pattern
 backtracks on which text and what to change (``timeout_message``). Verdicts are cached per
-(pipeline, text's SHA-256), so a pattern is checked once per text. A page that never meets a
+(pipeline, text's SHA-256), so a pattern is checked once per text. Several checks at once
+(``PatternGuard.verdicts``: Compare's 47 parity texts) go in one request, ``batch_request``,
+answered a check at a time (``answers``), each answer within its own budget of the one before
+(budgets.py); a late one is remembered as timed out and the checks after it go to the fresh
+worker. A page that never meets a
 custom pattern never asks; one that does boots the compute worker (if no big corpus has
 already started it) and no other: the page has one worker and one Pyodide besides its own.
 
@@ -74,7 +78,9 @@ import hashlib
 import json
 import re
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from subwordlab.text.patterns import PATTERNS
@@ -176,7 +182,7 @@ class Check:
     where: str
     patterns: tuple[str, ...]
 
-    @property
+    @cached_property
     def key(self) -> tuple[str, str]:
         """The verdict cache's key: the pipeline and the text's SHA-256."""
         pipeline = json.dumps([self.normalizer, self.pre_tokenizer], sort_keys=True)
@@ -186,10 +192,20 @@ class Check:
     def budget(self) -> float:
         return budget_seconds(len(self.text))
 
+    def fields(self) -> dict[str, Any]:
+        """What the worker needs: the pipeline and the text."""
+        return {"normalizer": self.normalizer, "pre_tokenizer": self.pre_tokenizer, "text": self.text}
+
     def request(self) -> str:
         """The compute session's request (JSON): ``{"op": "check_patterns", ...}``."""
-        return json.dumps({"op": CHECK_OP, "normalizer": self.normalizer, "pre_tokenizer": self.pre_tokenizer,
-                           "text": self.text})
+        return json.dumps({"op": CHECK_OP, **self.fields()})
+
+
+def batch_request(checks: list[Check]) -> str:
+    """One request for several checks (``{"op": "check_patterns", "checks": [...]}``): the
+    worker answers them in turn, a reply each (``answers``), so Compare's 47 parity texts
+    cost one round trip, not 47."""
+    return json.dumps({"op": CHECK_OP, "checks": [c.fields() for c in checks]})
 
 
 def pipeline_check(normalizer: dict | None, pre_tokenizer: dict | None, text: str, where: str) -> Check | None:
@@ -222,15 +238,31 @@ def spec_check(spec: Any, corpus: Any, where: str = "the corpus") -> Check | Non
 
 def tokenizer_check(tok: Any, text: str, where: str) -> Check | None:
     """The check before ``tok`` (any core Tokenizer) encodes ``text``."""
+    return tokenizer_checks([(tok, text, where)])[0]
+
+
+def tokenizer_checks(cuts: list[tuple[Any, str, str]]) -> list[Check | None]:
+    """``tokenizer_check`` of each ``(tokenizer, text, where)`` (None for no tokenizer), each
+    tokenizer's pipeline dumped and its patterns read once, not once a text (Compare's 47
+    parity texts: that was most of a 200 ms task of the page)."""
     from subwordlab.base.registry import dump_component
 
-    pre = getattr(tok, "pre_tokenizer", None)
-    norm = getattr(tok, "normalizer", None)
-    try:
-        dumped = (dump_component("normalizer", norm), dump_component("pre_tokenizer", pre))
-    except TypeError:  # a component that cannot be saved has no pattern from a user either
-        return None
-    return pipeline_check(dumped[0], dumped[1], text, where)
+    first: dict[int, Check | None] = {}  # a tokenizer's check of its first text (None: nothing to check)
+    checks: list[Check | None] = []
+    for tok, text, where in cuts:
+        if tok is not None and id(tok) not in first:
+            try:
+                dumped = (dump_component("normalizer", getattr(tok, "normalizer", None)),
+                          dump_component("pre_tokenizer", getattr(tok, "pre_tokenizer", None)))
+            except TypeError:  # a component that cannot be saved has no pattern from a user either
+                first[id(tok)] = None
+            else:
+                first[id(tok)] = pipeline_check(dumped[0], dumped[1], text, where)
+            checks.append(first[id(tok)])
+            continue
+        found = None if tok is None else first[id(tok)]
+        checks.append(None if found is None else replace(found, text=text, where=where))
+    return checks
 
 
 # --- in the compute worker ------------------------------------------------------------------
@@ -252,6 +284,23 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     except (ValueError, MemoryError, RecursionError, OverflowError) as exc:
         return {"ok": True, "refused": str(exc)}
     return {"ok": True, "pieces": len(pieces), "seconds": round(time.perf_counter() - started, 4)}
+
+
+def answers(request: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The compute session's replies to a ``check_patterns`` request: ``answer`` for one
+    check; for several (``"checks"``), one reply each, in order, with its ``index`` (the page
+    times each from the one before: a pattern that hangs on one text is caught on that text).
+
+    >>> checks = [pipeline_check(None, {"type": "ByteLevel", "pattern": "(a|b)+", "add_prefix_space": False}, text, "")
+    ...           for text in ("ab a", "ba")]
+    >>> [(r["index"], r["pieces"]) for r in answers(json.loads(batch_request(checks)))]
+    [(0, 3), (1, 1)]
+    """
+    if "checks" not in request:
+        yield answer(request)
+        return
+    for k, one in enumerate(request["checks"]):
+        yield {**answer(one), "index": k}
 
 
 def run_request(request: str) -> str:
@@ -323,16 +372,16 @@ class PatternGuard:
 
     def __init__(self, port: Any) -> None:
         self.port = port
-        self.verdicts: dict[tuple[str, str], str | None] = {}
+        self.cache: dict[tuple[str, str], str | None] = {}  # the verdicts, by Check.key
         self.busy = False
         self.checks = 0  # how many checks went to the worker (tests and the README's figures)
 
     def known(self, check: Check | None) -> bool:
         """True if nothing needs asking: no check, or its verdict is cached."""
-        return check is None or check.key in self.verdicts
+        return check is None or check.key in self.cache
 
     def cached(self, check: Check | None) -> str | None:
-        return None if check is None else self._said(check, self.verdicts.get(check.key))
+        return None if check is None else self._said(check, self.cache.get(check.key))
 
     @staticmethod
     def _said(check: Check, verdict: str | None) -> str | None:
@@ -342,40 +391,58 @@ class PatternGuard:
 
     async def first_refusal(self, checks: list[Check | None]) -> str | None:
         """The first message of ``checks``' verdicts, or None if every one may run."""
-        for check in checks:
-            message = await self.verdict(check)
-            if message is not None:
-                return message
-        return None
+        return next((message for message in await self.verdicts(checks) if message is not None), None)
 
     async def verdict(self, check: Check | None) -> str | None:
-        if check is None:
-            return None
-        while self.busy:  # one check at a time (the same check asked twice runs once)
+        return (await self.verdicts([check]))[0]
+
+    async def verdicts(self, checks: list[Check | None]) -> list[str | None]:
+        """Each check's verdict (None: it may run, else the message to show). The checks not
+        known yet go to the worker in one request (``batch_request``), each answer within its
+        own budget of the one before; a late one is remembered as timed out and the checks
+        after it go again, to a fresh worker."""
+        while self.busy:  # one request at a time (the same check asked twice runs once)
             await self.port.sleep(BUSY_POLL_SECONDS)
-        if check.key in self.verdicts:
-            return self._said(check, self.verdicts[check.key])
-        self.busy = True
-        replies: list[str] = []
-        try:
-            self.checks += 1
-            # the budget counts from the moment the worker has the request (not its boot, not
-            # the wait for a task before it); a late answer terminates the worker (TimeoutError)
-            await self.port.compute(check.request(), None, replies.append, check.budget)
-            reply = json.loads(replies[-1]) if replies else {"error": "it sent no answer"}
-        except TimeoutError:  # (before OSError: a TimeoutError is an OSError)
-            reply = {"timed_out": True}
-        except OSError as exc:  # the worker could not start, or died: not a verdict, asked again next time
-            return unavailable_message(check, str(exc) or type(exc).__name__)
-        finally:
-            self.busy = False
-        if "error" in reply:  # the session failed to check (not a verdict either)
-            return unavailable_message(check, str(reply["error"]).rstrip("."))
-        # the core refused the pipeline (e.g. a pattern that matches only empty strings): its own
-        # message, given before anything changes (the Options field keeps the model)
-        message = TIMED_OUT if reply.get("timed_out") else reply.get("refused")
-        self.verdicts[check.key] = message
-        return self._said(check, message)
+        todo = list({c.key: c for c in checks if c is not None and c.key not in self.cache}.values())
+        unavailable: dict[tuple[str, str], str] = {}  # (not verdicts: asked again next time)
+        while todo:
+            self.busy = True
+            replies: list[str] = []
+            late = False
+            try:
+                self.checks += len(todo)
+                # the budgets count from the moment the worker has the request (not its boot, not
+                # the wait for a task before it); a late answer terminates the worker (TimeoutError)
+                request = todo[0].request() if len(todo) == 1 else batch_request(todo)
+                budget = todo[0].budget if len(todo) == 1 else [c.budget for c in todo]
+                await self.port.compute(request, None, replies.append, budget)
+            except TimeoutError:  # (before OSError: a TimeoutError is an OSError)
+                late = True
+            except OSError as exc:  # the worker could not start, or died: not a verdict
+                unavailable.update((c.key, unavailable_message(c, str(exc) or type(exc).__name__)) for c in todo)
+                todo = []
+            finally:
+                self.busy = False
+            answered = [json.loads(r) for r in replies]
+            for k, (check, reply) in enumerate(zip(todo, answered)):
+                if "error" in reply:  # the session failed to check (not a verdict either): the rest too
+                    why = str(reply["error"]).rstrip(".")
+                    unavailable.update((c.key, unavailable_message(c, why)) for c in todo[k:])
+                    todo = []
+                    break
+                # the core refused the pipeline (e.g. a pattern that matches only empty strings): its
+                # own message, given before anything changes (the Options field keeps the model)
+                self.cache[check.key] = reply.get("refused")
+            if late and len(answered) < len(todo):  # the one after the last answer did not answer in time
+                self.cache[todo[len(answered)].key] = TIMED_OUT
+                todo = todo[len(answered) + 1:]
+            elif todo and len(answered) < len(todo):
+                unavailable.update((c.key, unavailable_message(c, "it sent no answer")) for c in todo[len(answered):])
+                todo = []
+            else:
+                todo = []
+        return [None if c is None else self._said(c, self.cache[c.key]) if c.key in self.cache
+                else unavailable.get(c.key) for c in checks]
 
 
 SHOWN_PATTERN_CHARS = 40  # a status line shows at most this much of a pattern (a model's can be 600)

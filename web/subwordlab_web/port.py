@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 Handler = Callable[[Any], Any]
@@ -98,7 +98,7 @@ class DomPort(Protocol):
     def warm_compute(self) -> None: ...
     def compute_started(self) -> bool: ...
     async def compute(self, request: str, corpus: str | None, on_reply: Callable[[str], None],
-                      budget: float | None = None) -> None: ...
+                      budget: float | Sequence[float] | None = None) -> None: ...
     def teardown(self) -> None: ...
 
 

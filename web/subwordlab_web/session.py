@@ -102,7 +102,7 @@ class ComputeSession:
                 yield from self._exercise(request)
                 return
             if op == CHECK_OP:  # the pattern guard: a custom regex tried on a text (pattern_guard.py)
-                yield pattern_guard.answer(request)
+                yield from pattern_guard.answers(request)
                 return
             if op == STATS_OP:  # a long corpus's statistics (corpus_data.py)
                 if self._corpus is None:
