@@ -291,17 +291,17 @@ def test_compare_door_refuses_a_catastrophic_configuration():
     assert cmp.run_state is None  # nothing was trained
 
 
-def test_compare_parity_and_curve_texts_go_through_the_guard():
-    """A configuration whose custom pattern passes on the corpus and the compare text but
-    not on a parity or a held-out text: those texts are tried in the worker first, and the
-    cells that would freeze the page are left empty with the guard's message."""
-    run = "a" * 40 + "b"
+RUN = "a" * 40 + "b"  # what CATASTROPHIC backtracks on
+
+
+def compare_run_beside_a_hanging_parity_text():
+    """Compare run with a BPE column and a Byte-level BPE column whose pattern is CATASTROPHIC,
+    on a corpus without the a-run; of the six parity texts, Korean's (the 5th) holds it."""
     port, app = started("low lower newest widest " * 5)  # the corpus lacks the a-run: training goes ahead
-    for path in ("udhr/udhr_eng", "udhr/udhr_hin", "udhr/udhr_cmn_hans", "udhr/udhr_arb", "udhr/udhr_kor", "udhr/udhr_rus"):
-        port.fetchable[f"samples/{path}.txt"] = "Title\n© OHCHR\n---\n\nAll human beings are born free.\n"
-    port.fetchable["samples/udhr/udhr_kor.txt"] += run  # one parity text holds the a-run
-    port.fetchable["samples/taylorswift.txt"] = "Taylor Swift sings. " + run
-    port.compute_hangs = lambda request: CATASTROPHIC in request and run in json.loads(request)["text"]
+    for lang in ("udhr_eng", "udhr_hin", "udhr_cmn_hans", "udhr_arb", "udhr_kor", "udhr_rus"):
+        port.fetchable[f"samples/udhr/{lang}.txt"] = f"Title\n© OHCHR\n---\n\nAll human beings are born free ({lang}).\n"
+    port.fetchable["samples/udhr/udhr_kor.txt"] += RUN
+    port.compute_hangs = lambda request: CATASTROPHIC in request and RUN in json.loads(request)["text"]
     cmp = app.panels["compare"]
     cmp.configs = [("bpe", {"unk_token": "<unk>"}), ("byte_bpe", {"pattern": CATASTROPHIC})]
     port.set_value(port.query("#cmp-vocab"), "270")
@@ -310,8 +310,17 @@ def test_compare_parity_and_curve_texts_go_through_the_guard():
     port.spawn(cmp.run())
     port.settle()
     assert port.errors == [] and cmp.run_state is not None and cmp.run_state.done
+    return port, app, cmp
+
+
+def test_compare_parity_and_curve_texts_go_through_the_guard():
+    """A configuration whose custom pattern passes on the corpus and the compare text but
+    not on a parity or a held-out text: those texts are tried in the worker first, and the
+    cells that would freeze the page are left empty with the guard's message."""
+    port, _app, cmp = compare_run_beside_a_hanging_parity_text()
+    port.fetchable["samples/taylorswift.txt"] = "Taylor Swift sings. " + RUN
     asked = [r["text"] for r in port.pattern_checks]
-    assert any(run in t and "born free" in t for t in asked)  # the Korean parity text was tried first
+    assert any(RUN in t and "born free" in t for t in asked)  # the Korean parity text was tried first
     kor = next(r for r in port.query_all("#cmp-parity-table tr")[1:] if r.attrs.get("data-lang") == "udhr_kor")
     assert [td.attrs["data-tokens"] for td in port.query_all("td", kor)][1] == ""  # not counted
     note = port.text(port.query("#cmp-parity-note"))
@@ -322,7 +331,7 @@ def test_compare_parity_and_curve_texts_go_through_the_guard():
     assert "backtracks catastrophically on the curve's held-out text" in port.text(port.query("#cmp-curve-note"))
     assert cmp.curves[0] and cmp.curves[1] == []  # the BPE column's line, none for the refused one
     # and an edited compare text is tried before the column encodes it
-    port.input(cmp.text_box, "low " + run)
+    port.input(cmp.text_box, "low " + RUN)
     port.settle()
     errors = [port.text(e) for e in port.query_all("#cmp-columns .cmp-col-error") if not e.hidden]
     assert any("backtracks catastrophically on the Compare text" in e for e in errors)
@@ -518,21 +527,7 @@ def test_the_parity_texts_go_in_one_request_and_a_late_one_does_not_stop_the_res
     """Compare's parity texts are checked in one request of the worker (a reply each, each
     within its own budget), not one request a text; the text that hangs (Korean, 5th) is
     refused, the worker terminated, and the texts after it (Russian) asked again and counted."""
-    run = "a" * 40 + "b"
-    port, app = started("low lower newest widest " * 5)
-    langs = ("udhr_eng", "udhr_hin", "udhr_cmn_hans", "udhr_arb", "udhr_kor", "udhr_rus")
-    for lang in langs:
-        port.fetchable[f"samples/udhr/{lang}.txt"] = f"Title\n© OHCHR\n---\n\nAll human beings are born free ({lang}).\n"
-    port.fetchable["samples/udhr/udhr_kor.txt"] += run
-    port.compute_hangs = lambda request: CATASTROPHIC in request and run in json.loads(request)["text"]
-    cmp = app.panels["compare"]
-    cmp.configs = [("bpe", {"unk_token": "<unk>"}), ("byte_bpe", {"pattern": CATASTROPHIC})]
-    port.set_value(port.query("#cmp-vocab"), "270")
-    port.set_value(cmp.text_box, "low lower newest")
-    app.show_panel("compare")
-    port.spawn(cmp.run())
-    port.settle()
-    assert port.errors == [] and cmp.run_state is not None and cmp.run_state.done
+    port, _app, _cmp = compare_run_beside_a_hanging_parity_text()
     parity = [r for r in port.compute_requests if r.get("op") == "check_patterns" and "born free" in json.dumps(r)]
     # one request for the six texts; after Korean's timeout, one for the text after it
     assert [len(r.get("checks", [r])) for r in parity] == [6, 1], parity
