@@ -428,3 +428,22 @@ def test_the_maker_writes_predicting_and_an_exercise_and_they_work_when_opened()
     # the maker refuses an exercise that does not exist, by name
     with pytest.raises(LessonMakerError, match="no exercise 'nope'"):
         make_lesson_file(Corpus("low lower"), TrainSpec("bpe", "num_merges", 2), [1], exercise="nope")
+
+
+def test_the_picker_s_titles_are_the_parsed_lessons_titles_without_parsing_them():
+    """The page's start lists the lessons by their ``title:`` lines; parsing them waits for the
+    first lesson opened (~20 ms of a start). Importing the lesson card and listing the titles
+    parses nothing (a fresh interpreter: the parse is cached process-wide)."""
+    import os
+    import subprocess
+    import sys
+
+    import subwordlab_web.lessons as lessons
+
+    assert lessons.lesson_titles() == [le.title for le in lessons.bundled()]
+    assert len(lessons.LESSON_FILES) == len(lessons.bundled()) and lessons.LESSONS is lessons.bundled()
+    code = ("import subwordlab_web.lesson_view, subwordlab_web.lessons as l; l.lesson_titles(); "
+            "print(l.bundled.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert out.stdout.strip() == "0"

@@ -155,7 +155,7 @@ def query_pairs(query: str) -> list[tuple[str, str]]:
 
 def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int | None = None) -> EmbedParams:
     """The embed parameters of ``location.search`` (with or without the leading ``?``).
-    ``lessons``: how many guided lessons there are (lessons.LESSONS by default).
+    ``lessons``: how many guided lessons there are (lessons.LESSON_FILES by default).
 
     Never raises: a bad value is dropped and explained in ``problems`` (the page shows them),
     so a typo in a course page still shows a working playground.
@@ -165,9 +165,9 @@ def parse_query(query: str, presets: tuple[str, ...] | None = None, lessons: int
 
         presets = tuple(subwordlab.OPTIONS)
     if lessons is None:
-        from .lessons import LESSONS
+        from .lessons import LESSON_FILES
 
-        lessons = len(LESSONS)
+        lessons = len(LESSON_FILES)
     query = (query or "")[1:] if (query or "").startswith("?") else (query or "")
     if len(query) > MAX_QUERY_CHARS:
         return EmbedParams(problems=(f"the page address's query is {len(query):,} characters long; "

@@ -203,13 +203,13 @@ class HostBridge:
             return None
         if c.name == "open-lesson-step":
             assert c.lesson is not None
-            from .lessons import LESSONS
+            from .lessons import LESSON_FILES
 
             if isinstance(c.lesson, str):  # a lesson file on this site (lesson_view.site_address checks it)
                 self.port.spawn(self._open_lesson_file(c.lesson, c.step))
                 return None
-            if c.lesson > len(LESSONS):
-                return f"there is no lesson {c.lesson}; the lessons are 1 to {len(LESSONS)}"
+            if c.lesson > len(LESSON_FILES):
+                return f"there is no lesson {c.lesson}; the lessons are 1 to {len(LESSON_FILES)}"
             self.port.spawn(self.app.lessons.open(c.lesson, c.step))
             return None
         self.shaper.restore()  # reset

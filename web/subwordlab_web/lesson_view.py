@@ -35,7 +35,16 @@ from .build import el
 from .exercises import EXERCISES
 from .lesson_format import MAX_LESSON_BYTES, Lesson, LessonFileError, parse_lesson
 from .lesson_maker import LessonMakerError, make_lesson_file
-from .lessons import LESSONS, Prediction, check_lesson, explain, lesson_by_number, prediction, verdict
+from .lessons import (
+    LESSON_FILES,
+    Prediction,
+    check_lesson,
+    explain,
+    lesson_by_number,
+    lesson_titles,
+    prediction,
+    verdict,
+)
 from .samples import SAMPLES
 from .state import Corpus
 from .wording import plural
@@ -112,7 +121,7 @@ class LessonCard:
         self.marked: set[int] = set()  # the steps marked for "Make a lesson"
         self.made = ""  # the last lesson file made (what was downloaded)
         port.build_into(self.pick, [el("option", None, "Choose a lesson…", {"value": ""})] + [
-            el("option", None, f"{le.number}. {le.title}", {"value": str(le.number)}) for le in LESSONS])
+            el("option", None, f"{n}. {title}", {"value": str(n)}) for n, title in enumerate(lesson_titles(), 1)])
         port.on(self.pick, "change", self._on_pick)
         port.on(self.b_prev, "click", lambda _e: self.move(-1))
         port.on(self.b_next, "click", lambda _e: self.move(+1))
@@ -152,7 +161,7 @@ class LessonCard:
         """Load bundled lesson `number`'s corpus and settings, train, and show `step` (None: the last)."""
         lesson = lesson_by_number(number)
         if lesson is None:
-            raise ValueError(f"there is no lesson {number}; the lessons are 1 to {len(LESSONS)}")
+            raise ValueError(f"there is no lesson {number}; the lessons are 1 to {len(LESSON_FILES)}")
         await self.open_lesson(lesson, step)
 
     async def open_lesson(self, lesson: Lesson, step: int | None = 0) -> None:

@@ -18,8 +18,10 @@ Lesson step k is the player's step k: step 0 is the starting vocabulary, step k 
 merge (Unigram: the k-th EM iteration or pruning round, as recorded).
 ``lesson=3&step=4`` in the page's address opens lesson 3 at merge 4 (embed.py).
 
->>> LESSONS[2].number, LESSONS[2].sample, LESSONS[2].spec.describe()
+>>> bundled()[2].number, bundled()[2].sample, bundled()[2].spec.describe()
 (3, 'seed003', 'BPE · 6 merges')
+>>> lesson_titles()[0]
+'BPE on low, lower, newest, widest'
 >>> lesson_by_number(99) is None
 True
 >>> split_word("low", "</w>"), merge_symbols(("l", "o", "w"), ("l", "o"))
@@ -31,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -55,27 +58,45 @@ LESSON_DIR = Path(__file__).resolve().parent / "lesson_files"
 SITE_FOLDER = "lessons"  # where the build puts them on the site (?lesson=lessons/07-hf-bpe.lesson)
 
 
-def _bundled() -> tuple[Lesson, ...]:
-    files = sorted(LESSON_DIR.glob("*.lesson"))
-    return tuple(replace(parse_lesson(f.read_text(encoding="utf-8"), number=n, origin=f"{SITE_FOLDER}/{f.name}"),
-                         origin="")
-                 for n, f in enumerate(files, 1))
-
-
-LESSONS: tuple[Lesson, ...] = _bundled()
 LESSON_FILES: tuple[str, ...] = tuple(f.name for f in sorted(LESSON_DIR.glob("*.lesson")))
+
+
+@cache
+def bundled() -> tuple[Lesson, ...]:
+    """The bundled lessons, parsed on first use (~20 ms of the page's start otherwise, which
+    needs only their titles: ``lesson_titles``). ``LESSONS`` is the same tuple."""
+    return tuple(replace(parse_lesson((LESSON_DIR / name).read_text(encoding="utf-8"), number=n,
+                                      origin=f"{SITE_FOLDER}/{name}"), origin="")
+                 for n, name in enumerate(LESSON_FILES, 1))
+
+
+def lesson_titles() -> list[str]:
+    """The bundled lessons' titles, in order, read from their ``title:`` lines without
+    parsing the lessons (the lesson picker, built at the page's start)."""
+    titles = []
+    for name in LESSON_FILES:
+        lines = (LESSON_DIR / name).read_text(encoding="utf-8").splitlines()
+        titles.append(next(line.partition(":")[2].strip() for line in lines if line.startswith("title:")))
+    return titles
+
+
+def __getattr__(name: str) -> Any:
+    """``LESSONS``: the bundled lessons (``bundled()``), parsed when first asked for."""
+    if name == "LESSONS":
+        return bundled()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def lesson_by_number(number: int | None) -> Lesson | None:
     """The lesson a course page calls "lesson `number`" (1-based), or None."""
-    if number is None or not 1 <= number <= len(LESSONS):
+    if number is None or not 1 <= number <= len(LESSON_FILES):
         return None
-    return LESSONS[number - 1]
+    return bundled()[number - 1]
 
 
 def lesson_for(sample: str | None, spec: TrainSpec) -> Lesson | None:
     """The bundled lesson on this sample with these settings (a share link or reload of a lesson)."""
-    return next((le for le in LESSONS if le.sample is not None and le.sample == sample and le.spec == spec), None)
+    return next((le for le in bundled() if le.sample is not None and le.sample == sample and le.spec == spec), None)
 
 
 # --- the words, merge by merge (the lessons' own loop, to say where a count comes from) -------
