@@ -97,7 +97,7 @@ CORES=(-n auto --dist worksteal)
 # ("Target crashed": 2 tests in 1 of 6 full Chromium runs on 2026-12-05, both at the start of
 # the run, and not reproduced since; a page that crashes the renderer every time still fails).
 # The summary counts the reruns.
-CRASHED=(--reruns 1 --only-rerun "Target crashed")
+CRASHED=(--reruns 1 --only-rerun "Target crashed" -rR)  # (-rR: the log names the tests run again)
 
 tier lint    lint
 if [ -n "$QUICK" ]; then
