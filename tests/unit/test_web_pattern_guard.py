@@ -17,6 +17,7 @@ from fakedom import FakePort
 import subwordlab
 from subwordlab_web import pattern_guard
 from subwordlab_web.app import App
+from subwordlab_web.pattern_guard import PatternGuard
 from subwordlab_web.state import Corpus, TrainSpec
 
 INDEX_HTML = (Path(__file__).resolve().parents[2] / "web" / "index.html").read_text(encoding="utf-8")
@@ -536,3 +537,25 @@ def test_the_parity_texts_go_in_one_request_and_a_late_one_does_not_stop_the_res
             for r in port.query_all("#cmp-parity-table tr")[1:]}
     assert rows["udhr_kor"][1] == "" and rows["udhr_rus"][1] != "" and rows["udhr_eng"][1] != ""
     assert port.compute_terminated == 1
+
+
+def test_the_first_refusal_asks_no_further_once_a_check_is_late():
+    """A hostile link whose texts all hang: the first late check is the answer; the texts after
+    it are not sent to a fresh worker, a boot and a budget each (``verdicts`` would, to give
+    every text its verdict)."""
+    port, _app = started()
+    port.compute_hangs = hangs_on(CATASTROPHIC)
+    pre = {"type": "ByteLevel", "pattern": CATASTROPHIC, "add_prefix_space": False}
+    checks = [pattern_guard.pipeline_check(None, pre, text, where)
+              for text, where in ((RUN, "the corpus"), (RUN + "!", "the Inspect text"), (RUN + "?", "the Compare text"))]
+    guard, said = PatternGuard(port), []
+
+    async def ask():
+        said.append(await guard.first_refusal(checks))
+
+    asked = len(port.pattern_checks)
+    port.spawn(ask())
+    port.settle()
+    assert "backtracks catastrophically on the corpus" in said[0]
+    assert len(port.pattern_checks) - asked == 3 and port.compute_terminated == 1  # one request of three, one termination
+    assert guard.known(checks[0]) and not guard.known(checks[1]) and not guard.known(checks[2])

@@ -391,16 +391,19 @@ class PatternGuard:
 
     async def first_refusal(self, checks: list[Check | None]) -> str | None:
         """The first message of ``checks``' verdicts, or None if every one may run."""
-        return next((message for message in await self.verdicts(checks) if message is not None), None)
+        found = await self.verdicts(checks, stop_at_late=True)
+        return next((message for message in found if message is not None), None)
 
     async def verdict(self, check: Check | None) -> str | None:
         return (await self.verdicts([check]))[0]
 
-    async def verdicts(self, checks: list[Check | None]) -> list[str | None]:
+    async def verdicts(self, checks: list[Check | None], stop_at_late: bool = False) -> list[str | None]:
         """Each check's verdict (None: it may run, else the message to show). The checks not
         known yet go to the worker in one request (``batch_request``), each answer within its
         own budget of the one before; a late one is remembered as timed out and the checks
-        after it go again, to a fresh worker."""
+        after it go again, to a fresh worker, unless ``stop_at_late`` (``first_refusal``: the
+        late one is the answer, and a hostile link's every text would cost a boot and a budget):
+        those are then not asked, and given None."""
         while self.busy:  # one request at a time (the same check asked twice runs once)
             await self.port.sleep(BUSY_POLL_SECONDS)
         todo = list({c.key: c for c in checks if c is not None and c.key not in self.cache}.values())
@@ -435,7 +438,7 @@ class PatternGuard:
                 self.cache[check.key] = reply.get("refused")
             if late and len(answered) < len(todo):  # the one after the last answer did not answer in time
                 self.cache[todo[len(answered)].key] = TIMED_OUT
-                todo = todo[len(answered) + 1:]
+                todo = [] if stop_at_late else todo[len(answered) + 1:]
             elif todo and len(answered) < len(todo):
                 unavailable.update((c.key, unavailable_message(c, "it sent no answer")) for c in todo[len(answered):])
                 todo = []
