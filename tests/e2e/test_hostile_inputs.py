@@ -118,6 +118,36 @@ def test_a_catastrophic_pattern_in_options_is_stopped_in_the_worker(fresh_page, 
     assert page.get_attribute("body", "data-compute-terminated") == "1"
 
 
+def test_a_parity_text_the_pattern_hangs_on_is_left_out_and_the_texts_after_it_are_counted(fresh_page, site_url):
+    """Compare's parity texts go to the compute worker in one request, each answer within its
+    own budget of the one before (budgets.py): of two texts added after a run, the first
+    holds the a-run CATASTROPHIC backtracks on. Its cell stays empty with the guard's
+    message, the worker is terminated, and the second text is still counted (by the fresh
+    worker, in a second request)."""
+    calm = "low lower newest widest low lower low"
+    exp = share.Experiment(share.CorpusRef.inline(calm), share.Config("bpe", {"num_merges": 5}), panel="compare",
+                           compare=(share.Config("bpe", {"vocab_size": 300}),
+                                    share.Config("byte_bpe", {"vocab_size": 300, "pattern": CATASTROPHIC})),
+                           compare_text="low lower")
+    page = open_page(fresh_page, site_url, "#" + link(exp))
+    page.wait_for_selector("body[data-share='applied']", state="attached", timeout=60_000)
+    page.click("#cmp-run")
+    expect(page.locator("#cmp-parity-table tr[data-lang='udhr_eng'] td").nth(1)).to_have_attribute(
+        "data-tokens", re.compile(r"^\d+$"), timeout=GUARD_WAIT_MS)  # (the guard found nothing to stop in the UDHR)
+    assert page.get_attribute("body", "data-compute-terminated") in (None, "0")
+    folder = Path(tempfile.mkdtemp(prefix="subwordlab-upload-"))
+    UPLOADS.append(folder)
+    (folder / "hangs.txt").write_text(f"low {A_RUN}", encoding="utf-8")
+    (folder / "after.txt").write_text("lower newest", encoding="utf-8")
+    page.set_input_files("#cmp-parity-files", [str(folder / "hangs.txt"), str(folder / "after.txt")])
+    after = page.locator("#cmp-parity-table tr[data-lang='own:after'] td")
+    expect(after.nth(1)).to_have_attribute("data-tokens", re.compile(r"^\d+$"), timeout=GUARD_WAIT_MS)
+    assert page.get_attribute("#cmp-parity-table tr[data-lang='own:hangs'] td:nth-of-type(2)", "data-tokens") == ""
+    expect(page.locator("#cmp-parity-note")).to_contain_text("backtracks catastrophically on the parity text “hangs”")
+    expect(page.locator("body")).to_have_attribute("data-compute-terminated", "1")
+    settled(page, None)
+
+
 # --- every door, every kind of hostile input -------------------------------------------------
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
