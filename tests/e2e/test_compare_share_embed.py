@@ -612,10 +612,11 @@ def test_the_biggest_shipped_modern_tokenizer_loads_and_inspects_like_tokenizers
 # tokenizers. Counted on the page (a text per task) there were 20, up to 103 ms, alone on this
 # machine; in the compute session there is one of ~60 ms (the chart drawn at the end). The
 # window also holds the page's small tasks: 47 texts fetched, Qwen3's pattern checked on each
-# in the worker (47 round trips), the replies read. Under the e2e tier's load every task is
-# 3-4x longer and some of those pass 50 ms: 7 of 55-122 ms in one full run (2026-12-07), 1
-# alone or beside two busy cores. So the bound sits between that and the 20+ of counting on
-# the page (more under load); none may take a second.
+# in the worker (47 round trips until 2026-12-08, one request since), the replies read. Under
+# the e2e tier's load every task is 3-4x longer and some of those passed 50 ms: 7 of 55-122 ms
+# in one full run (2026-12-07), 1 alone or beside two busy cores (0 alone since the one
+# request). So the bound sits between that and the 20+ of counting on the page (more under
+# load); none may take a second.
 COUNT_LONG_TASKS = 10
 COUNT_TASK_MS = 1_000
 
