@@ -17,6 +17,7 @@ import time
 from .. import api
 from .. import counts as counts_file
 from ..base.events import PHASES
+from ..base.gc_pause import no_cyclic_gc
 from ..base.jsonio import MAX_FILE_BYTES, ModelFileError, write_atomic
 from ..base.parallel import default_workers, encode_stream, ordered_map
 from ..formats.detect import KINDS, kind_of, looks_like_rank_file, read_model
@@ -389,28 +390,29 @@ def cmd_train(args):
         kwargs["progress"] = True
     events = api.iter_train(corpus, preset.name, vocab_size=args.vocab_size, num_merges=args.num_merges, **options, **kwargs)
     tok, notes, phases = None, [], set()
-    for event in events:
-        kind = event.kind
-        if kind == "progress":
-            bar.show(_phase_line(event), force=event.phase not in phases)
-            phases.add(event.phase)  # (a phase's first report is always shown)
-        elif kind == "alphabet":
-            if args.num_merges is not None:
-                bar.total = args.num_merges
-            elif args.vocab_size is not None and preset.learns_merges:
-                bar.total = max(0, args.vocab_size - event.vocab_size)
-            bar.start = time.monotonic()
-            bar.show(f"alphabet: {event.vocab_size} symbols, {event.distinct_words:,} distinct words", force=True)
-            notes += getattr(event, "notes", ())  # (what the run limited, said after the bar)
-        elif kind == "merge":
-            bar.merge(event)
-        elif kind == "em":
-            bar.show(f"EM round {event.round}.{event.iteration}: log-likelihood {event.log_likelihood:,.1f}, "
-                     f"vocab {event.vocab_size:,} -> {args.vocab_size:,}")
-        elif kind == "prune":
-            bar.show(f"prune round {event.round}: vocab {event.vocab_size:,} -> {args.vocab_size:,}")
-        elif kind == "done":
-            tok = event.tokenizer
+    with no_cyclic_gc():  # (the whole run read here: as api.train, the collector paused throughout)
+        for event in events:
+            kind = event.kind
+            if kind == "progress":
+                bar.show(_phase_line(event), force=event.phase not in phases)
+                phases.add(event.phase)  # (a phase's first report is always shown)
+            elif kind == "alphabet":
+                if args.num_merges is not None:
+                    bar.total = args.num_merges
+                elif args.vocab_size is not None and preset.learns_merges:
+                    bar.total = max(0, args.vocab_size - event.vocab_size)
+                bar.start = time.monotonic()
+                bar.show(f"alphabet: {event.vocab_size} symbols, {event.distinct_words:,} distinct words", force=True)
+                notes += getattr(event, "notes", ())  # (what the run limited, said after the bar)
+            elif kind == "merge":
+                bar.merge(event)
+            elif kind == "em":
+                bar.show(f"EM round {event.round}.{event.iteration}: log-likelihood {event.log_likelihood:,.1f}, "
+                         f"vocab {event.vocab_size:,} -> {args.vocab_size:,}")
+            elif kind == "prune":
+                bar.show(f"prune round {event.round}: vocab {event.vocab_size:,} -> {args.vocab_size:,}")
+            elif kind == "done":
+                tok = event.tokenizer
     elapsed = time.monotonic() - bar.start
     rate = f", {bar.steps / elapsed:,.0f} merges/s" if bar.steps and elapsed > 0 else ""
     bar.done(f"done: {tok.vocab_size:,} tokens in {elapsed:.1f} s{rate}")
