@@ -332,6 +332,13 @@ def _text(e: _Entry) -> str:
     return out
 
 
+def lesson_title(text: str) -> str:
+    """A lesson file's title as ``parse_lesson`` reads it (its ``title:`` entry, continuation
+    lines joined), without the rest of the parse: the lesson picker lists the bundled lessons
+    at the page's start. Example: lesson_title("lesson-format: 1\ntitle: Tiny\n") -> 'Tiny'."""
+    return _text(next(e for e in _entries(text) if e.key == "title"))
+
+
 def parse_lesson(text: str, *, number: int | None = None, origin: str = "") -> Lesson:
     """Read a lesson file (see the module's docstring). Raises LessonFileError (one message,
     naming the line) if anything is wrong; what only training can tell (a step past the run's

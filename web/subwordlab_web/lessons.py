@@ -47,6 +47,7 @@ from .lesson_format import (  # noqa: F401  (re-exported: the lesson's parts)
     Quote,
     Say,
     Source,
+    lesson_title,
     parse_lesson,
     placeholders,
 )
@@ -71,13 +72,9 @@ def bundled() -> tuple[Lesson, ...]:
 
 
 def lesson_titles() -> list[str]:
-    """The bundled lessons' titles, in order, read from their ``title:`` lines without
-    parsing the lessons (the lesson picker, built at the page's start)."""
-    titles = []
-    for name in LESSON_FILES:
-        lines = (LESSON_DIR / name).read_text(encoding="utf-8").splitlines()
-        titles.append(next(line.partition(":")[2].strip() for line in lines if line.startswith("title:")))
-    return titles
+    """The bundled lessons' titles, in order, read without parsing the lessons
+    (``lesson_format.lesson_title``: the lesson picker, built at the page's start)."""
+    return [lesson_title((LESSON_DIR / name).read_text(encoding="utf-8")) for name in LESSON_FILES]
 
 
 def __getattr__(name: str) -> Any:

@@ -439,10 +439,8 @@ class PatternGuard:
             if late and len(answered) < len(todo):  # the one after the last answer did not answer in time
                 self.cache[todo[len(answered)].key] = TIMED_OUT
                 todo = [] if stop_at_late else todo[len(answered) + 1:]
-            elif todo and len(answered) < len(todo):
+            else:  # (all answered, or the worker ended the request early: the rest unanswered)
                 unavailable.update((c.key, unavailable_message(c, "it sent no answer")) for c in todo[len(answered):])
-                todo = []
-            else:
                 todo = []
         return [None if c is None else self._said(c, self.cache[c.key]) if c.key in self.cache
                 else unavailable.get(c.key) for c in checks]
